@@ -1,0 +1,172 @@
+"""The player actions: small frozen dataclasses with a readable `str` and a JSON form.
+
+>>> str(Discard("7h")), Discard("7h").to_dict()
+('Discard 7♥', {'type': 'discard', 'card': '7H'})
+>>> from_dict({"type": "lay_set", "cards": ["6H", "4C", "5H"]})
+LaySet(cards=(Card.parse('4C'), Card.parse('5H'), Card.parse('6H')))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Union
+
+from .cards import DECK, Card, CardLike, parse_cards
+from .errors import CardError, IllegalAction
+
+
+@dataclass(frozen=True)
+class ChooseNeedle:
+    """S3: secretly pick the card to look for (not one of your own hand)."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.card, Card):
+            object.__setattr__(self, "card", Card.parse(self.card))
+
+    def __str__(self) -> str:
+        return f"Choose needle {self.card}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "choose_needle", "card": self.card.code}
+
+
+@dataclass(frozen=True)
+class DrawPile:
+    """T1: draw the top card of the draw pile."""
+
+    def __str__(self) -> str:
+        return "Draw from pile"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "draw_pile"}
+
+
+@dataclass(frozen=True)
+class Steal:
+    """T1: take a uniformly random card of the opponent's hand (T2 limits how often)."""
+
+    def __str__(self) -> str:
+        return "Steal from opponent"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "steal"}
+
+
+@dataclass(frozen=True)
+class LaySet:
+    """T3: lay three cards of consecutive ranks; the cards are kept sorted."""
+
+    cards: tuple[Card, Card, Card]
+
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if isinstance(cards, str) or not isinstance(cards, Iterable):
+            cards = parse_cards(cards) if isinstance(cards, str) else [cards]
+        cards = tuple(sorted(Card.parse(c) for c in cards))
+        if len(cards) != 3:
+            raise IllegalAction(f"LaySet needs exactly 3 cards, got {len(cards)}: {' '.join(map(str, cards))}")
+        object.__setattr__(self, "cards", cards)
+
+    def __str__(self) -> str:
+        return "Lay set " + " ".join(map(str, self.cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "lay_set", "cards": [c.code for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class EndSets:
+    """T4: done laying sets (then replenish as many cards as were laid)."""
+
+    def __str__(self) -> str:
+        return "Done laying sets"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "end_sets"}
+
+
+@dataclass(frozen=True)
+class Discard:
+    """T5: put one card of your hand face up on the discard pile; the turn ends."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.card, Card):
+            object.__setattr__(self, "card", Card.parse(self.card))
+
+    def __str__(self) -> str:
+        return f"Discard {self.card}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "discard", "card": self.card.code}
+
+
+Action = Union[ChooseNeedle, DrawPile, Steal, LaySet, EndSets, Discard]
+ACTION_TYPES: dict[str, type] = {
+    "choose_needle": ChooseNeedle,
+    "draw_pile": DrawPile,
+    "steal": Steal,
+    "lay_set": LaySet,
+    "end_sets": EndSets,
+    "discard": Discard,
+}
+
+DRAW_PILE = DrawPile()
+STEAL = Steal()
+END_SETS = EndSets()
+CHOOSE_NEEDLE: tuple[ChooseNeedle, ...] = tuple(ChooseNeedle(c) for c in DECK)
+DISCARD: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
+
+
+def from_dict(data: Any) -> Action:
+    """An action from its JSON form; anything malformed raises IllegalAction quoting it."""
+    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+        raise IllegalAction(f"Not an action: {data!r} (type must be one of {', '.join(ACTION_TYPES)})")
+    kind = data["type"]
+    expected = {"choose_needle": {"card"}, "discard": {"card"}, "lay_set": {"cards"}}.get(kind, set())
+    if set(data) - {"type"} != expected:
+        raise IllegalAction(f"Not an action: {data!r} ({kind} takes {sorted(expected) or 'no other fields'})")
+    try:
+        if kind == "lay_set":
+            if not isinstance(data["cards"], list):
+                raise IllegalAction(f"Not an action: {data!r} (cards must be a list of 3 card codes)")
+            return LaySet(tuple(Card.parse(c) for c in data["cards"]))
+        if "card" in expected:
+            return ACTION_TYPES[kind](Card.parse(data["card"]))
+    except CardError as error:
+        raise IllegalAction(f"Not an action: {data!r} ({error})") from None
+    return ACTION_TYPES[kind]()
+
+
+def parse(text: str) -> Action:
+    """An action from text as `str(action)` writes it: "draw", "steal", "discard 7h", "lay 4c 5h 6h", "end", "needle 7h"."""
+    words = text.replace(",", " ").split()
+    if not words:
+        raise IllegalAction(f"Not an action: {text!r}")
+    head, rest = words[0].lower(), words[1:]
+    try:
+        if head in ("draw", "pile") and len(rest) <= 2:
+            return DRAW_PILE
+        if head == "steal" and len(rest) <= 2:
+            return STEAL
+        if head in ("end", "done") and len(rest) <= 3:
+            return END_SETS
+        if head == "discard" and len(rest) == 1:
+            return Discard(rest[0])
+        if head in ("needle", "choose") and rest:
+            return ChooseNeedle(rest[-1])
+        if head == "lay" and rest:
+            return LaySet(tuple(r for r in rest if r.lower() != "set"))
+    except CardError as error:
+        raise IllegalAction(f"Not an action: {text!r} ({error})") from None
+    raise IllegalAction(
+        f"Not an action: {text!r} (try 'draw', 'steal', 'lay 4c 5h 6h', 'end', 'discard 7h' or 'needle 7h')"
+    )
+
+
+__all__ = [
+    "Action", "ChooseNeedle", "DrawPile", "Steal", "LaySet", "EndSets", "Discard", "from_dict", "parse",
+]

@@ -1,0 +1,85 @@
+"""`needle-widget bench`: how fast the engine plays, measured through the public API."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from .game import Game
+from .views import PERSPECTIVES
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    value: float
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.name:<34} {self.value:>14,.1f} {self.unit}"
+
+
+def random_selfplay(seconds: float, seed: int = 0) -> tuple[Figure, Figure]:
+    """Random self-play: `legal_actions()` + `apply()` at every decision, whole games."""
+    rand = random.Random(seed).random
+    decisions = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(50):
+            game = Game(seed=seed + games)
+            games += 1
+            while game.phase != "over":
+                legal = game.legal_actions()
+                game.apply(legal[int(rand() * len(legal))])
+                decisions += 1
+    elapsed = time.perf_counter() - start
+    return (
+        Figure("random self-play decisions", decisions / elapsed, "decisions/s"),
+        Figure("random self-play games", games / elapsed, "games/s"),
+    )
+
+
+def _midgame(seed: int = 3, decisions: int = 120) -> Game:
+    rng = random.Random(seed)
+    best = None
+    for s in range(seed, seed + 200):
+        game = Game(seed=s)
+        for _ in range(decisions):
+            if game.phase == "over":
+                break
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if game.phase != "over":
+            return game
+        best = game
+    return best  # pragma: no cover
+
+
+def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            fn()
+        calls += 100
+    return Figure(label, (time.perf_counter() - start) / calls * 1e6, "µs")
+
+
+def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure]:
+    """Run every benchmark, printing each figure as it comes; return them."""
+    figures: list[Figure] = []
+
+    def report(figure: Figure) -> None:
+        figures.append(figure)
+        out(str(figure))
+
+    for figure in random_selfplay(seconds):
+        report(figure)
+    game = _midgame()
+    for perspective in PERSPECTIVES:
+        report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda: game.view(perspective), seconds / 4))
+    return figures

@@ -1,0 +1,451 @@
+"""Game: the state machine of one round, phase by phase, exactly as RULES.md reads.
+
+Phases: "needle" (S3, Player 1 then Player 2) -> "draw" (T1) -> "sets" (T3, ended
+by EndSets, which replenishes: T4) -> "discard" (T5) -> the next player's "draw",
+until "over" (E1-E5). Every chance event (the deal, each steal, each reshuffle)
+comes from one seeded `random.Random` and is recorded in `history`.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any, Iterable, NamedTuple, Optional, Sequence, Union
+
+from . import actions as A
+from .actions import Action
+from .bitmasks import cards_of, discards_of, needles_outside, sets_in
+from .cards import DECK, Card, CardLike
+from .errors import IllegalAction
+from .result import Reason, Result
+from .rules import Rules, set_points
+
+Perspective = Union[int, str]
+PHASES = ("needle", "draw", "sets", "discard", "over")
+_DRAW_PILE, _STEAL, _LAY_SET, _END_SETS, _DISCARD, _CHOOSE = (
+    A.DrawPile, A.Steal, A.LaySet, A.EndSets, A.Discard, A.ChooseNeedle,
+)
+
+
+_ONLY_END_SETS = (A.END_SETS,)
+
+
+class Event(NamedTuple):
+    """One applied action with what it caused.
+
+    `cards`: the cards it moved into the actor's hand (drawn, stolen, replenished),
+    in order; `reshuffles`: each D1 reshuffle it caused, as the new draw pile top first.
+    """
+
+    turn: int
+    player: int
+    action: Action
+    cards: tuple[Card, ...]
+    reshuffles: tuple[tuple[Card, ...], ...]
+
+
+def _player_name(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+class Game:
+    """One round of Needle in a Card Stack.
+
+    >>> g = Game(seed=7)
+    >>> g.phase, g.to_move, len(g.hand(0)), len(g.draw_pile)
+    ('needle', 0, 7, 38)
+    >>> from needle_widget import actions
+    >>> g.apply(actions.ChooseNeedle("7h")); g.apply(actions.ChooseNeedle("QS"))
+    >>> g.phase, g.turn, g.legal_actions()
+    ('draw', 1, [DrawPile(), Steal()])
+    >>> g.apply(actions.Discard("7h"))
+    Traceback (most recent call last):
+    ...
+    needle_widget.errors.IllegalAction: Discard 7♥ not allowed: it is Player 1's draw on turn 1 (legal: Draw from pile, Steal from opponent)
+    """
+
+    def __init__(
+        self,
+        rules: Optional[Rules] = None,
+        seed: Optional[int] = None,
+        deck: Optional[Sequence[CardLike]] = None,
+    ) -> None:
+        self.rules: Rules = (rules if rules is not None else Rules()).validate()
+        if seed is None:
+            seed = secrets.randbits(63)
+        if type(seed) is not int or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+        self.seed: int = seed
+        self._rng = random.Random(seed)
+        if deck is None:
+            order = list(DECK)
+            self._rng.shuffle(order)
+        else:
+            order = _check_deck(deck)
+        self.deck: tuple[Card, ...] = tuple(order)
+        """The deck as dealt (S2): Player 1's hand, Player 2's, then the draw pile top first."""
+        fp = self.rules.first_player
+        self.first_player: int = self._rng.randrange(2) if fp == "random" else int(fp)
+        h = self.rules.hand_size
+        self._hands = [sum(1 << c.index for c in order[:h]), sum(1 << c.index for c in order[h : 2 * h])]
+        self._pile = [c.index for c in reversed(order[2 * h :])]
+        self._discards: list[int] = []
+        self._needles = [-1, -1]
+        self._sets: list[list[tuple[Card, Card, Card]]] = [[], []]
+        self._scores = [0, 0]
+        self._last_steal: list[Optional[int]] = [None, None]
+        self._laid = 0
+        self._log: list[tuple] = []
+        self._legal: Optional[tuple] = None
+        self._extra_starts = self.rules.set_starts()[11:]
+        self._steal_gap = 2 * self.rules.steal_every
+        self.phase: str = "needle"
+        self.to_move: int = 0
+        self.turn: int = 0
+        self.result: Optional[Result] = None
+
+    # ---- questions -------------------------------------------------------------
+
+    def hand(self, player: int) -> list[Card]:
+        """Player's hand, sorted by rank then suit (omniscient: not for a player's eyes)."""
+        return cards_of(self._hands[_check_player(player)])
+
+    def needle(self, player: int) -> Optional[Card]:
+        """Player's needle, or None before they pick (omniscient)."""
+        n = self._needles[_check_player(player)]
+        return DECK[n] if n >= 0 else None
+
+    def sets(self, player: int) -> list[tuple[Card, Card, Card]]:
+        """The sets player has laid, in order."""
+        return list(self._sets[_check_player(player)])
+
+    @property
+    def draw_pile(self) -> list[Card]:
+        """The draw pile, top first (omniscient)."""
+        return [DECK[i] for i in reversed(self._pile)]
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """The discard pile, bottom first: the top card is last."""
+        return [DECK[i] for i in self._discards]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Points of each player's sets (P1, P2), plus the needle bonus once awarded (P3)."""
+        return (self._scores[0], self._scores[1])
+
+    def hand_size(self, player: int) -> int:
+        return self._hands[_check_player(player)].bit_count()
+
+    @property
+    def pile_size(self) -> int:
+        return len(self._pile)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def history(self) -> list[Event]:
+        """Every applied action with the cards it drew and the reshuffles it caused."""
+        return [
+            Event(t, p, a, tuple(DECK[i] for i in cards), tuple(tuple(DECK[i] for i in r) for r in shuffles))
+            for t, p, a, cards, shuffles in self._log
+        ]
+
+    def __len__(self) -> int:
+        """The number of actions applied so far."""
+        return len(self._log)
+
+    def last_steal_turn(self, player: int) -> Optional[int]:
+        return self._last_steal[_check_player(player)]
+
+    def next_steal_turn(self, player: int) -> int:
+        """The first turn (numbered as in RULES.md) on which player may steal again under T2."""
+        last = self._last_steal[_check_player(player)]
+        if last is None:
+            return 1 if player == self.first_player else 2
+        return last + self._steal_gap
+
+    def may_steal(self, player: int) -> bool:
+        """T2: whether player could steal at a T1 of this turn (limit and a non-empty opponent hand)."""
+        last = self._last_steal[player]
+        return bool(self._hands[1 - player]) and (last is None or self.turn >= last + self._steal_gap)
+
+    def _can_draw_pile(self) -> bool:
+        return bool(self._pile) or len(self._discards) >= 2
+
+    # ---- legal actions ---------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the player to move may take, in a stable order, without duplicates.
+
+        needle: ChooseNeedle for each card outside the picker's hand; draw: DrawPile
+        then Steal; sets: each LaySet (by lowest rank) then EndSets; discard: each
+        card of the hand; over: none.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    def _compute_legal(self) -> tuple:
+        phase, p = self.phase, self.to_move
+        if phase == "sets":
+            sets = sets_in(self._hands[p], self._extra_starts)
+            return (*sets, A.END_SETS) if sets else _ONLY_END_SETS
+        if phase == "discard":
+            return tuple(discards_of(self._hands[p]))
+        if phase == "draw":
+            out = []
+            if self._pile or len(self._discards) >= 2:
+                out.append(A.DRAW_PILE)
+            if self.may_steal(p):
+                out.append(A.STEAL)
+            return tuple(out)
+        if phase == "needle":
+            return tuple(needles_outside(self._hands[p]))
+        return ()
+
+    # ---- applying actions ------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply the action of the player to move (see `legal_actions`).
+
+        An action that is not legal now raises IllegalAction, naming the action
+        and the reason, and changes nothing.
+        """
+        kind = type(action)
+        p = self.to_move
+        phase = self.phase
+        if kind is _DRAW_PILE:
+            if phase != "draw" or not (self._pile or len(self._discards) >= 2):
+                self._refuse(action)
+            shuffled = self._reshuffle() if not self._pile else ()
+            card = self._pile.pop()
+            self._hands[p] |= 1 << card
+            self._log.append((self.turn, p, action, (card,), shuffled))
+            self._legal = None
+            if card == self._needles[p]:
+                self._finish(Reason.FOUND, p)
+            else:
+                self.phase = "sets"
+        elif kind is _DISCARD:
+            index = action.card.index
+            if phase != "discard" or not self._hands[p] >> index & 1:
+                self._refuse(action)
+            self._hands[p] ^= 1 << index
+            self._discards.append(index)
+            self._log.append((self.turn, p, action, (), ()))
+            self._legal = None
+            if index == self._needles[1 - p]:
+                self._finish(Reason.DISCARDED, 1 - p)
+            else:
+                self._end_turn()
+        elif kind is _END_SETS:
+            if phase != "sets":
+                self._refuse(action)
+            self._end_sets(p, action)
+        elif kind is _LAY_SET:
+            self._lay_set(p, action)
+        elif kind is _STEAL:
+            if phase != "draw" or not self.may_steal(p):
+                self._refuse(action)
+            self._steal(p, action)
+        elif kind is _CHOOSE:
+            self._choose_needle(p, action)
+        else:
+            raise IllegalAction(f"Not an action: {action!r} (expected one of needle_widget.actions)")
+
+    def _lay_set(self, p: int, action: A.LaySet) -> None:
+        cards = action.cards
+        mask = (1 << cards[0].index) | (1 << cards[1].index) | (1 << cards[2].index)
+        if self.phase != "sets" or self._hands[p] & mask != mask or not self.rules.is_set(cards):
+            self._refuse(action)
+        self._hands[p] ^= mask
+        self._sets[p].append(cards)
+        self._scores[p] += set_points(cards)
+        self._laid += 1
+        self._log.append((self.turn, p, action, (), ()))
+        self._legal = None
+        if self._needles[1 - p] in (cards[0].index, cards[1].index, cards[2].index):
+            self._finish(Reason.MELDED, 1 - p)
+
+    def _end_sets(self, p: int, action: A.EndSets) -> None:
+        drawn: list[int] = []
+        shuffles: list[tuple[int, ...]] = []
+        found = False
+        for _ in range(3 * self._laid):
+            if not self._pile:
+                if len(self._discards) < 2:
+                    break
+                shuffles.append(self._reshuffle()[0])
+            card = self._pile.pop()
+            self._hands[p] |= 1 << card
+            drawn.append(card)
+            if card == self._needles[p]:
+                found = True
+                break
+        self._log.append((self.turn, p, action, tuple(drawn), tuple(shuffles)))
+        self._legal = None
+        if found:
+            self._finish(Reason.FOUND, p)
+        elif self._hands[p]:
+            self.phase = "discard"
+        else:
+            self._end_turn()
+
+    def _steal(self, p: int, action: A.Steal) -> None:
+        opponent_cards = cards_of(self._hands[1 - p])
+        card = opponent_cards[self._rng.randrange(len(opponent_cards))].index
+        self._hands[1 - p] ^= 1 << card
+        self._hands[p] |= 1 << card
+        self._last_steal[p] = self.turn
+        self._log.append((self.turn, p, action, (card,), ()))
+        self._legal = None
+        if card == self._needles[p]:
+            self._finish(Reason.FOUND, p)
+        else:
+            self.phase = "sets"
+
+    def _choose_needle(self, p: int, action: A.ChooseNeedle) -> None:
+        index = action.card.index
+        if self.phase != "needle" or self._hands[p] >> index & 1:
+            self._refuse(action)
+        self._needles[p] = index
+        self._log.append((0, p, action, (), ()))
+        self._legal = None
+        if p == 0:
+            self.to_move = 1
+        else:
+            self.to_move = self.first_player
+            self.turn = 1
+            self.phase = "draw"
+            self._check_exhausted()
+
+    def _reshuffle(self) -> tuple[tuple[int, ...]]:
+        """D1: keep the top discard, shuffle the rest into a new draw pile (top = last)."""
+        rest = self._discards[:-1]
+        del self._discards[:-1]
+        self._rng.shuffle(rest)
+        self._pile = rest
+        return (tuple(reversed(rest)),)
+
+    def _end_turn(self) -> None:
+        self._laid = 0
+        if self.turn >= self.rules.max_turns:
+            self._finish(Reason.TURN_LIMIT, None)
+            return
+        self.turn += 1
+        self.to_move ^= 1
+        self.phase = "draw"
+        self._check_exhausted()
+
+    def _check_exhausted(self) -> None:
+        if not self._can_draw_pile() and not self.may_steal(self.to_move):
+            self._finish(Reason.EXHAUSTED, None)
+
+    def _finish(self, reason: Reason, owner: Optional[int]) -> None:
+        if reason is Reason.FOUND:
+            self._scores[owner] += self.rules.needle_bonus
+        a, b = self._scores
+        winner = None if a == b else (0 if a > b else 1)
+        self.result = Result(winner, reason, (a, b), owner, self.turn)
+        self.phase = "over"
+        self._legal = ()
+
+    def _refuse(self, action: Action) -> None:
+        name = "Steal" if type(action) is _STEAL else str(action)
+        raise IllegalAction(f"{name} not allowed: {self._why_not(action)}")
+
+    def _why_not(self, action: Action) -> str:
+        p, phase = self.to_move, self.phase
+        who = _player_name(p)
+        if phase == "over":
+            return f"the round is over ({self.result.describe()})"
+        kind = type(action)
+        expected = {
+            "needle": (_CHOOSE,), "draw": (_DRAW_PILE, _STEAL), "sets": (_LAY_SET, _END_SETS), "discard": (_DISCARD,)
+        }[phase]
+        if kind not in expected:
+            where = "picking needles" if phase == "needle" else f"on turn {self.turn}"
+            legal = ", ".join(map(str, self.legal_actions()[:6]))
+            more = ", ..." if len(self.legal_actions()) > 6 else ""
+            return f"it is {who}'s {phase} {where} (legal: {legal}{more})"
+        if kind is _CHOOSE:
+            return f"{action.card} is in {who}'s own hand; a needle must be a card you do not hold"
+        if kind is _DRAW_PILE:
+            return f"the draw pile is empty and the discard pile has {len(self._discards)} card(s) to reshuffle"
+        if kind is _STEAL:
+            if not self._hands[1 - p]:
+                return f"{_player_name(1 - p)}'s hand is empty"
+            last = self._last_steal[p]
+            return f"{who} stole on turn {last}; next steal on turn {last + self._steal_gap}"
+        if kind is _DISCARD:
+            return f"{who} does not hold {action.card}"
+        missing = [c for c in action.cards if not self._hands[p] >> c.index & 1]
+        if len(set(action.cards)) != 3:
+            return "a set needs three different cards"
+        if missing:
+            return f"{who} does not hold {' '.join(map(str, missing))}"
+        return f"ranks are not consecutive under ace rule {self.rules.ace!r}"
+
+    # ---- copies, views, replays --------------------------------------------------
+
+    def copy(self) -> "Game":
+        """An independent copy, generator state included (cheap: no deep copies of cards)."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new._rng = random.Random()
+        new._rng.setstate(self._rng.getstate())
+        new._hands = self._hands[:]
+        new._pile = self._pile[:]
+        new._discards = self._discards[:]
+        new._needles = self._needles[:]
+        new._sets = [self._sets[0][:], self._sets[1][:]]
+        new._scores = self._scores[:]
+        new._last_steal = self._last_steal[:]
+        new._log = self._log[:]
+        return new
+
+    def snapshot(self) -> tuple:
+        """The whole state as a comparable tuple (generator state included): for tests."""
+        return (
+            self.rules, self.seed, self.deck, self.first_player, tuple(self._hands), tuple(self._pile),
+            tuple(self._discards), tuple(self._needles), tuple(map(tuple, self._sets)), tuple(self._scores),
+            tuple(self._last_steal), self._laid, tuple(self._log), self.phase, self.to_move, self.turn,
+            self.result, self._rng.getstate(),
+        )
+
+    def view(self, perspective: Perspective) -> dict[str, Any]:
+        """What `perspective` (0, 1, "spectator" or "teacher") may see, as a JSON-ready dict."""
+        from .views import view
+
+        return view(self, perspective)
+
+    def __repr__(self) -> str:
+        where = f"turn {self.turn}" if self.turn else "picking needles"
+        state = f"over: {self.result.describe()}" if self.result else f"{self.phase}, {_player_name(self.to_move)} to move"
+        return f"<Game seed={self.seed} {where}, {state}>"
+
+
+def _check_player(player: object) -> int:
+    if player not in (0, 1) or type(player) is bool:
+        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    return player  # type: ignore[return-value]
+
+
+def _check_deck(deck: Iterable[CardLike]) -> list[Card]:
+    if isinstance(deck, str):
+        deck = deck.replace(",", " ").split()
+    cards = [Card.parse(c) for c in deck]
+    if len(cards) != 52 or len(set(cards)) != 52:
+        seen: set[Card] = set()
+        doubles = sorted({str(c) for c in cards if c in seen or seen.add(c)})
+        missing = [str(c) for c in DECK if c not in set(cards)]
+        raise ValueError(
+            f"deck must hold each of the 52 cards once; got {len(cards)} cards"
+            + (f", repeated: {' '.join(doubles)}" if doubles else "")
+            + (f", missing: {' '.join(missing)}" if missing else "")
+        )
+    return cards

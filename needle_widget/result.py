@@ -1,0 +1,66 @@
+"""How a round ended: a `Reason` enum plus a `Result` dataclass (RULES.md E1-E5, P3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Optional
+
+
+class Reason(str, Enum):
+    """Why the round ended; compares equal to its string value ("found" == Reason.FOUND)."""
+
+    FOUND = "found"
+    """E1: a player's needle entered that player's hand."""
+    DISCARDED = "discarded"
+    """E2: a player's needle was put on the discard pile."""
+    MELDED = "melded"
+    """E3: a player's needle was laid in the opponent's set."""
+    EXHAUSTED = "exhausted"
+    """E4: the player to move could draw no card."""
+    TURN_LIMIT = "turn_limit"
+    """E5: `Rules.max_turns` turns were completed."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_DESCRIPTIONS = {
+    Reason.FOUND: "{owner} found their needle {needle}",
+    Reason.DISCARDED: "{owner}'s needle {needle} was discarded",
+    Reason.MELDED: "{owner}'s needle {needle} was laid in a set",
+    Reason.EXHAUSTED: "no card could be drawn",
+    Reason.TURN_LIMIT: "the turn limit was reached",
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a round: `winner` (0, 1 or None for a draw), `reason`, final `scores`.
+
+    `needle_owner` is the player whose needle ended the round (E1-E3), else None;
+    `turn` is the turn during which it ended.
+    """
+
+    winner: Optional[int]
+    reason: Reason
+    scores: tuple[int, int]
+    needle_owner: Optional[int] = None
+    turn: int = 0
+
+    def describe(self, needle: str = "") -> str:
+        """One sentence: "Player 1 wins 3-2: Player 2's needle 7♥ was discarded."."""
+        owner = f"Player {self.needle_owner + 1}" if self.needle_owner is not None else ""
+        why = _DESCRIPTIONS[self.reason].format(owner=owner, needle=needle).replace("  ", " ")
+        a, b = self.scores
+        head = "Draw" if self.winner is None else f"Player {self.winner + 1} wins"
+        return f"{head} {a}-{b}: {why}."
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason.value,
+            "scores": list(self.scores),
+            "needle_owner": self.needle_owner,
+            "turn": self.turn,
+        }

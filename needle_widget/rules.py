@@ -1,0 +1,111 @@
+"""Rules: the variants of RULES.md as one frozen dataclass, plus set scoring (T3, P1, P2)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Iterable, Literal, Union
+
+from .cards import Card
+from .errors import RulesError
+
+AceRule = Literal["low", "low_or_high", "wrap"]
+ACE_RULES: tuple[str, ...] = ("low", "low_or_high", "wrap")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every variant of RULES.md; the defaults are the card's literal reading.
+
+    >>> Rules().hand_size, Rules().steal_every, Rules().ace
+    (7, 3, 'low')
+    >>> Rules(ace="high").validate()
+    Traceback (most recent call last):
+    ...
+    needle_widget.errors.RulesError: Rules.ace is 'high'; allowed: 'low', 'low_or_high' or 'wrap'
+    """
+
+    hand_size: int = 7
+    """S2: cards dealt to each player, 1..26."""
+    first_player: Union[int, str] = 0
+    """S4: who takes turn 1: 0, 1 or "random" (drawn from the game's seeded generator)."""
+    steal_every: int = 3
+    """T2: after stealing on their own k-th turn a player may next steal on their (k + steal_every)-th."""
+    ace: str = "low"
+    """T3: "low" (A-2-3 only), "low_or_high" (also Q-K-A) or "wrap" (also K-A-2)."""
+    needle_bonus: int = 0
+    """P3: points added to the finder's score when the round ends by E1."""
+    max_turns: int = 300
+    """E5: the round stops once this many turns (both players' counted) are complete."""
+
+    def validate(self) -> "Rules":
+        """Raise RulesError naming the first bad field and what it allows; return self."""
+        _check_int("hand_size", self.hand_size, 1, 26)
+        if self.first_player not in (0, 1, "random") or type(self.first_player) is bool:
+            raise RulesError(f"Rules.first_player is {self.first_player!r}; allowed: 0, 1 or 'random'")
+        _check_int("steal_every", self.steal_every, 1, None)
+        if self.ace not in ACE_RULES:
+            raise RulesError(f"Rules.ace is {self.ace!r}; allowed: 'low', 'low_or_high' or 'wrap'")
+        _check_int("needle_bonus", self.needle_bonus, 0, None)
+        _check_int("max_turns", self.max_turns, 1, None)
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Rules":
+        """Rules from a dict such as `to_dict()` gives; unknown keys raise RulesError."""
+        if not isinstance(data, dict):
+            raise RulesError(f"Rules must be an object of fields, not {data!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(map(str, data)) - known)
+        if unknown:
+            raise RulesError(f"Unknown rules field(s) {', '.join(map(repr, unknown))}; known: {', '.join(sorted(known))}")
+        return cls(**data).validate()
+
+    def set_starts(self) -> tuple[int, ...]:
+        """Ranks r that start a set r, r+1, r+2 (13 + 1 wraps to the ace) under `ace`."""
+        extra = {"low": (), "low_or_high": (12,), "wrap": (12, 13)}[self.ace]
+        return tuple(range(1, 12)) + extra
+
+    def is_set(self, cards: Iterable[Card]) -> bool:
+        """T3: three cards of consecutive ranks, suits free.
+
+        >>> Rules().is_set(Card.parse(c) for c in ("AS", "2D", "3C"))
+        True
+        >>> Rules().is_set(Card.parse(c) for c in ("QS", "KS", "AS"))
+        False
+        >>> Rules(ace="low_or_high").is_set(Card.parse(c) for c in ("QS", "KS", "AS"))
+        True
+        """
+        cards = list(cards)
+        if len(cards) != 3 or len(set(cards)) != 3:
+            return False
+        return tuple(sorted(c.rank for c in cards)) in _SET_RANKS[self.ace]
+
+
+def _check_int(name: str, value: object, low: int, high: int | None) -> None:
+    if type(value) is not int or value < low or (high is not None and value > high):
+        allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
+        raise RulesError(f"Rules.{name} is {value!r}; allowed: {allowed}")
+
+
+def _set_ranks(starts: Iterable[int]) -> frozenset[tuple[int, ...]]:
+    return frozenset(tuple(sorted((r + k - 1) % 13 + 1 for k in range(3))) for r in starts)
+
+
+_SET_RANKS = {ace: _set_ranks(Rules(ace=ace).set_starts()) for ace in ACE_RULES}
+
+
+def set_points(cards: Iterable[Card]) -> int:
+    """P1/P2: 2 points if the three share a suit or are all face cards, else 1.
+
+    >>> set_points(Card.parse(c) for c in ("JC", "QH", "KS"))
+    2
+    >>> set_points(Card.parse(c) for c in ("10C", "JH", "QS"))
+    1
+    """
+    cards = list(cards)
+    if len({c.suit for c in cards}) == 1 or all(c.rank >= 11 for c in cards):
+        return 2
+    return 1

@@ -1,0 +1,123 @@
+"""Views: the only road from a Game to the outside, following RULES.md "Who knows what".
+
+`view(game, perspective)` gives a JSON-ready dict (cards as codes) holding exactly
+what that perspective may know; it is what bots read and what the widget syncs.
+
+| information                         | owner | opponent | spectator | teacher |
+| own hand, own needle                 | yes   | no       | no        | yes     |
+| card drawn from the pile             | yes   | no       | no        | yes     |
+| card stolen (T1)                     | yes   | yes      | no        | yes     |
+| draw pile order                      | no    | no       | no        | yes     |
+| discards, sets, scores, hand sizes,  | yes   | yes      | yes       | yes     |
+|   pile size, steal limits            |       |          |           |         |
+| needles at round end                 | yes   | yes      | yes       | yes     |
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+from .actions import Steal
+from .bitmasks import cards_of
+from .cards import DECK
+from .errors import PerspectiveError
+from .rules import set_points
+
+Perspective = Union[int, str]
+PERSPECTIVES: tuple[Perspective, ...] = (0, 1, "spectator", "teacher")
+
+
+def check_perspective(perspective: object) -> Perspective:
+    """Return the perspective if it is 0, 1, "spectator" or "teacher"; else raise PerspectiveError."""
+    if perspective in PERSPECTIVES and type(perspective) is not bool:
+        return perspective  # type: ignore[return-value]
+    raise PerspectiveError(f"Unknown perspective {perspective!r}; use 0, 1, 'spectator' or 'teacher'")
+
+
+def _codes(indices) -> list[str]:
+    return [DECK[i].code for i in indices]
+
+
+def _event(entry: tuple, index: int, perspective: Perspective) -> dict[str, Any]:
+    turn, player, action, cards, shuffles = entry
+    data = action.to_dict()
+    event: dict[str, Any] = {"index": index, "turn": turn, "player": player, **data}
+    owner_sees = perspective == player or perspective == "teacher"
+    if data["type"] == "choose_needle" and not owner_sees:
+        del event["card"]
+    if cards:
+        stolen_seen = data["type"] == "steal" and perspective in (0, 1)
+        event["cards"] = _codes(cards) if owner_sees or stolen_seen else None
+        event["count"] = len(cards)
+    if shuffles:
+        event["reshuffles"] = [_codes(order) if perspective == "teacher" else len(order) for order in shuffles]
+    return event
+
+
+def view(game, perspective: Perspective) -> dict[str, Any]:
+    """What `perspective` may see of `game`, as a JSON-ready dict.
+
+    Keys: perspective, phase, turn, to_move, first_player, max_turns, rules,
+    pile_size, discard_pile (bottom first), scores, players (per player:
+    hand_size, hand or None, needle or None, sets with points, score,
+    may_steal, next_steal_turn, last_steal_turn), history (events, hidden
+    cards as None with a count), legal_actions (only for the player to move,
+    or the teacher), result; a player also gets `known_opponent_cards`, the
+    cards they saw the opponent steal from them and still in that hand; the
+    teacher also gets `draw_pile` (top first).
+
+    >>> from needle_widget import Game
+    >>> v = Game(seed=1).view("spectator")
+    >>> v["phase"], v["players"][0]["hand"], v["players"][0]["hand_size"], v["pile_size"]
+    ('needle', None, 7, 38)
+    """
+    perspective = check_perspective(perspective)
+    g = game
+    over = g.phase == "over"
+    players = []
+    for p in (0, 1):
+        sees_private = perspective == p or perspective == "teacher"
+        needle = g._needles[p]
+        players.append(
+            {
+                "hand_size": g._hands[p].bit_count(),
+                "hand": _codes(c.index for c in cards_of(g._hands[p])) if sees_private else None,
+                "needle": DECK[needle].code if needle >= 0 and (sees_private or over) else None,
+                "needle_chosen": needle >= 0,
+                "sets": [{"cards": [c.code for c in s], "points": set_points(s)} for s in g._sets[p]],
+                "score": g._scores[p],
+                "may_steal": g.phase not in ("needle", "over") and g.may_steal(p),
+                "next_steal_turn": g.next_steal_turn(p),
+                "last_steal_turn": g._last_steal[p],
+            }
+        )
+    shows_legal = perspective == "teacher" or perspective == g.to_move
+    out: dict[str, Any] = {
+        "perspective": perspective,
+        "phase": g.phase,
+        "turn": g.turn,
+        "to_move": None if over else g.to_move,
+        "first_player": g.first_player,
+        "max_turns": g.rules.max_turns,
+        "rules": g.rules.to_dict(),
+        "pile_size": len(g._pile),
+        "discard_pile": _codes(g._discards),
+        "scores": list(g._scores),
+        "players": players,
+        "history": [_event(entry, k, perspective) for k, entry in enumerate(g._log)],
+        "legal_actions": [a.to_dict() for a in g.legal_actions()] if shows_legal else [],
+        "result": g.result.to_dict() if g.result else None,
+    }
+    if perspective in (0, 1):
+        out["known_opponent_cards"] = _known_opponent_cards(g, perspective)
+    if perspective == "teacher":
+        out["draw_pile"] = _codes(reversed(g._pile))
+    return out
+
+
+def _known_opponent_cards(g, p: int) -> list[str]:
+    """Cards the opponent stole from p and still holds: p saw them go, and any way out is public or p's own steal."""
+    opponent = 1 - p
+    stolen = {cards[0] for _, who, action, cards, _ in g._log if who == opponent and type(action) is Steal}
+    held = g._hands[opponent]
+    return _codes(sorted(i for i in stolen if held >> i & 1))
