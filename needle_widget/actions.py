@@ -121,9 +121,19 @@ CHOOSE_NEEDLE: tuple[ChooseNeedle, ...] = tuple(ChooseNeedle(c) for c in DECK)
 DISCARD: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
 
 
+def cards_of(action: Action) -> tuple[Card, ...]:
+    """The cards an action names: a needle pick's or discard's card, a set's three, else none."""
+    kind = type(action)
+    if kind is LaySet:
+        return action.cards
+    if kind is Discard or kind is ChooseNeedle:
+        return (action.card,)
+    return ()
+
+
 def from_dict(data: Any) -> Action:
     """An action from its JSON form; anything malformed raises IllegalAction quoting it."""
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
         raise IllegalAction(f"Not an action: {data!r} (type must be one of {', '.join(ACTION_TYPES)})")
     kind = data["type"]
     expected = {"choose_needle": {"card"}, "discard": {"card"}, "lay_set": {"cards"}}.get(kind, set())
@@ -168,5 +178,5 @@ def parse(text: str) -> Action:
 
 
 __all__ = [
-    "Action", "ChooseNeedle", "DrawPile", "Steal", "LaySet", "EndSets", "Discard", "from_dict", "parse",
+    "Action", "ChooseNeedle", "DrawPile", "Steal", "LaySet", "EndSets", "Discard", "cards_of", "from_dict", "parse",
 ]

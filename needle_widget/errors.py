@@ -21,3 +21,7 @@ class IllegalAction(NeedleError):
 
 class PerspectiveError(NeedleError):
     """A perspective other than 0, 1, "spectator" or "teacher"."""
+
+
+class ReplayError(NeedleError):
+    """A replay file or record that is malformed or does not match the game it claims."""

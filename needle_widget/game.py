@@ -69,6 +69,7 @@ class Game:
         rules: Optional[Rules] = None,
         seed: Optional[int] = None,
         deck: Optional[Sequence[CardLike]] = None,
+        first_player: Optional[int] = None,
     ) -> None:
         self.rules: Rules = (rules if rules is not None else Rules()).validate()
         if seed is None:
@@ -85,7 +86,16 @@ class Game:
         self.deck: tuple[Card, ...] = tuple(order)
         """The deck as dealt (S2): Player 1's hand, Player 2's, then the draw pile top first."""
         fp = self.rules.first_player
-        self.first_player: int = self._rng.randrange(2) if fp == "random" else int(fp)
+        if first_player is not None and fp != "random" and first_player != fp:
+            raise ValueError(f"first_player {first_player!r} contradicts Rules.first_player {fp!r}")
+        if first_player is not None and first_player not in (0, 1):
+            raise ValueError(f"first_player must be 0 or 1, not {first_player!r}")
+        self.first_player: int = (
+            first_player if first_player is not None else self._rng.randrange(2) if fp == "random" else int(fp)
+        )
+        self.players: tuple[str, str] = ("human", "human")
+        """Who plays each seat: a bot's name or "human" (recorded in replays)."""
+        self._forced: Optional[tuple[int, tuple[int, ...]]] = None
         h = self.rules.hand_size
         self._hands = [sum(1 << c.index for c in order[:h]), sum(1 << c.index for c in order[h : 2 * h])]
         self._pile = [c.index for c in reversed(order[2 * h :])]
@@ -93,6 +103,9 @@ class Game:
         self._needles = [-1, -1]
         self._sets: list[list[tuple[Card, Card, Card]]] = [[], []]
         self._scores = [0, 0]
+        self._shed = [0, 0]
+        self._stolen = [0, 0]
+        self._reshuffles = 0
         self._last_steal: list[Optional[int]] = [None, None]
         self._laid = 0
         self._log: list[tuple] = []
@@ -181,7 +194,7 @@ class Game:
         """The actions the player to move may take, in a stable order, without duplicates.
 
         needle: ChooseNeedle for each card outside the picker's hand; draw: DrawPile
-        then Steal; sets: each LaySet (by lowest rank) then EndSets; discard: each
+        then Steal; sets: each LaySet (by starting rank; Q-K-A, K-A-2 last) then EndSets; discard: each
         card of the hand; over: none.
         """
         legal = self._legal
@@ -235,6 +248,7 @@ class Game:
             if phase != "discard" or not self._hands[p] >> index & 1:
                 self._refuse(action)
             self._hands[p] ^= 1 << index
+            self._shed[p] |= 1 << index
             self._discards.append(index)
             self._log.append((self.turn, p, action, (), ()))
             self._legal = None
@@ -263,6 +277,7 @@ class Game:
         if self.phase != "sets" or self._hands[p] & mask != mask or not self.rules.is_set(cards):
             self._refuse(action)
         self._hands[p] ^= mask
+        self._shed[p] |= mask
         self._sets[p].append(cards)
         self._scores[p] += set_points(cards)
         self._laid += 1
@@ -298,8 +313,11 @@ class Game:
     def _steal(self, p: int, action: A.Steal) -> None:
         opponent_cards = cards_of(self._hands[1 - p])
         card = opponent_cards[self._rng.randrange(len(opponent_cards))].index
+        if self._forced is not None:
+            card = self._forced[0]
         self._hands[1 - p] ^= 1 << card
         self._hands[p] |= 1 << card
+        self._stolen[p] |= 1 << card
         self._last_steal[p] = self.turn
         self._log.append((self.turn, p, action, (card,), ()))
         self._legal = None
@@ -328,7 +346,10 @@ class Game:
         rest = self._discards[:-1]
         del self._discards[:-1]
         self._rng.shuffle(rest)
+        if self._forced is not None:
+            rest = list(reversed(self._forced[1]))
         self._pile = rest
+        self._reshuffles += 1
         return (tuple(reversed(rest)),)
 
     def _end_turn(self) -> None:
@@ -350,7 +371,8 @@ class Game:
             self._scores[owner] += self.rules.needle_bonus
         a, b = self._scores
         winner = None if a == b else (0 if a > b else 1)
-        self.result = Result(winner, reason, (a, b), owner, self.turn)
+        needle = DECK[self._needles[owner]] if owner is not None else None
+        self.result = Result(winner, reason, (a, b), owner, needle, self.turn)
         self.phase = "over"
         self._legal = ()
 
@@ -390,6 +412,61 @@ class Game:
             return f"{who} does not hold {' '.join(map(str, missing))}"
         return f"ranks are not consecutive under ace rule {self.rules.ace!r}"
 
+    def apply_recorded(
+        self, action: Action, stolen: Optional[Card] = None, reshuffle: Optional[Sequence[Card]] = None
+    ) -> None:
+        """Apply `action` with its recorded chance outcome instead of the generator's.
+
+        The generator still advances as it would, so a game rebuilt from a faithful
+        record goes on exactly like the original.
+
+        `stolen`: the card a Steal takes; `reshuffle`: the new draw pile (top first)
+        if the action reshuffles (D1; at most once per action). Used to load replays
+        without trusting the generator; a recorded outcome that cannot have happened
+        raises IllegalAction and changes nothing.
+        """
+        who = _player_name(self.to_move)
+        forced_steal = -1
+        if type(action) is _STEAL:
+            if stolen is None:
+                raise IllegalAction(f"{who} steals but the stolen card is not recorded")
+            opponent = 1 - self.to_move
+            if self.phase == "draw" and not self._hands[opponent] >> stolen.index & 1:
+                raise IllegalAction(f"{who} steals {stolen} but {_player_name(opponent)} does not hold it")
+            forced_steal = stolen.index
+        elif stolen is not None:
+            raise IllegalAction(f"{action} records a stolen card {stolen}, but only a steal steals")
+        order: tuple[int, ...] = ()
+        will = self._will_reshuffle(action)
+        if reshuffle is not None:
+            order = tuple(c.index for c in reshuffle)
+            if not will or sorted(order) != sorted(self._discards[:-1]):
+                raise IllegalAction(
+                    f"{action} records a reshuffle of {' '.join(map(str, reshuffle)) or 'no cards'}, but "
+                    + (f"the discards under the top are {' '.join(str(DECK[i]) for i in self._discards[:-1])}"
+                       if will else "no reshuffle happens here")
+                )
+        elif will:
+            raise IllegalAction(f"{action} reshuffles the discards, but no reshuffle order is recorded")
+        self._forced = (forced_steal, order)
+        try:
+            self.apply(action)
+        finally:
+            self._forced = None
+
+    def _will_reshuffle(self, action: Action) -> bool:
+        """Whether applying `action` now would reshuffle the discards (D1)."""
+        if len(self._discards) < 2:
+            return False
+        kind = type(action)
+        if kind is _DRAW_PILE:
+            return self.phase == "draw" and not self._pile
+        if kind is _END_SETS and self.phase == "sets":
+            need = 3 * self._laid
+            top = self._pile[::-1][:need]
+            return need > len(self._pile) and self._needles[self.to_move] not in top
+        return False
+
     # ---- copies, views, replays --------------------------------------------------
 
     def copy(self) -> "Game":
@@ -404,6 +481,8 @@ class Game:
         new._needles = self._needles[:]
         new._sets = [self._sets[0][:], self._sets[1][:]]
         new._scores = self._scores[:]
+        new._shed = self._shed[:]
+        new._stolen = self._stolen[:]
         new._last_steal = self._last_steal[:]
         new._log = self._log[:]
         return new
@@ -413,9 +492,22 @@ class Game:
         return (
             self.rules, self.seed, self.deck, self.first_player, tuple(self._hands), tuple(self._pile),
             tuple(self._discards), tuple(self._needles), tuple(map(tuple, self._sets)), tuple(self._scores),
+            tuple(self._shed), tuple(self._stolen), self._reshuffles,
             tuple(self._last_steal), self._laid, tuple(self._log), self.phase, self.to_move, self.turn,
-            self.result, self._rng.getstate(),
+            self.result, self._rng.getstate(), self.players,
         )
+
+    def player_view(self, player: int) -> "PlayerView":
+        """What `player` knows now, as a light immutable object: what bots and `knowledge` read."""
+        from .views import PlayerView
+
+        return PlayerView.of(self, _check_player(player))
+
+    def replay(self) -> "Replay":
+        """The record of this game so far: save it, load it, step through it."""
+        from .replay import Replay
+
+        return Replay.from_game(self)
 
     def view(self, perspective: Perspective) -> dict[str, Any]:
         """What `perspective` (0, 1, "spectator" or "teacher") may see, as a JSON-ready dict."""

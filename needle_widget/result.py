@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Optional
 
+from .cards import Card
+
 
 class Reason(str, Enum):
     """Why the round ended; compares equal to its string value ("found" == Reason.FOUND)."""
@@ -29,7 +31,7 @@ _DESCRIPTIONS = {
     Reason.FOUND: "{owner} found their needle {needle}",
     Reason.DISCARDED: "{owner}'s needle {needle} was discarded",
     Reason.MELDED: "{owner}'s needle {needle} was laid in a set",
-    Reason.EXHAUSTED: "no card could be drawn",
+    Reason.EXHAUSTED: "no card was left to draw",
     Reason.TURN_LIMIT: "the turn limit was reached",
 }
 
@@ -38,23 +40,24 @@ _DESCRIPTIONS = {
 class Result:
     """The end of a round: `winner` (0, 1 or None for a draw), `reason`, final `scores`.
 
-    `needle_owner` is the player whose needle ended the round (E1-E3), else None;
-    `turn` is the turn during which it ended.
+    `needle_owner` is the player whose needle ended the round (E1-E3) and `needle`
+    that card, else None; `turn` is the turn during which it ended.
     """
 
     winner: Optional[int]
     reason: Reason
     scores: tuple[int, int]
     needle_owner: Optional[int] = None
+    needle: Optional[Card] = None
     turn: int = 0
 
-    def describe(self, needle: str = "") -> str:
-        """One sentence: "Player 1 wins 3-2: Player 2's needle 7♥ was discarded."."""
+    def describe(self) -> str:
+        """Why the round ended and who won: "Player 2's needle 7♥ was discarded. Player 1 wins, 3-2." """
         owner = f"Player {self.needle_owner + 1}" if self.needle_owner is not None else ""
-        why = _DESCRIPTIONS[self.reason].format(owner=owner, needle=needle).replace("  ", " ")
+        why = _DESCRIPTIONS[self.reason].format(owner=owner, needle=self.needle)
         a, b = self.scores
-        head = "Draw" if self.winner is None else f"Player {self.winner + 1} wins"
-        return f"{head} {a}-{b}: {why}."
+        head = "A draw" if self.winner is None else f"Player {self.winner + 1} wins"
+        return f"{why[0].upper()}{why[1:]}. {head}, {a}-{b}."
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -62,5 +65,6 @@ class Result:
             "reason": self.reason.value,
             "scores": list(self.scores),
             "needle_owner": self.needle_owner,
+            "needle": self.needle.code if self.needle is not None else None,
             "turn": self.turn,
         }

@@ -40,7 +40,7 @@ class Rules:
     def validate(self) -> "Rules":
         """Raise RulesError naming the first bad field and what it allows; return self."""
         _check_int("hand_size", self.hand_size, 1, 26)
-        if self.first_player not in (0, 1, "random") or type(self.first_player) is bool:
+        if not (self.first_player == "random" or (type(self.first_player) is int and self.first_player in (0, 1))):
             raise RulesError(f"Rules.first_player is {self.first_player!r}; allowed: 0, 1 or 'random'")
         _check_int("steal_every", self.steal_every, 1, None)
         if self.ace not in ACE_RULES:

@@ -15,9 +15,8 @@ what that perspective may know; it is what bots read and what the widget syncs.
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
-from .actions import Steal
 from .bitmasks import cards_of
 from .cards import DECK
 from .errors import PerspectiveError
@@ -110,14 +109,102 @@ def view(game, perspective: Perspective) -> dict[str, Any]:
     }
     if perspective in (0, 1):
         out["known_opponent_cards"] = _known_opponent_cards(g, perspective)
+        out["reshuffles"] = g._reshuffles
     if perspective == "teacher":
         out["draw_pile"] = _codes(reversed(g._pile))
     return out
 
 
 def _known_opponent_cards(g, p: int) -> list[str]:
-    """Cards the opponent stole from p and still holds: p saw them go, and any way out is public or p's own steal."""
-    opponent = 1 - p
-    stolen = {cards[0] for _, who, action, cards, _ in g._log if who == opponent and type(action) is Steal}
-    held = g._hands[opponent]
-    return _codes(sorted(i for i in stolen if held >> i & 1))
+    return [c.code for c in cards_of(_known_opponent_mask(g, p))]
+
+
+def _known_opponent_mask(g, p: int) -> int:
+    """Cards the opponent stole from p and still holds: p saw them go, and every way out
+    of a hand is public (discard, set) or p's own steal."""
+    return g._stolen[1 - p] & g._hands[1 - p]
+
+
+class PlayerView(NamedTuple):
+    """What one player knows at one moment, as plain immutable values (no Game inside).
+
+    Cheap to make (one tuple), so bots get one at every decision; `view()` gives
+    the JSON form. Masks are 52-bit ints, bit `card.index` (see `bitmasks`).
+
+    >>> from needle_widget import Game
+    >>> v = Game(seed=1).player_view(0)
+    >>> v.player, v.phase, len(v.hand), v.hand_sizes, v.pile_size, v.needle
+    (0, 'needle', 7, (7, 7), 38, None)
+    """
+
+    player: int
+    phase: str
+    turn: int
+    to_move: int
+    first_player: int
+    rules: Any
+    hand_mask: int
+    """Own hand."""
+    needle: Any
+    """Own needle (a Card), or None before picking."""
+    opponent_needle: Any
+    """The opponent's needle once the round is over, else None."""
+    hand_sizes: tuple[int, int]
+    pile_size: int
+    discards: tuple[int, ...]
+    """Discard pile as card indices, bottom first."""
+    sets: tuple[tuple, tuple]
+    scores: tuple[int, int]
+    may_steal: bool
+    """Whether this player may steal now (their draw phase, T2 allowing)."""
+    next_steal_turns: tuple[int, int]
+    public_mask: int
+    """Every card ever discarded or laid in a set (by either player)."""
+    opponent_held_mask: int
+    """Cards this player knows the opponent has held at some time (steals both ways, their discards and sets)."""
+    known_opponent_mask: int
+    """Cards this player knows are in the opponent's hand now (stolen from this player, still held)."""
+    reshuffles: int
+    result: Any
+
+    @classmethod
+    def of(cls, g, p: int) -> "PlayerView":
+        q = 1 - p
+        phase = g.phase
+        hands = g._hands
+        needles = g._needles
+        return cls(
+            p, phase, g.turn, g.to_move, g.first_player, g.rules, hands[p],
+            DECK[needles[p]] if needles[p] >= 0 else None,
+            DECK[needles[q]] if phase == "over" and needles[q] >= 0 else None,
+            (hands[0].bit_count(), hands[1].bit_count()), len(g._pile), tuple(g._discards),
+            (tuple(g._sets[0]), tuple(g._sets[1])), (g._scores[0], g._scores[1]),
+            phase == "draw" and g.to_move == p and g.may_steal(p),
+            (g.next_steal_turn(0), g.next_steal_turn(1)),
+            g._shed[0] | g._shed[1], g._stolen[0] | g._stolen[1] | g._shed[q], g._stolen[q] & hands[q],
+            g._reshuffles, g.result,
+        )
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    @property
+    def hand(self) -> list:
+        """Own hand as Cards, sorted."""
+        return cards_of(self.hand_mask)
+
+    @property
+    def discard_pile(self) -> list:
+        """Discard pile as Cards, bottom first (top last)."""
+        return [DECK[i] for i in self.discards]
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.phase != "over" and self.phase != "needle" and self.to_move == self.player
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerView of Player {self.player + 1}: {self.phase}, turn {self.turn}, "
+            f"hand {' '.join(map(str, self.hand))}>"
+        )

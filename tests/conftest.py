@@ -1,0 +1,100 @@
+"""Small helpers for the rules-engine tests: stacked decks, needle picks, scripted turns.
+
+Cards are written as text everywhere ("4c 5h 6h", "10♥", "QD"), as `Card.parse` reads them.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Union
+
+from needle_widget import Card, Game, Rules, actions
+from needle_widget.actions import Action
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
+"""The 52 cards in index order (A♣ A♦ A♥ A♠ 2♣ ... K♠)."""
+
+CardsLike = Union[str, Iterable[Union[str, Card]]]
+Step = Union[str, Action]
+
+
+def cards(text: CardsLike) -> list[Card]:
+    """ "4c 5h 6h" (or a list of cards / codes) -> [Card, Card, Card]."""
+    if isinstance(text, str):
+        text = text.replace(",", " ").split()
+    return [Card.parse(c) for c in text]
+
+
+def stacked(
+    hand0: CardsLike,
+    hand1: CardsLike,
+    pile_top_first: CardsLike = (),
+    rules: Optional[Rules] = None,
+    seed: int = 0,
+) -> Game:
+    """A Game dealt from a chosen deck (DESIGN "dealing": hand0, hand1, then the pile top first).
+
+    The hand size is `rules.hand_size` if rules are given, else len(hand0). A hand
+    shorter than the hand size is padded with the lowest unused cards (index order),
+    Player 1's first. The draw pile is `pile_top_first`, then every unused card, also
+    in index order. `seed` drives the later chance events (steals, reshuffles).
+    """
+    h0, h1, pile = cards(hand0), cards(hand1), cards(pile_top_first)
+    if rules is None:
+        rules = Rules(hand_size=len(h0))
+    size = rules.hand_size
+    named = h0 + h1 + pile
+    assert len(set(named)) == len(named), f"a card is named twice: {named}"
+    assert len(h0) <= size and len(h1) <= size, "a hand is longer than rules.hand_size"
+    spare = [c for c in ALL_CARDS if c not in set(named)]
+    h0 = h0 + [spare.pop(0) for _ in range(size - len(h0))]
+    h1 = h1 + [spare.pop(0) for _ in range(size - len(h1))]
+    deck = h0 + h1 + pile + spare
+    assert len(deck) == 52
+    return Game(rules=rules, seed=seed, deck=deck)
+
+
+def pick(game: Game, n0: Union[str, Card], n1: Union[str, Card]) -> Game:
+    """Both needle picks (S3): Player 1 picks n0, then Player 2 picks n1."""
+    game.apply(actions.ChooseNeedle(Card.parse(n0)))
+    game.apply(actions.ChooseNeedle(Card.parse(n1)))
+    return game
+
+
+def pick_deep(game: Game) -> Game:
+    """Needles that stay out of the way: the two bottom cards of the draw pile."""
+    pile = game.draw_pile
+    return pick(game, pile[-1], pile[-2])
+
+
+def play(game: Game, *steps: Step) -> Game:
+    """Apply each step: an action, or its text as `actions.parse` reads it ("draw", "lay 4c 5h 6h")."""
+    for step in steps:
+        game.apply(actions.parse(step) if isinstance(step, str) else step)
+    return game
+
+
+def quiet_turn(game: Game) -> None:
+    """One turn that changes as little as possible: draw from the pile, lay nothing,
+    discard the lowest card that is not the opponent's needle."""
+    assert game.phase == "draw"
+    p = game.to_move
+    play(game, "draw", "end")
+    if game.phase == "discard":
+        keep = game.needle(1 - p)
+        card = next(c for c in game.hand(p) if c != keep)
+        game.apply(actions.Discard(card))
+
+
+def all_zones(game: Game) -> list[Card]:
+    """Every card in every zone: both hands, draw pile, discard pile, both players' sets."""
+    out = game.hand(0) + game.hand(1) + game.draw_pile + game.discard_pile
+    for p in (0, 1):
+        for s in game.sets(p):
+            out += list(s)
+    return out
+
+
+def pick_crossed(game: Game) -> Game:
+    """Needles that never end the round under `quiet_turn`: each player's needle is the
+    highest card of the opponent's hand, which quiet turns never discard, lay or steal."""
+    return pick(game, max(game.hand(1)), max(game.hand(0)))
