@@ -7,18 +7,29 @@
 (1, 'needle')
 """
 
-from . import actions
+from . import actions, bots, knowledge
 from .actions import Action
 from .cards import Card
-from .errors import CardError, IllegalAction, NeedleError, PerspectiveError, RulesError
+from .errors import CardError, IllegalAction, NeedleError, PerspectiveError, ReplayError, RulesError
 from .game import Event, Game
+from .replay import Replay
 from .result import Reason, Result
 from .rules import Rules, set_points
-from .views import view
+from .sim import play_game, tournament
+from .views import PlayerView, view
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    if name == "NeedleWidget":  # imported on first use: the engine alone needs no Jupyter
+        from .widget import NeedleWidget
+
+        return NeedleWidget
+    raise AttributeError(f"module 'needle_widget' has no attribute {name!r}")
+
 __all__ = [
     "Action", "Card", "CardError", "Event", "Game", "IllegalAction", "NeedleError", "PerspectiveError",
-    "Reason", "Result", "Rules", "RulesError", "actions", "set_points", "view",
+    "PlayerView", "Reason", "Replay", "ReplayError", "Result", "Rules", "RulesError", "actions", "bots",
+    "knowledge", "play_game", "set_points", "tournament", "view", "NeedleWidget",
 ]

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from .actions import Steal, cards_of
 from .game import Game
 from .views import PERSPECTIVES
 
@@ -18,7 +19,7 @@ class Figure:
     unit: str
 
     def __str__(self) -> str:
-        return f"{self.name:<34} {self.value:>14,.1f} {self.unit}"
+        return f"{self.name:<40} {self.value:>12,.1f} {self.unit}"
 
 
 def random_selfplay(seconds: float, seed: int = 0) -> tuple[Figure, Figure]:
@@ -58,6 +59,51 @@ def _midgame(seed: int = 3, decisions: int = 120) -> Game:
     return best  # pragma: no cover
 
 
+def long_game(seed: int = 3) -> Game:
+    """A game that runs to the turn limit (300 turns): random players who peek to avoid
+    ending the round (never steal their own needle, discard or lay the opponent's)."""
+    rand = random.Random(seed).random
+    game = Game(seed=seed)
+    while game.phase != "over":
+        p = game.to_move
+        mine, theirs = game.needle(p), game.needle(1 - p)
+        legal = [
+            a for a in game.legal_actions()
+            if not (type(a) is Steal and mine in game.hand(1 - p)) and theirs not in cards_of(a)
+        ] or game.legal_actions()
+        game.apply(legal[int(rand() * len(legal))])
+    return game
+
+
+def replay_stepping(seconds: float) -> list[Figure]:
+    from .replay import Replay
+
+    game = long_game()
+    text = game.replay().to_json()
+    start = time.perf_counter()
+    replay = Replay.from_json(text)
+    load = time.perf_counter() - start
+    n = len(replay)
+    rand = random.Random(1).random
+    figure = per_call(f"game_at(k), {game.turn} turns, {n} actions", lambda: replay.game_at(int(rand() * (n + 1))), seconds)
+    return [Figure(f"load + check a {game.turn}-turn replay", load * 1e3, "ms"), figure]
+
+
+def greedy_selfplay(seconds: float) -> Figure:
+    from .bots import GreedyBot
+    from .sim import play_game
+
+    a, b = GreedyBot(), GreedyBot()
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            play_game(a, b, seed=games)
+            games += 1
+    return Figure("GreedyBot vs GreedyBot games", games / (time.perf_counter() - start), "games/s")
+
+
 def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
     calls = 0
     start = time.perf_counter()
@@ -78,6 +124,9 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
         out(str(figure))
 
     for figure in random_selfplay(seconds):
+        report(figure)
+    report(greedy_selfplay(seconds))
+    for figure in replay_stepping(seconds / 2):
         report(figure)
     game = _midgame()
     for perspective in PERSPECTIVES:

@@ -1,12 +1,21 @@
-"""The `needle-widget` command."""
+"""The `needle-widget` command: simulate, show, play, bench.
+
+Bad arguments and bad files give a one-line error and exit code 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence, TextIO
 
 from . import __version__
+from .errors import NeedleError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _positive_float(text: str) -> float:
@@ -19,25 +28,131 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _count(low: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _perspective(text: str):
+    value = {"1": 0, "2": 1, "p1": 0, "p2": 1}.get(text.lower(), text.lower())
+    if value not in (0, 1, "spectator", "teacher"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1, 2, spectator or teacher")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="needle-widget", description="Needle in a Card Stack: engine tools from the command line."
-    )
+    from .bots import BOTS
+
+    parser = _Parser(prog="needle-widget", description="Needle in a Card Stack from the command line.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
-    bench = commands.add_parser("bench", help="measure the engine's speed (decisions/s, games/s, µs per view)")
+
+    sim = commands.add_parser("simulate", help="play bots against each other and summarise")
+    sim.add_argument("--bots", nargs="+", default=["greedy", "random"], choices=sorted(BOTS), metavar="BOT",
+                     help=f"two or more of: {', '.join(sorted(BOTS))} (default: greedy random)")
+    sim.add_argument("--games", type=_count(1), default=1000, help="games per pair of bots (default 1000)")
+    sim.add_argument("--seed", type=_count(0), default=0, help="seed of the first game (default 0)")
+    sim.add_argument("--jobs", type=_count(1), default=1, help="worker processes (default 1)")
+    sim.add_argument("--out", metavar="CSV", help="write one row per game to this CSV file")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    show = commands.add_parser("show", help="print a replay, narrated from one perspective")
+    show.add_argument("replay", metavar="REPLAY.json")
+    show.add_argument("--perspective", type=_perspective, default="spectator",
+                      help="1, 2, spectator or teacher (default spectator)")
+    show.add_argument("--step", type=_count(0), default=None, help="stop after this many actions")
+
+    play = commands.add_parser("play", help="play a game against a bot in the terminal")
+    play.add_argument("--opponent", default="greedy", choices=sorted(BOTS), metavar="BOT",
+                      help=f"one of: {', '.join(sorted(BOTS))} (default greedy)")
+    play.add_argument("--seed", type=_count(0), default=None, help="deal seed (default: a fresh one)")
+    play.add_argument("--you", type=int, choices=(1, 2), default=1, help="your seat (default 1)")
+    play.add_argument("--save", metavar="REPLAY.json", help="save the game's replay here at the end")
+
+    bench = commands.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--seconds", type=_positive_float, default=2.0, help="time per benchmark (default 2)")
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "bench":
+    out = stdout or sys.stdout
+    try:
+        if args.command == "simulate":
+            return _simulate(args, out)
+        if args.command == "show":
+            return _show(args, out)
+        if args.command == "play":
+            from .terminal import play_in_terminal
+
+            return play_in_terminal(args.opponent, args.seed, args.you - 1, args.save, stdin or sys.stdin, out)
         from .bench import run
 
-        print(f"needle-widget {__version__} bench, Python {sys.version.split()[0]}, one process")
-        run(args.seconds)
+        print(f"needle-widget {__version__} bench, Python {sys.version.split()[0]}, one process", file=out)
+        run(args.seconds, out=lambda line: print(line, file=out, flush=True))
+        return 0
+    except (NeedleError, OSError) as error:
+        print(f"needle-widget: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("needle-widget: interrupted", file=sys.stderr)
+        return 130
+
+
+def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from .bots import make_bot
+    from .sim import tournament
+
+    if len(args.bots) < 2:
+        raise NeedleError("simulate needs at least two --bots")
+    entrants = [make_bot(name, seed=args.seed + i) for i, name in enumerate(args.bots)]
+    progress = not args.no_progress
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            result = tournament(entrants, args.games, args.seed, executor=pool, progress=progress)
+    else:
+        result = tournament(entrants, args.games, args.seed, progress=progress)
+    print(result.table(), file=out)
+    reasons = ", ".join(f"{k} {v}" for k, v in result.reasons().items())
+    print(f"endings: {reasons}", file=out)
+    if args.out:
+        result.to_csv(args.out)
+        print(f"wrote {len(result.rows)} rows to {args.out}", file=out)
+    return 0
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    from .narration import narrate
+    from .replay import Replay
+
+    replay = Replay.load(args.replay)
+    step = len(replay) if args.step is None else args.step
+    if step > len(replay):
+        raise NeedleError(f"--step {step} is past the end of this replay ({len(replay)} actions)")
+    game = replay.game_at(step)
+    who = {0: "Player 1", 1: "Player 2"}.get(args.perspective, args.perspective)
+    print(f"{replay.players[0]} (Player 1) vs {replay.players[1]} (Player 2), seed {replay.seed}, "
+          f"seen by {who}, {step} of {len(replay)} actions", file=out)
+    turn = None
+    for event, line in zip(game.history, narrate(game, args.perspective)):
+        if event.turn != turn:
+            turn = event.turn
+            print("Needles" if turn == 0 else f"Turn {turn}", file=out)
+        print(f"  {line}", file=out)
+    from .terminal import describe_table
+
+    print(describe_table(game.view(args.perspective)), file=out)
     return 0
 
 
