@@ -98,3 +98,9 @@ def pick_crossed(game: Game) -> Game:
     """Needles that never end the round under `quiet_turn`: each player's needle is the
     highest card of the opponent's hand, which quiet turns never discard, lay or steal."""
     return pick(game, max(game.hand(1)), max(game.hand(0)))
+
+
+def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
+    """Browser tests last: Playwright's sync API leaves an event loop running in the main
+    thread, which other tests (asyncio.run, the widget's scheduling) must not see."""
+    items.sort(key=lambda item: "/tests/browser/" in str(item.fspath).replace("\\", "/"))

@@ -1,0 +1,55 @@
+// The whole widget as a pure function of (state, ui) -> DOM. No model, no listeners.
+
+import { h } from "./dom.js";
+import { renderCover } from "./cover.js";
+import { renderControls } from "./controls.js";
+import { renderInfo } from "./info.js";
+import { renderPerspective } from "./perspective.js";
+import { renderReplayBar } from "./replaybar.js";
+import { renderTable } from "./table.js";
+
+const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live" };
+
+function errorLine(state, ui) {
+  const err = state.error;
+  if (!err || !err.text || err.id === ui.dismissedError) return null;
+  return h(
+    "div",
+    { class: "nw-error", role: "alert", "data-key": `error-${err.id}` },
+    h("span", { class: "nw-error-text" }, err.text),
+    h("button", {
+      type: "button", class: "nw-link", "data-key": "dismiss-error", "aria-label": "Dismiss error",
+      "data-ui": { ui: "dismiss-error", id: err.id },
+    }, "×"),
+  );
+}
+
+function header(state) {
+  return h(
+    "div",
+    { class: "nw-header" },
+    h("span", { class: "nw-title" }, "Needle in a Card Stack"),
+    state.mode ? h("span", { class: "nw-mode" }, MODE_LABELS[state.mode] || state.mode) : null,
+    state.cover ? null : renderPerspective(state),
+  );
+}
+
+export function renderApp(state, ui) {
+  if (!state.table) {
+    return h("div", { class: "nw-app" }, header(state), h("p", { class: "nw-muted" }, "Loading the game…"));
+  }
+  if (state.cover) {
+    return h("div", { class: "nw-app" }, header(state), errorLine(state, ui), renderCover(state.cover));
+  }
+  return h(
+    "div",
+    { class: "nw-app" },
+    header(state),
+    h(
+      "div",
+      { class: "nw-main" },
+      h("div", { class: "nw-board" }, renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
+      h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
+    ),
+  );
+}

@@ -1,0 +1,67 @@
+// Tiny DOM builders for the pure view layer. No listeners are ever attached here:
+// controls carry data-request / data-ui attributes and index.js dispatches them.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function setProps(el, props) {
+  for (const [name, value] of Object.entries(props || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") {
+      const cls = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+      if (cls) el.setAttribute("class", cls);
+    } else if (name === "style") {
+      const parts = Object.entries(value)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => `${k}: ${v}`);
+      if (parts.length) el.setAttribute("style", parts.join("; "));
+    } else if (name === "data-request" || name === "data-ui") {
+      el.setAttribute(name, typeof value === "string" ? value : JSON.stringify(value));
+    } else {
+      el.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (typeof child === "object" && "nodeType" in child) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+/** h("button", {class: "nw-x", "aria-label": "Next step"}, "Next") -> HTMLElement */
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  setProps(el, props);
+  append(el, children);
+  if ((tag === "input" || tag === "select") && props && props.value !== undefined) {
+    el.value = String(props.value);
+  }
+  return el;
+}
+
+/** The same for SVG elements. */
+export function s(tag, props, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setProps(el, props);
+  append(el, children);
+  return el;
+}
+
+/** Text only screen readers read. */
+export function srOnly(text) {
+  return h("span", { class: "nw-sr" }, text);
+}
+
+/** 0.8444 -> "84%", 0.0222 -> "2.2%", 0 -> "0%", null -> "–". */
+export function percent(p) {
+  if (p === null || p === undefined || Number.isNaN(p)) return "–";
+  const x = p * 100;
+  if (x === 0) return "0%";
+  if (x >= 99.95) return "100%";
+  if (x < 0.1) return "<0.1%";
+  if (x < 10) return `${x.toFixed(1)}%`;
+  return `${Math.round(x)}%`;
+}

@@ -1,0 +1,80 @@
+// Patch a live DOM tree to match a freshly rendered one, keeping the elements that
+// stay (focus, scroll position, a slider being dragged, the aria-live line).
+// Children are matched by data-key when they have one, else by position and tag.
+
+const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") : null);
+
+function syncAttributes(from, to) {
+  for (const attr of Array.from(from.attributes)) {
+    if (!to.hasAttribute(attr.name)) from.removeAttribute(attr.name);
+  }
+  for (const attr of Array.from(to.attributes)) {
+    if (from.getAttribute(attr.name) !== attr.value) from.setAttribute(attr.name, attr.value);
+  }
+}
+
+function syncValue(from, to) {
+  if (from.tagName === "INPUT") {
+    const value = to.getAttribute("value") ?? "";
+    if (from.value !== value) from.value = value;
+  } else if (from.tagName === "SELECT") {
+    const chosen = Array.from(to.querySelectorAll("option")).find((o) => o.hasAttribute("selected"));
+    if (chosen && from.value !== chosen.value) from.value = chosen.value;
+  }
+}
+
+function syncChildren(from, to) {
+  const wanted = Array.from(to.childNodes);
+  const newKeys = new Set(wanted.map(keyOf).filter(Boolean));
+  const keyed = new Map();
+  for (const child of from.childNodes) {
+    const k = keyOf(child);
+    if (k) keyed.set(k, child);
+  }
+  let cursor = from.firstChild;
+  const dropStale = () => {
+    while (cursor && keyOf(cursor) && !newKeys.has(keyOf(cursor))) {
+      const next = cursor.nextSibling;
+      from.removeChild(cursor);
+      cursor = next;
+    }
+  };
+  for (const node of wanted) {
+    dropStale();
+    const k = keyOf(node);
+    let match = null;
+    if (k) {
+      const old = keyed.get(k);
+      if (old && old.nodeName === node.nodeName) {
+        match = old;
+        keyed.delete(k);
+      }
+    } else if (cursor && !keyOf(cursor) && cursor.nodeType === node.nodeType && cursor.nodeName === node.nodeName) {
+      match = cursor;
+    }
+    if (match) {
+      if (match === cursor) cursor = cursor.nextSibling;
+      else from.insertBefore(match, cursor);
+      morph(match, node);
+    } else {
+      from.insertBefore(node, cursor);
+    }
+  }
+  while (cursor) {
+    const next = cursor.nextSibling;
+    from.removeChild(cursor);
+    cursor = next;
+  }
+}
+
+/** Make `from` (live) look like `to` (new, same tag). `to` may be consumed. */
+export function morph(from, to) {
+  if (from.nodeType !== 1) {
+    if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+    return from;
+  }
+  syncAttributes(from, to);
+  syncChildren(from, to);
+  syncValue(from, to);
+  return from;
+}

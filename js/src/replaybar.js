@@ -1,0 +1,141 @@
+// The replay bar: first/previous/next/last, a slider, play/pause and speed,
+// the live narration line and the list of events (click one to jump to it).
+
+import { h } from "./dom.js";
+import { icon } from "./icons.js";
+import { playerName } from "./names.js";
+
+export const SPEEDS = [0.5, 1, 2, 4, 8];
+
+/** Modes where autoplay makes sense (the others are played by people). */
+export function hasAutoplay(state) {
+  return state.mode !== "play" && state.mode !== "hotseat";
+}
+
+/** "Step 12 of 40: Player 1 drew a card from the pile." */
+export function liveText(state) {
+  const { step, steps } = state;
+  const events = state.events || [];
+  let text;
+  if (step === 0) text = "The cards are dealt.";
+  else {
+    const ev = events.find((e) => e.step === step);
+    text = ev ? ev.text : "";
+  }
+  const r = state.table && state.table.result;
+  if (r && r.text && step === steps && !text.includes(r.text)) text = `${text} ${r.text}`.trim();
+  return `Step ${step} of ${steps}: ${text}`;
+}
+
+function stepButton(key, label, iconName, to, disabled) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "nw-btn nw-icon-btn",
+      "data-key": key,
+      "aria-label": label,
+      title: label,
+      "data-request": disabled ? null : { kind: "step", to },
+      disabled,
+    },
+    icon(iconName),
+  );
+}
+
+function eventList(state) {
+  const { step } = state;
+  const items = [{ step: 0, turn: null, player: null, text: "Start: the cards are dealt." }, ...(state.events || [])];
+  let lastTurn = null;
+  return h(
+    "ol",
+    { class: "nw-events", "aria-label": "Moves" },
+    items.map((ev) => {
+      const current = ev.step === step;
+      const newTurn = ev.turn !== lastTurn;
+      lastTurn = ev.turn;
+      return h(
+        "li",
+        { class: ["nw-event", ev.player === 0 || ev.player === 1 ? `nw-ev-p${ev.player}` : null] },
+        h(
+          "button",
+          {
+            type: "button",
+            class: ["nw-event-btn", current ? "nw-current" : null],
+            "data-key": `ev-${ev.step}`,
+            "data-request": { kind: "step", to: ev.step },
+            "aria-current": current ? "step" : null,
+            tabindex: current ? "0" : "-1",
+          },
+          h("span", { class: "nw-ev-turn", "aria-hidden": "true" },
+            newTurn && ev.turn ? String(ev.turn) : ""),
+          h("span", { class: "nw-ev-who", "aria-hidden": "true" },
+            ev.player === 0 || ev.player === 1 ? `P${ev.player + 1}` : ""),
+          h("span", { class: "nw-ev-text" }, ev.text),
+          ev.player === 0 || ev.player === 1 ? h("span", { class: "nw-sr" }, ` (${playerName(ev.player)})`) : null,
+        ),
+      );
+    }),
+  );
+}
+
+export function renderReplayBar(state) {
+  const { step, steps, playing } = state;
+  const speed = state.speed || 1;
+  const speeds = SPEEDS.includes(speed) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b);
+  const autoplay = hasAutoplay(state);
+  return h(
+    "div",
+    { class: "nw-replay", role: "group", "aria-label": "Replay" },
+    h(
+      "div",
+      { class: "nw-replay-bar" },
+      stepButton("first", "First step", "first", 0, step <= 0),
+      stepButton("prev", "Previous step", "prev", step - 1, step <= 0),
+      autoplay
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: ["nw-btn", "nw-icon-btn", "nw-play", playing ? "nw-playing" : null],
+              "data-key": "play",
+              "aria-label": playing ? "Pause" : "Play",
+              title: playing ? "Pause (space)" : "Play (space)",
+              "data-request": { kind: "autoplay", playing: !playing, speed },
+            },
+            icon(playing ? "pause" : "play"),
+          )
+        : null,
+      stepButton("next", "Next step", "next", step + 1, step >= steps),
+      stepButton("last", "Last step", "last", steps, step >= steps),
+      autoplay
+        ? h(
+            "select",
+            { class: "nw-speed", "data-key": "speed", "data-input": "speed", "aria-label": "Speed", title: "Actions per second", value: String(speed) },
+            speeds.map((v) => h("option", { value: String(v), selected: v === speed }, `${v}/s`)),
+          )
+        : null,
+    ),
+    h(
+      "div",
+      { class: "nw-slider-row" },
+      h("input", {
+        type: "range",
+        class: "nw-slider",
+        "data-key": "slider",
+        "data-input": "step",
+        min: "0",
+        max: String(steps),
+        step: "1",
+        value: String(step),
+        "aria-label": "Step",
+        "aria-valuetext": `Step ${step} of ${steps}`,
+        disabled: steps === 0,
+      }),
+      h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${step} / ${steps}`),
+    ),
+    h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" }, liveText(state)),
+    eventList(state),
+    h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "", "."),
+  );
+}

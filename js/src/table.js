@@ -1,0 +1,224 @@
+// The card table: the opponent's zone at the top, the piles and the status in the middle,
+// the own zone at the bottom (for a spectator or the teacher: Player 2 top, Player 1 bottom).
+
+import { h } from "./dom.js";
+import { cardBack, cardFace, emptySlot, hiddenNeedle } from "./cards.js";
+import { playerName, seatName } from "./names.js";
+import { actor, bottomPlayer, handSelectable, isPlayerPerspective, visibleNeedles } from "./selectors.js";
+
+const PHASE_TEXT = {
+  needle: (who) => `${who} picks a needle`,
+  draw: (who) => `${who} draws a card`,
+  sets: (who) => `${who} may lay sets`,
+  discard: (who) => `${who} discards`,
+};
+
+/** "Turn 3 · Player 1 draws a card", "Picking needles · Player 2 picks a needle", "Round over". */
+export function statusText(state) {
+  const t = state.table;
+  if (t.phase === "over") return `Round over after turn ${t.turn}`;
+  const who = actor(state) === null ? "" : playerName(actor(state));
+  const what = PHASE_TEXT[t.phase] ? PHASE_TEXT[t.phase](who) : `${who}: ${t.phase}`;
+  return t.turn > 0 ? `Turn ${t.turn} · ${what}` : `Picking needles · ${what}`;
+}
+
+/** "Steal available" / "Next steal on turn 9" / null when it does not apply. */
+export function stealText(state, p) {
+  const t = state.table;
+  if (t.phase === "over" || t.phase === "needle") return null;
+  const pl = t.players[p];
+  if (pl.may_steal) return "Steal available";
+  if (pl.next_steal_turn !== null && pl.next_steal_turn !== undefined && pl.next_steal_turn > t.turn) {
+    return `Next steal on turn ${pl.next_steal_turn}`;
+  }
+  return "No steal now";
+}
+
+function needleNote(needles, code) {
+  const owners = needles.get(String(code).toUpperCase());
+  if (!owners) return undefined;
+  return owners.map((p) => `${playerName(p)}'s needle`).join(" and ");
+}
+
+/** A face with the needle mark when it is a needle this perspective may see. */
+function face(code, needles, options = {}) {
+  const note = needleNote(needles, code);
+  return cardFace(code, {
+    ...options,
+    note: [options.note, note].filter(Boolean).join(", ") || undefined,
+    class: [options.class, note ? "nw-is-needle" : null].filter(Boolean).join(" ") || undefined,
+  });
+}
+
+function needleBox(state, p) {
+  const t = state.table;
+  const pl = t.players[p];
+  const own = t.perspective === p;
+  const caption = own ? "Your needle" : "Needle";
+  let card;
+  if (pl.needle) card = face(pl.needle, new Map(), { note: `${playerName(p)}'s needle`, class: "nw-is-needle" });
+  else if (pl.needle_chosen) card = hiddenNeedle(`${playerName(p)}'s needle: hidden`);
+  else card = emptySlot(`${playerName(p)} has not picked a needle yet`, "md", "none yet");
+  return h("div", { class: "nw-needle-box" }, h("span", { class: "nw-caption" }, caption), card);
+}
+
+function handView(state, ui, p, needles) {
+  const t = state.table;
+  const pl = t.players[p];
+  const label = `${playerName(p)}'s hand: ${pl.hand_size} ${pl.hand_size === 1 ? "card" : "cards"}`;
+  const cards = [];
+  if (Array.isArray(pl.hand)) {
+    const selectable = handSelectable(state, p);
+    const selected = ui.selected || [];
+    for (const code of pl.hand) {
+      if (selectable) {
+        cards.push(
+          face(code, needles, {
+            button: {
+              key: `hand-${code}`,
+              ui: { ui: "select", card: code },
+              pressed: selected.includes(code),
+            },
+          }),
+        );
+      } else {
+        cards.push(face(code, needles));
+      }
+    }
+  } else {
+    // Hidden hand: only the cards this player knows are there (stolen from them), then backs.
+    const known = p !== t.perspective && isPlayerPerspective(t.perspective) ? t.known_opponent_cards || [] : [];
+    for (const code of known.slice(0, pl.hand_size)) {
+      cards.push(face(code, needles, { note: "known to you", class: "nw-known" }));
+    }
+    for (let i = known.length; i < pl.hand_size; i++) cards.push(cardBack());
+  }
+  if (!cards.length) cards.push(h("span", { class: "nw-empty-text" }, "No cards"));
+  return h("div", { class: "nw-hand", role: "group", "aria-label": label }, cards);
+}
+
+function setsView(t, p, needles) {
+  const sets = t.players[p].sets || [];
+  if (!sets.length) return null;
+  return h(
+    "ul",
+    { class: "nw-sets", "aria-label": `${playerName(p)}'s sets` },
+    sets.map((set) =>
+      h(
+        "li",
+        { class: "nw-set" },
+        h("span", { class: "nw-set-cards" }, set.cards.map((c) => face(c, needles, { size: "sm" }))),
+        h("span", { class: ["nw-badge", set.points > 1 ? "nw-badge-2" : null] },
+          `${set.points} ${set.points === 1 ? "point" : "points"}`),
+      ),
+    ),
+  );
+}
+
+function zone(state, ui, p, where, needles) {
+  const t = state.table;
+  const pl = t.players[p];
+  const moving = actor(state) === p;
+  const won = t.result && t.result.winner === p;
+  const steal = stealText(state, p);
+  return h(
+    "section",
+    {
+      class: ["nw-zone", `nw-zone-${where}`, moving ? "nw-moving" : null, won ? "nw-winner" : null],
+      "aria-label": `${seatName(state, p)}${t.perspective === p ? ", you" : ""}`,
+    },
+    h(
+      "div",
+      { class: "nw-zone-head" },
+      h("span", { class: "nw-name" }, seatName(state, p)),
+      moving ? h("span", { class: "nw-tag nw-tag-move" }, state.busy ? "thinking…" : "to move") : null,
+      won ? h("span", { class: "nw-tag nw-tag-win" }, "winner") : null,
+      h("span", { class: "nw-score" }, `${pl.score} ${pl.score === 1 ? "point" : "points"}`),
+      steal ? h("span", { class: ["nw-steal", pl.may_steal ? "nw-steal-yes" : null] }, steal) : null,
+    ),
+    h("div", { class: "nw-zone-body" }, needleBox(state, p), handView(state, ui, p, needles), setsView(t, p, needles)),
+  );
+}
+
+function centre(state, ui, needles) {
+  const t = state.table;
+  const discards = t.discard_pile || [];
+  const top = discards.length ? discards[discards.length - 1] : null;
+  const listId = `${ui.uid || "nw"}-discards`;
+  const pileLabel = `Draw pile: ${t.pile_size} ${t.pile_size === 1 ? "card" : "cards"}`;
+  const pile = h(
+    "div",
+    { class: "nw-pile" },
+    h("span", { class: "nw-caption" }, "Draw pile"),
+    t.pile_size > 0
+      ? h("span", { class: ["nw-stack", t.pile_size > 1 ? "nw-stack-deep" : null] }, cardBack({ label: pileLabel }))
+      : emptySlot("Draw pile: empty", "md", "empty"),
+    h("span", { class: "nw-count", "aria-hidden": "true" }, `${t.pile_size} ${t.pile_size === 1 ? "card" : "cards"}`),
+    t.reshuffles ? h("span", { class: "nw-count" }, `reshuffled ${t.reshuffles}×`) : null,
+  );
+  const discard = h(
+    "div",
+    { class: "nw-discard" },
+    h("span", { class: "nw-caption" }, "Discards"),
+    top ? face(top, needles, { note: "top of the discard pile" }) : emptySlot("Discard pile: empty", "md", "empty"),
+    h("span", { class: "nw-count" }, `${discards.length} ${discards.length === 1 ? "card" : "cards"}`),
+    discards.length
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "nw-link",
+            "data-key": "toggle-discards",
+            "data-ui": { ui: "discards" },
+            "aria-expanded": String(Boolean(ui.discardsOpen)),
+            "aria-controls": listId,
+          },
+          ui.discardsOpen ? "Hide discards" : "Show all discards",
+        )
+      : null,
+  );
+  const status = h(
+    "div",
+    { class: "nw-status" },
+    h("span", { class: "nw-status-line" }, statusText(state)),
+    h("span", { class: "nw-scoreline", "aria-label": `Score: Player 1 ${t.scores[0]}, Player 2 ${t.scores[1]}` },
+      `${t.scores[0]} – ${t.scores[1]}`),
+  );
+  const history =
+    ui.discardsOpen && discards.length
+      ? h(
+          "div",
+          { class: "nw-discard-history", id: listId },
+          h("span", { class: "nw-caption" }, "All discards, first to last"),
+          h("ol", { class: "nw-discard-list" }, discards.map((c) => h("li", null, face(c, needles, { size: "sm" })))),
+        )
+      : h("div", { class: "nw-discard-history", id: listId, hidden: true });
+  return h("div", { class: "nw-centre-wrap" }, h("div", { class: "nw-centre" }, pile, discard, status), history);
+}
+
+function banner(state) {
+  const r = state.table.result;
+  if (!r) return null;
+  return h(
+    "div",
+    { class: ["nw-banner", r.winner === null || r.winner === undefined ? "nw-banner-draw" : null], role: "status" },
+    h("span", { class: "nw-banner-title" },
+      r.winner === 0 || r.winner === 1 ? `${seatName(state, r.winner)} wins` : "A draw"),
+    h("span", { class: "nw-banner-text" }, r.text || ""),
+  );
+}
+
+/** The whole table for the state's perspective. */
+export function renderTable(state, ui) {
+  const bottom = bottomPlayer(state);
+  const needles = visibleNeedles(state);
+  return h(
+    "div",
+    { class: "nw-table", role: "region", "aria-label": "Card table" },
+    zone(state, ui, 1 - bottom, "top", needles),
+    centre(state, ui, needles),
+    banner(state),
+    zone(state, ui, bottom, "bottom", needles),
+  );
+}
+

@@ -1,0 +1,125 @@
+// Test helpers: a fake anywidget model and states built from the Python fixtures.
+
+import fixtures from "./fixtures.json";
+import { mount } from "../src/index.js";
+
+export const FIXTURES = fixtures;
+export const FIXTURE_NAMES = Object.keys(FIXTURES);
+export const MODES = ["play", "hotseat", "watch", "replay", "live"];
+
+/** The full synced state for a fixture, with the traits the fixtures lack filled in. */
+export function stateFrom(name, overrides = {}) {
+  const fx = structuredClone(FIXTURES[name]);
+  const steps = fx.events.length;
+  return {
+    mode: "play",
+    perspective: fx.perspective,
+    perspectives: [0, 1, "spectator", "teacher"],
+    step: steps,
+    steps,
+    table: fx.table,
+    events: fx.events,
+    info: fx.info,
+    seats: ["You", "greedy"],
+    bots: [],
+    cover: null,
+    error: null,
+    playing: false,
+    speed: 1,
+    scale: 1,
+    busy: false,
+    can_act: fx.table.legal_actions.length > 0 && fx.perspective !== "teacher",
+    ...overrides,
+  };
+}
+
+/** A fake anywidget model: records sent messages and live listeners. */
+export function fakeModel(initial) {
+  const data = { ...initial };
+  const listeners = new Map();
+  const model = {
+    sent: [],
+    saves: 0,
+    sets: 0,
+    get: (name) => data[name],
+    set(name, value) {
+      model.sets += 1;
+      data[name] = value;
+    },
+    save_changes() {
+      model.saves += 1;
+    },
+    on(event, fn) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(fn);
+    },
+    off(event, fn) {
+      if (listeners.has(event)) listeners.get(event).delete(fn);
+    },
+    send(msg) {
+      model.sent.push(structuredClone(msg));
+    },
+    listenerCount() {
+      let n = 0;
+      for (const set of listeners.values()) n += set.size;
+      return n;
+    },
+    /** What Python does: change traits, then fire change events. */
+    update(patch) {
+      Object.assign(data, patch);
+      for (const name of Object.keys(patch)) {
+        for (const fn of [...(listeners.get(`change:${name}`) || [])]) fn({ name, new: patch[name] });
+      }
+    },
+  };
+  return model;
+}
+
+export function mountState(state) {
+  const el = document.createElement("div");
+  document.body.appendChild(el);
+  const model = fakeModel(state);
+  const cleanup = mount(model, el);
+  const root = el.querySelector(".nw-root");
+  return {
+    el,
+    model,
+    root,
+    cleanup() {
+      cleanup();
+      el.remove();
+    },
+  };
+}
+
+export function mountFixture(name, overrides = {}) {
+  return mountState(stateFrom(name, overrides));
+}
+
+/** Let the coalesced re-render (queueMicrotask) run. */
+export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+export function accessibleName(el) {
+  return (el.getAttribute("aria-label") || el.textContent || "").trim().replace(/\s+/g, " ");
+}
+
+/** All buttons with exactly this accessible name. */
+export function buttons(root, name) {
+  return Array.from(root.querySelectorAll("button")).filter((b) => accessibleName(b) === name);
+}
+
+export function button(root, name) {
+  const found = buttons(root, name);
+  if (found.length !== 1) throw new Error(`expected one button named ${JSON.stringify(name)}, found ${found.length}`);
+  return found[0];
+}
+
+export function click(el) {
+  el.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+}
+
+export function key(target, keyName) {
+  const event = new KeyboardEvent("keydown", { key: keyName, bubbles: true, cancelable: true });
+  target.dispatchEvent(event);
+  return event;
+}

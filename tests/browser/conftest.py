@@ -1,0 +1,130 @@
+"""A real JupyterLab and Debian's headless Chromium for the browser tests.
+
+Recipe: ../shared/BROWSER_TESTING.md. The tests skip when Chromium or Playwright is
+missing, except where NEEDLE_REQUIRE_BROWSER=1 (CI), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("NEEDLE_REQUIRE_BROWSER") == "1"
+ARTIFACTS = Path(os.environ.get("NEEDLE_ARTIFACTS", Path(__file__).parent / "artifacts"))
+KERNEL_READY = """() => {
+  const k = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
+  return k?.connectionStatus === 'connected' && k?.status === 'idle';
+}"""
+
+
+def _missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright  # noqa: F401
+        import jupyterlab  # noqa: F401
+    except ImportError as error:
+        return f"{error.name} is not installed (pip install -e '.[dev]')"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = _missing()
+    if reason is None:
+        return
+    for item in items:
+        if "browser" in str(item.fspath):
+            if REQUIRED:
+                item.add_marker(pytest.mark.usefixtures("_browser_missing"))
+            else:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture
+def _browser_missing() -> None:
+    pytest.fail(f"NEEDLE_REQUIRE_BROWSER=1 but {_missing()}")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    return {
+        **browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    root = tmp_path_factory.mktemp("root")
+    home = tmp_path_factory.mktemp("jhome")
+    settings = home / "config/lab/user-settings/@jupyterlab/apputils-extension"
+    settings.mkdir(parents=True)
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "IPYTHONDIR": str(home / "ipython")}
+    env.pop("ANYWIDGET_HMR", None)
+    port, token = _free_port(), secrets.token_hex(16)
+    base = f"http://127.0.0.1:{port}"
+    log_path = home / "server.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}",
+             "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}",
+             f"--ServerApp.root_dir={root}", "--LabApp.expose_app_in_browser=True",
+             "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 90
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"jupyter lab exited early:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
+                break
+        except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"jupyter lab not up after 90 s:\n{log_path.read_text()}")
+            time.sleep(0.25)
+    yield {"base": base, "token": token, "root": root}
+    try:
+        urllib.request.urlopen(urllib.request.Request(
+            f"{base}/api/shutdown", method="POST", headers={"Authorization": f"token {token}"}), timeout=10)
+        proc.wait(timeout=20)
+    except Exception:
+        proc.kill()
+        proc.wait()
+
+
+def write_notebook(path: Path, cells: list[str]) -> None:
+    """A notebook of code cells, no outputs."""
+    nb = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
+                   "source": src} for i, src in enumerate(cells)],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb, indent=1))
+
+
+def copy_notebook(src: Path, dest: Path) -> None:
+    shutil.copy(src, dest)

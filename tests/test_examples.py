@@ -1,0 +1,30 @@
+"""The example replays shipped as package data: each loads (and so is checked) and shows its point."""
+
+from __future__ import annotations
+
+import pytest
+
+from needle_widget import Reason, actions, examples
+
+
+def test_found_early() -> None:
+    replay = examples.load("found_early")
+    assert replay.result.reason is Reason.FOUND and replay.result.turn <= 4
+    assert replay.result.winner != replay.result.needle_owner, "the finder was behind: finding ended it, the lead won"
+
+
+def test_discarded_by_opponent() -> None:
+    replay = examples.load("discarded_by_opponent")
+    last = replay.final_game.history[-1]
+    assert replay.result.reason is Reason.DISCARDED
+    assert type(last.action) is actions.Discard and last.player != replay.result.needle_owner
+
+
+def test_long_with_reshuffle() -> None:
+    game = examples.load("long_with_reshuffle").final_game
+    assert any(e.reshuffles for e in game.history) and game.turn >= 15
+
+
+def test_unknown_example() -> None:
+    with pytest.raises(ValueError, match="No example replay 'chess'; there are discarded_by_opponent"):
+        examples.load("chess")

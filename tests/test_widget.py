@@ -1,0 +1,329 @@
+"""NeedleWidget in Python: every mode, requests from the browser, errors, secrecy, sync."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from needle_widget import Game, NeedleWidget, Replay, Rules, actions, bots, play_game
+from needle_widget.cards import DECK
+
+from test_secrecy import play_twins
+
+
+def state(widget: NeedleWidget) -> dict[str, Any]:
+    data = widget.get_state()
+    for key in ("_esm", "_css", "_anywidget_id", "layout"):  # layout: the id of another model
+        data.pop(key, None)
+    return data
+
+
+def send(widget: NeedleWidget, **request: Any) -> None:
+    widget._on_message(widget, request, [])
+
+
+class Recorder:
+    """Stands in for the comm: every message the widget sends to its views."""
+
+    def __init__(self, widget: NeedleWidget) -> None:
+        self.messages: list[dict] = []
+        widget.comm.send = self.send  # type: ignore[method-assign]
+
+    def send(self, data: Any = None, buffers: Any = None, **_: Any) -> None:
+        self.messages.append(data)
+
+    def updates(self) -> list[dict]:
+        return [m["state"] for m in self.messages if m.get("method") == "update"]
+
+
+# ---- constructors and repr ------------------------------------------------------------
+
+
+def test_repr_is_stable() -> None:
+    assert repr(NeedleWidget(game=Game(seed=1), perspective=0)) == "NeedleWidget(mode='live', step=0/0, perspective=0)"
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay()
+    widget = NeedleWidget.from_replay(replay, perspective="teacher", step=12)
+    assert repr(widget) == f"NeedleWidget(mode='replay', step=12/{len(replay)}, perspective='teacher')"
+
+
+def test_play_mode_you_against_a_bot() -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3)
+    assert (widget.mode, widget.perspective, widget.seats) == ("play", 0, ["You", "greedy"])
+    assert widget.perspectives == [0, "spectator"] and widget.can_act
+    card = widget.table["legal_actions"][0]["card"]
+    send(widget, kind="act", action={"type": "choose_needle", "card": card})
+    assert widget.game.needle(0).code == card
+    assert widget.game.needle(1) is not None, "the bot picked at once (no event loop here)"
+    assert widget.step == widget.steps == 2 and widget.table["phase"] == "draw"
+    assert widget.events[0]["text"] == f"You picked {DECK[[c.code for c in DECK].index(card)]} as your needle."
+
+
+def test_the_bot_moves_first_when_you_are_player_2() -> None:
+    widget = NeedleWidget.play(opponent=bots.RandomBot(seed=1), seed=4, you=1)
+    assert widget.game.needle(0) is not None and widget.game.to_move == 1
+    assert widget.seats == ["random", "You"]
+
+
+def test_a_whole_game_played_through_requests() -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=8)
+    while widget.table["phase"] != "over":
+        assert widget.can_act
+        legal = widget.table["legal_actions"]
+        send(widget, kind="act", action={k: v for k, v in legal[-1].items() if k not in ("label", "points")})
+        assert widget.error is None
+    assert widget.table["result"]["text"]
+    assert widget.perspectives == [0, 1, "spectator", "teacher"], "all open once the round is over"
+    assert Replay.from_json(widget.replay.to_json()).players == ("human", "greedy")
+
+
+def test_hotseat_covers_the_table_between_turns() -> None:
+    widget = NeedleWidget.hotseat(seed=5)
+    assert widget.cover == {"player": 0, "text": "Pass to Player 1"}
+    assert widget.perspective == "spectator" and not widget.can_act
+    assert [p["hand"] for p in widget.table["players"]] == [None, None]
+    send(widget, kind="act", action={"type": "draw_pile"})
+    assert widget.error is not None and "not yours" in widget.error["text"]
+    send(widget, kind="reveal")
+    assert widget.cover is None and widget.perspective == 0 and widget.can_act
+    assert widget.perspectives == [0, "spectator"]
+    send(widget, kind="perspective", to=1)
+    assert "Cannot switch to perspective 1" in widget.error["text"] and widget.perspective == 0
+    send(widget, kind="act", action={"type": "choose_needle", "card": widget.table["legal_actions"][0]["card"]})
+    assert widget.cover == {"player": 1, "text": "Pass to Player 2"}
+    assert widget.perspective == "spectator" and widget.table["players"][0]["needle"] is None
+    send(widget, kind="reveal")
+    assert widget.perspective == 1 and widget.table["players"][1]["hand"] is not None
+
+
+def test_watch_mode_bots_play_on_advance_and_explain_to_their_own_seat() -> None:
+    widget = NeedleWidget.watch(bots.GreedyBot(), bots.RandomBot(seed=2), seed=6, autoplay=False)
+    assert widget.seats == ["greedy", "random"] and widget.perspective == "teacher"
+    widget.advance(5)
+    assert widget.step == widget.steps == 5
+    assert {b["player"] for b in widget.bots} == {0, 1}
+    widget.perspective = 0
+    assert [b["player"] for b in widget.bots] == [0]
+    widget.perspective = "spectator"
+    assert widget.bots == []
+    send(widget, kind="act", action={"type": "draw_pile"})
+    assert "nobody plays from the browser" in widget.error["text"]
+
+
+def test_watch_autoplay_runs_on_the_event_loop() -> None:
+    async def main() -> NeedleWidget:
+        widget = NeedleWidget.watch(bots.GreedyBot(), bots.GreedyBot(), seed=1, speed=20)
+        await asyncio.sleep(0.6)
+        send(widget, kind="autoplay", playing=False)
+        return widget
+
+    widget = asyncio.run(main())
+    assert widget.steps >= 3 and not widget.playing
+
+
+def test_play_mode_bot_answers_a_browser_move_after_a_pause() -> None:
+    async def main() -> tuple[int, int]:
+        widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3, bot_delay=0.05)
+        send(widget, kind="act", action={"type": "choose_needle", "card": widget.table["legal_actions"][0]["card"]})
+        during = widget.steps
+        assert widget.busy
+        await asyncio.sleep(0.3)
+        return during, widget.steps
+
+    during, after = asyncio.run(main())
+    assert (during, after) == (1, 2)
+
+
+def test_replay_mode_steps_and_every_perspective() -> None:
+    replay = play_game(bots.GreedyBot(), bots.RandomBot(seed=1), seed=5).replay()
+    widget = NeedleWidget.from_replay(replay)
+    assert widget.perspectives == [0, 1, "spectator", "teacher"] and not widget.can_act
+    send(widget, kind="step", to=len(replay))
+    assert widget.step == len(replay) and widget.table["phase"] == "over"
+    send(widget, kind="perspective", to="teacher")
+    assert widget.info["kind"] == "teacher"
+    assert widget.game.snapshot() == replay.game_at(len(replay)).snapshot()
+    assert len(widget.events) == len(replay)
+
+
+def test_autoplay_in_replay_mode_stops_at_the_end() -> None:
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=5).replay()
+
+    async def main() -> NeedleWidget:
+        widget = NeedleWidget.from_replay(replay, step=len(replay) - 3)
+        send(widget, kind="autoplay", playing=True, speed=20)
+        await asyncio.sleep(0.5)
+        return widget
+
+    widget = asyncio.run(main())
+    assert widget.step == len(replay) and not widget.playing
+
+
+# ---- Python stays in charge -----------------------------------------------------------------
+
+
+def test_setting_step_and_perspective_from_python_updates_every_view() -> None:
+    replay = play_game(bots.GreedyBot(), bots.RandomBot(seed=1), seed=5).replay()
+    widget = NeedleWidget.from_replay(replay)
+    recorder = Recorder(widget)
+    widget.step = 7
+    widget.perspective = 1
+    synced = {key for update in recorder.updates() for key in update}
+    assert {"step", "perspective", "table", "events"} <= synced
+    assert widget.table == widget.game.view(1) | {} or widget.table["turn"] == replay.game_at(7).turn
+    with pytest.raises(Exception, match="out of range"):
+        widget.step = len(replay) + 1
+    with pytest.raises(Exception, match="Unknown perspective"):
+        widget.perspective = "umpire"
+
+
+def test_a_browser_request_is_answered_in_one_update() -> None:
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=9).replay()
+    widget = NeedleWidget.from_replay(replay)
+    recorder = Recorder(widget)
+    send(widget, kind="step", to=4)
+    assert len(recorder.updates()) == 1
+    assert {"step", "table"} <= set(recorder.updates()[0])
+
+
+def test_python_may_peek_where_the_browser_may_not() -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3)
+    widget.perspective = "teacher"
+    assert widget.table["players"][1]["hand"] is not None
+    peeking = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3, allow_peek=True)
+    send(peeking, kind="perspective", to="teacher")
+    assert peeking.error is None and peeking.perspective == "teacher"
+
+
+# ---- bad requests change nothing ------------------------------------------------------------
+
+
+BAD_REQUESTS = [
+    None, [], "step", {}, {"kind": 3}, {"kind": "fly"}, {"kind": "step"}, {"kind": "step", "to": -1},
+    {"kind": "step", "to": 999}, {"kind": "step", "to": "2"}, {"kind": "step", "to": True},
+    {"kind": "perspective", "to": "teacher"}, {"kind": "perspective", "to": 1}, {"kind": "perspective", "to": [0]},
+    {"kind": "act"}, {"kind": "act", "action": "draw"}, {"kind": "act", "action": {"type": "steal!"}},
+    {"kind": "act", "action": {"type": ["draw_pile"]}}, {"kind": "act", "action": {"type": "discard", "card": "ZZ"}},
+    {"kind": "act", "action": {"type": "discard", "card": "AS"}}, {"kind": "act", "action": {"type": "end_sets"}},
+    {"kind": "autoplay"}, {"kind": "autoplay", "playing": "yes"}, {"kind": "autoplay", "playing": True, "speed": 0},
+    {"kind": "reveal"},
+]
+
+
+@pytest.mark.parametrize("request_", BAD_REQUESTS, ids=lambda r: json.dumps(r)[:40])
+def test_a_bad_request_shows_an_error_and_changes_nothing(request_: Any) -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3)
+    send(widget, kind="act", action={"type": "choose_needle", "card": "KS" if "KS" not in
+         (widget.table["players"][0]["hand"] or []) else "KH"})
+    before, snapshot = state(widget), widget.game.snapshot()
+    widget._on_message(widget, request_, [])
+    after = state(widget)
+    assert after.pop("error")["text"]
+    before.pop("error")
+    assert after == before and widget.game.snapshot() == snapshot
+
+
+def test_direct_writes_from_the_browser_are_ignored() -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3)
+    widget.set_state({"perspective": "teacher", "step": 0})
+    assert widget.perspective == 0
+    assert "Ignored a direct change of perspective, step" in widget.error["text"]
+
+
+def test_acting_while_looking_at_the_past_is_refused() -> None:
+    widget = NeedleWidget(game=Game(seed=2), perspective=0)
+    widget.apply(actions.ChooseNeedle(next(c for c in DECK if c not in widget.game.hand(0))))
+    widget.apply(actions.ChooseNeedle(next(c for c in DECK if c not in widget.game.hand(1))))
+    send(widget, kind="step", to=1)
+    send(widget, kind="act", action={"type": "draw_pile"})
+    assert "go to the latest step" in widget.error["text"] and widget.game.phase == "draw"
+    send(widget, kind="step", to=2)
+    send(widget, kind="act", action={"type": "draw_pile"})
+    assert widget.error is None and widget.game.phase == "sets"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({}, "exactly one of game= or replay="),
+    ({"game": "not a game"}, "must be a needle_widget Game"),
+    ({"game": Game(seed=1), "perspective": 2}, "Unknown perspective"),
+    ({"game": Game(seed=1), "mode": "chess"}, "mode 'chess'"),
+    ({"game": Game(seed=1), "scale": 9}, "scale"),
+    ({"game": Game(seed=1), "speed": -1}, "speed"),
+    ({"game": Game(seed=1), "bot_delay": -1}, "bot_delay"),
+])
+def test_bad_arguments(kwargs: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        NeedleWidget(**kwargs)
+
+
+def test_bad_constructor_arguments() -> None:
+    with pytest.raises(ValueError, match="you must be 0"):
+        NeedleWidget.play(you=2)
+    with pytest.raises(ValueError, match="is not a bot"):
+        NeedleWidget.watch("greedy", bots.GreedyBot())
+    with pytest.raises(ValueError, match="either game= or rules=/seed="):
+        NeedleWidget.play(game=Game(seed=1), seed=2)
+    with pytest.raises(ValueError, match="no live game"):
+        NeedleWidget.from_replay(Game(seed=1).replay()).apply(actions.DrawPile())
+
+
+# ---- secrecy: twin games give identical synced state --------------------------------------
+
+
+def twin_scripts(seed: int, hidden_owner: int) -> tuple[Game, Game, list]:
+    *_, (a, b) = play_twins(seed, hidden_owner, 1 - hidden_owner)
+    script = [e.action for e in a.history]
+    return Game(seed=seed, deck=a.deck), Game(seed=seed, deck=b.deck), script
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7])
+@pytest.mark.parametrize("hidden_owner", [1, 0])
+@pytest.mark.parametrize("mode", ["live", "play", "hotseat", "replay"])
+def test_twin_games_give_identical_synced_state(seed: int, hidden_owner: int, mode: str) -> None:
+    watcher = 1 - hidden_owner
+    game_a, game_b, script = twin_scripts(seed, hidden_owner)
+    if mode == "replay":
+        played = []
+        for game in (game_a, game_b):
+            for action in script:
+                game.apply(action)
+            played.append(NeedleWidget.from_replay(game.replay(), perspective=watcher))
+        for k in range(len(script) + 1):
+            for w in played:
+                w.step = k
+            assert state(played[0]) == state(played[1]), k
+        return
+    widgets = []
+    for game in (game_a, game_b):
+        if mode == "play":
+            widgets.append(NeedleWidget(game=game, perspective=watcher, mode="play"))
+            widgets[-1]._you = watcher
+        else:
+            widgets.append(NeedleWidget(game=game, perspective=watcher, mode=mode))
+    for k, action in enumerate(script):
+        for w in widgets:
+            w.apply(action)
+            if w.cover is not None and w.cover["player"] == watcher:
+                send(w, kind="reveal")
+        assert state(widgets[0]) == state(widgets[1]), (mode, k)
+        for w in widgets:
+            w.perspective = "spectator"
+        assert state(widgets[0]) == state(widgets[1]), (mode, k, "spectator")
+        for w in widgets:
+            w.perspective = watcher
+
+
+def test_synced_state_per_step_stays_small_on_a_long_replay() -> None:
+    from needle_widget.bench import long_game
+
+    replay = long_game().replay()
+    widget = NeedleWidget.from_replay(replay, perspective="teacher")
+    recorder = Recorder(widget)
+    sizes = []
+    for k in range(0, len(replay), 37):
+        recorder.messages.clear()
+        send(widget, kind="step", to=k)
+        sizes.append(len(json.dumps(recorder.updates())))
+    assert max(sizes) < 20_000, max(sizes)
