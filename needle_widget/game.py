@@ -19,6 +19,7 @@ from .cards import DECK, Card, CardLike
 from .errors import IllegalAction
 from .result import Reason, Result
 from .rules import Rules, set_points
+from .views import PlayerView, view
 
 Perspective = Union[int, str]
 PHASES = ("needle", "draw", "sets", "discard", "over")
@@ -497,10 +498,8 @@ class Game:
             self.result, self._rng.getstate(), self.players,
         )
 
-    def player_view(self, player: int) -> "PlayerView":
+    def player_view(self, player: int) -> PlayerView:
         """What `player` knows now, as a light immutable object: what bots and `knowledge` read."""
-        from .views import PlayerView
-
         return PlayerView.of(self, _check_player(player))
 
     def replay(self) -> "Replay":
@@ -511,8 +510,6 @@ class Game:
 
     def view(self, perspective: Perspective) -> dict[str, Any]:
         """What `perspective` (0, 1, "spectator" or "teacher") may see, as a JSON-ready dict."""
-        from .views import view
-
         return view(self, perspective)
 
     def __repr__(self) -> str:

@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence, Union
 
 from .game import Game
 from .rules import Rules
+from .views import PlayerView
 
 
 def play_game(bot0, bot1, seed: Optional[int] = None, rules: Optional[Rules] = None) -> Game:
@@ -35,8 +36,7 @@ def play_game(bot0, bot1, seed: Optional[int] = None, rules: Optional[Rules] = N
     while game.phase != "over":
         p = game.to_move
         legal = game.legal_actions()
-        action = players[p].choose(game.player_view(p), legal) if len(legal) > 1 else legal[0]
-        game.apply(action)
+        game.apply(players[p].choose(PlayerView.of(game, p), legal) if len(legal) > 1 else legal[0])
     return game
 
 

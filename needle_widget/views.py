@@ -173,14 +173,15 @@ class PlayerView(NamedTuple):
         phase = g.phase
         hands = g._hands
         needles = g._needles
+        last, gap, first = g._last_steal, g._steal_gap, g.first_player
         return cls(
-            p, phase, g.turn, g.to_move, g.first_player, g.rules, hands[p],
+            p, phase, g.turn, g.to_move, first, g.rules, hands[p],
             DECK[needles[p]] if needles[p] >= 0 else None,
             DECK[needles[q]] if phase == "over" and needles[q] >= 0 else None,
             (hands[0].bit_count(), hands[1].bit_count()), len(g._pile), tuple(g._discards),
             (tuple(g._sets[0]), tuple(g._sets[1])), (g._scores[0], g._scores[1]),
             phase == "draw" and g.to_move == p and g.may_steal(p),
-            (g.next_steal_turn(0), g.next_steal_turn(1)),
+            (1 + first if last[0] is None else last[0] + gap, 2 - first if last[1] is None else last[1] + gap),
             g._shed[0] | g._shed[1], g._stolen[0] | g._stolen[1] | g._shed[q], g._stolen[q] & hands[q],
             g._reshuffles, g.result,
         )
