@@ -59,6 +59,13 @@ class Result:
         head = "A draw" if self.winner is None else f"Player {self.winner + 1} wins"
         return f"{why[0].upper()}{why[1:]}. {head}, {a}-{b}."
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Result":
+        """The inverse of `to_dict` (as found in views and replays)."""
+        needle = data.get("needle")
+        return cls(data["winner"], Reason(data["reason"]), tuple(data["scores"]), data.get("needle_owner"),
+                   Card.parse(needle) if needle else None, data.get("turn", 0))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "winner": self.winner,

@@ -9,6 +9,7 @@ from .cards import Card
 from .errors import NeedleError
 from .game import Game
 from .narration import narrate
+from .result import Result
 
 
 def _cards(codes) -> str:
@@ -37,13 +38,7 @@ def describe_table(view: dict[str, Any]) -> str:
     if view.get("known_opponent_cards"):
         lines.append(f"You know the opponent holds {_cards(view['known_opponent_cards'])}.")
     if view["result"]:
-        from .result import Reason, Result
-
-        r = dict(view["result"])
-        r["reason"] = Reason(r["reason"])
-        r["scores"] = tuple(r["scores"])
-        r["needle"] = Card.parse(r["needle"]) if r["needle"] else None
-        lines.append(Result(**r).describe())
+        lines.append(Result.from_dict(view["result"]).describe())
     return "\n".join(lines)
 
 

@@ -152,3 +152,11 @@ def test_an_unknown_perspective_is_refused(bad: object) -> None:
         Game(seed=1).view(bad)  # type: ignore[arg-type]
     assert repr(bad) in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+def test_a_result_round_trips_through_its_json_form() -> None:
+    from needle_widget import Result, bots, play_game
+
+    for seed in range(20):
+        result = play_game(bots.GreedyBot(), bots.RandomBot(seed=seed), seed=seed).result
+        assert Result.from_dict(json.loads(json.dumps(result.to_dict()))) == result
