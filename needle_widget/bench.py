@@ -131,4 +131,9 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     game = _midgame()
     for perspective in PERSPECTIVES:
         report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda: game.view(perspective), seconds / 4))
+    from .knowledge import opponent_needle_odds, own_needle_odds
+
+    mine = game.player_view(0)
+    report(per_call("knowledge: both needle odds", lambda: (opponent_needle_odds(mine).in_my_hand,
+                                                         own_needle_odds(mine)), seconds / 4))
     return figures

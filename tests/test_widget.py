@@ -112,10 +112,19 @@ def test_watch_mode_bots_play_on_advance_and_explain_to_their_own_seat() -> None
     assert "nobody plays from the browser" in widget.error["text"]
 
 
+async def until(condition, seconds: float = 20.0) -> None:
+    """Wait on the event loop until `condition()` holds (no fixed sleeps: slow machines are fine)."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached")
+
+
 def test_watch_autoplay_runs_on_the_event_loop() -> None:
     async def main() -> NeedleWidget:
         widget = NeedleWidget.watch(bots.GreedyBot(), bots.GreedyBot(), seed=1, speed=20)
-        await asyncio.sleep(0.6)
+        await until(lambda: widget.steps >= 3)
         send(widget, kind="autoplay", playing=False)
         return widget
 
@@ -129,7 +138,7 @@ def test_play_mode_bot_answers_a_browser_move_after_a_pause() -> None:
         send(widget, kind="act", action={"type": "choose_needle", "card": widget.table["legal_actions"][0]["card"]})
         during = widget.steps
         assert widget.busy
-        await asyncio.sleep(0.3)
+        await until(lambda: not widget.busy)
         return during, widget.steps
 
     during, after = asyncio.run(main())
@@ -154,7 +163,7 @@ def test_autoplay_in_replay_mode_stops_at_the_end() -> None:
     async def main() -> NeedleWidget:
         widget = NeedleWidget.from_replay(replay, step=len(replay) - 3)
         send(widget, kind="autoplay", playing=True, speed=20)
-        await asyncio.sleep(0.5)
+        await until(lambda: not widget.playing)
         return widget
 
     widget = asyncio.run(main())

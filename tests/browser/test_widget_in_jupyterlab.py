@@ -177,8 +177,7 @@ def test_step_a_replay_with_the_keyboard(jupyter: dict, page: Page) -> None:
     }
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "replay-figures.json").write_text(json.dumps(figures, indent=1))
-    print("replay stepping:", figures)
-    assert figures["key_to_dom_ms_median"] < 50, figures
+    print("replay stepping:", figures)  # timings are reported, never asserted (a slow machine is no bug)
     assert max(sizes) < 20_000, figures
     set_theme(page, dark=False)
     shoot(page, "replay-teacher-light.png")
