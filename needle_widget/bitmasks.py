@@ -7,6 +7,7 @@ it holds without looping over 52 bits; this is what keeps the engine fast.
 from __future__ import annotations
 
 from itertools import product
+from typing import Iterable
 
 from . import actions as A
 from .cards import DECK, Card
@@ -50,7 +51,8 @@ def needles_outside(mask: int) -> list[A.ChooseNeedle]:
     return _expand(FULL & ~mask, _NEEDLES)
 
 
-def mask_of(cards) -> int:
+def mask_of(cards: Iterable[Card]) -> int:
+    """The mask holding `cards`."""
     m = 0
     for c in cards:
         m |= 1 << c.index

@@ -14,7 +14,7 @@ from typing import Any, Iterable, NamedTuple, Optional, Sequence, Union
 
 from . import actions as A
 from .actions import Action
-from .bitmasks import cards_of, discards_of, needles_outside, sets_in
+from .bitmasks import cards_of, discards_of, mask_of, needles_outside, sets_in
 from .cards import DECK, Card, CardLike
 from .errors import IllegalAction
 from .result import Reason, Result
@@ -98,7 +98,7 @@ class Game:
         """Who plays each seat: a bot's name or "human" (recorded in replays)."""
         self._forced: Optional[tuple[int, tuple[int, ...]]] = None
         h = self.rules.hand_size
-        self._hands = [sum(1 << c.index for c in order[:h]), sum(1 << c.index for c in order[h : 2 * h])]
+        self._hands = [mask_of(order[:h]), mask_of(order[h : 2 * h])]
         self._pile = [c.index for c in reversed(order[2 * h :])]
         self._discards: list[int] = []
         self._needles = [-1, -1]
