@@ -107,11 +107,14 @@ class Tournament:
 
     def table(self) -> str:
         """The summary as a plain-text table."""
-        head = f"{'bot':<16} {'games':>7} {'wins':>7} {'losses':>7} {'draws':>7} {'win %':>7}"
+        width = max([16] + [len(name) + 1 for name in self.names])
+        head = f"{'bot':<{width}} {'games':>7} {'wins':>7} {'losses':>7} {'draws':>7} {'win %':>7}"
         lines = [head, "-" * len(head)]
         for s in self.summary:
             rate = "-" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}"
-            lines.append(f"{s['bot']:<16} {s['games']:>7} {s['wins']:>7} {s['losses']:>7} {s['draws']:>7} {rate:>7}")
+            lines.append(
+                f"{s['bot']:<{width}} {s['games']:>7} {s['wins']:>7} {s['losses']:>7} {s['draws']:>7} {rate:>7}"
+            )
         return "\n".join(lines)
 
     def reasons(self) -> dict[str, int]:

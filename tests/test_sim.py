@@ -76,3 +76,11 @@ def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_arguments(kwargs, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         tournament(progress=False, **kwargs)
+
+
+def test_the_table_fits_long_bot_names() -> None:
+    class Named(bots.GreedyBot):
+        name = "a greedy bot with a long name"
+
+    lines = tournament([Named(), bots.RandomBot(seed=1)], games=2, progress=False).table().splitlines()
+    assert len({len(line) for line in lines}) == 1
