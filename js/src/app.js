@@ -47,7 +47,7 @@ export function renderApp(state, ui) {
     header(state),
     h(
       "div",
-      { class: "nw-main" },
+      { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },
       h("div", { class: "nw-board" }, renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
       h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
     ),
