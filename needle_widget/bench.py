@@ -25,6 +25,11 @@ class Figure:
 def random_selfplay(seconds: float, seed: int = 0) -> tuple[Figure, Figure]:
     """Random self-play: `legal_actions()` + `apply()` at every decision, whole games."""
     rand = random.Random(seed).random
+    for warm in range(300):  # warm up the set tables' cache
+        game = Game(seed=100_000 + warm)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            game.apply(legal[int(rand() * len(legal))])
     decisions = games = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -94,6 +99,8 @@ def greedy_selfplay(seconds: float) -> Figure:
     from .sim import play_game
 
     a, b = GreedyBot(), GreedyBot()
+    for seed in range(10_000, 10_500):  # warm up: GreedyBot and the set tables fill their caches
+        play_game(a, b, seed=seed)
     games = 0
     start = time.perf_counter()
     deadline = start + seconds

@@ -84,6 +84,15 @@ _NEIGHBOURS = tuple(
 """Per card index: the same-suit cards one or two ranks away."""
 _EXTRA = {ace: Rules(ace=ace).set_starts()[11:] for ace in ACE_RULES}
 """Per ace rule: the set starts beyond J (12: Q-K-A, 13: K-A-2), as `bitmasks.sets_in` takes them."""
+_WINDOW_PARTS = {
+    ace: tuple(
+        (_FACE_WEIGHT if window == (11, 12, 13) else 1.0, r, *(o for o in window if o != r))
+        for window in windows
+        for r in window
+    )
+    for ace, windows in _WINDOWS.items()
+}
+"""Per ace rule: (weight, rank, other rank, other rank) for each rank of each window."""
 _RANK_BITS = tuple(15 << (4 * r) for r in range(13))
 _RANK_TABLES: dict[str, dict[int, tuple[float, ...]]] = {ace: {} for ace in ACE_RULES}
 _TABLE_LIMIT = 1 << 17
@@ -111,12 +120,10 @@ def _rank_values(held: int, dead: int, ace: str) -> tuple[float, ...]:
     has = [False] + [bool(held >> (4 * r) & 1) for r in range(13)]
     gone = [False] + [bool(dead >> (4 * r) & 1) and not has[r + 1] for r in range(13)]
     out = [0.0] * 14
-    for window in _WINDOWS[ace]:
-        weight = _FACE_WEIGHT if window == (11, 12, 13) else 1.0
-        for r in window:
-            a, b = (o for o in window if o != r)
-            if not (gone[a] or gone[b]):
-                out[r] += weight * _WINDOW_WEIGHT[has[a] + has[b]]
+    ww = _WINDOW_WEIGHT
+    for weight, r, a, b in _WINDOW_PARTS[ace]:
+        if not (gone[a] or gone[b]):
+            out[r] += weight * ww[has[a] + has[b]]
     if len(table) >= _TABLE_LIMIT:  # pragma: no cover - a memory bound, not reached in practice
         table.clear()
     values = table[key] = tuple(out)
