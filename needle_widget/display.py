@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from . import actions as A
 from . import knowledge
 from .actions import from_dict
 from .game import Game
@@ -81,8 +82,6 @@ def example_states() -> dict[str, dict[str, Any]]:
     game = Game(seed=7)
     add("needle_p1", game, 0)
     add("needle_spectator", game, "spectator")
-    from . import actions as A
-
     game.apply(A.ChooseNeedle("7h"))
     game.apply(A.ChooseNeedle("QS"))
     add("draw_p1", game, 0)
@@ -114,17 +113,15 @@ def _example_finished_game() -> Game:
         game = Game(seed=seed)
         while game.phase != "over":
             legal = game.legal_actions()
-            sets = [a for a in legal if type(a).__name__ == "LaySet"]
+            sets = [a for a in legal if type(a) is A.LaySet]
             game.apply(sets[0] if sets else rng.choice(legal))
-        steals = sum(type(e.action).__name__ == "Steal" for e in game.history)
+        steals = sum(type(e.action) is A.Steal for e in game.history)
         if game.result.winner == 0 and len(game.sets(0)) >= 2 and steals and len(game) >= 20:
             return game
     raise AssertionError("no example game found")  # pragma: no cover
 
 
 def _to_sets_with_a_set(game: Game) -> bool:
-    from . import actions as A
-
     game.apply(A.ChooseNeedle(game.legal_actions()[-1].card))
     game.apply(A.ChooseNeedle(game.legal_actions()[-1].card))
     game.apply(A.DrawPile())

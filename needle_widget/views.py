@@ -80,7 +80,7 @@ def view(game, perspective: Perspective) -> dict[str, Any]:
         players.append(
             {
                 "hand_size": g._hands[p].bit_count(),
-                "hand": _codes(c.index for c in cards_of(g._hands[p])) if sees_private else None,
+                "hand": [c.code for c in cards_of(g._hands[p])] if sees_private else None,
                 "needle": DECK[needle].code if needle >= 0 and (sees_private or over) else None,
                 "needle_chosen": needle >= 0,
                 "sets": [{"cards": [c.code for c in s], "points": set_points(s)} for s in g._sets[p]],
@@ -182,7 +182,7 @@ class PlayerView(NamedTuple):
             (tuple(g._sets[0]), tuple(g._sets[1])), (g._scores[0], g._scores[1]),
             phase == "draw" and g.to_move == p and g.may_steal(p),
             (1 + first if last[0] is None else last[0] + gap, 2 - first if last[1] is None else last[1] + gap),
-            g._shed[0] | g._shed[1], g._stolen[0] | g._stolen[1] | g._shed[q], g._stolen[q] & hands[q],
+            g._shed[0] | g._shed[1], g._stolen[0] | g._stolen[1] | g._shed[q], _known_opponent_mask(g, p),
             g._reshuffles, g.result,
         )
 

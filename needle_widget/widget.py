@@ -110,7 +110,6 @@ class NeedleWidget(anywidget.AnyWidget):
         self.bot_delay = float(bot_delay)
         super().__init__(mode=mode, scale=_check_scale(scale), speed=_check_speed(speed), **kwargs)
         with self.hold_sync():
-            self.seats = list(self._source_names())
             self.steps = len(self._replay) if self._replay is not None else len(self._game)
             self.step = self.steps if mode != "replay" else 0
             self.set_trait("perspective", perspective)
@@ -295,8 +294,7 @@ class NeedleWidget(anywidget.AnyWidget):
             with self.hold_sync():
                 self.cover = None
                 self._update_permissions(player)
-                self.perspective = player
-            self._refresh()
+                self._show(player)
         else:
             raise NeedleError(f"Unknown request kind {kind!r} (act, step, perspective, autoplay, reveal)")
         self._clear_error()
@@ -344,8 +342,14 @@ class NeedleWidget(anywidget.AnyWidget):
     def _cover_for(self, player: int) -> None:
         with self.hold_sync():
             self.cover = {"player": player, "text": f"Pass to Player {player + 1}"}
-            self.set_trait("perspective", "spectator")
             self._update_permissions()
+            self._show("spectator")
+
+    def _show(self, perspective: Perspective) -> None:
+        """Switch to `perspective` and rebuild the synced state once (the observer does it on a change)."""
+        if self.perspective != perspective:
+            self.perspective = perspective
+        else:
             self._refresh()
 
     def _update_permissions(self, revealed: Optional[int] = None) -> None:
@@ -360,7 +364,6 @@ class NeedleWidget(anywidget.AnyWidget):
         else:
             allowed = list(PERSPECTIVES) if self.perspective in ("teacher", "spectator") else [self.perspective, "spectator"]
         self.perspectives = allowed
-        self.can_act = self._browser_controls(game.to_move) if game is not None else False
 
     def _run_bots_now(self) -> None:
         if self.mode != "play":

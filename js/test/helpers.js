@@ -1,5 +1,6 @@
 // Test helpers: a fake anywidget model and states built from the Python fixtures.
 
+import { afterEach } from "vitest";
 import fixtures from "./fixtures.json";
 import { mount } from "../src/index.js";
 
@@ -122,4 +123,18 @@ export function key(target, keyName) {
   const event = new KeyboardEvent("keydown", { key: keyName, bubbles: true, cancelable: true });
   target.dispatchEvent(event);
   return event;
+}
+
+/** An `open(fixtureName | state, overrides?)` that mounts, and cleans up after each test. */
+export function mountsCleanedAfterEach() {
+  let mounted = [];
+  afterEach(() => {
+    mounted.forEach((m) => m.cleanup());
+    mounted = [];
+  });
+  return (...args) => {
+    const m = typeof args[0] === "string" ? mountFixture(...args) : mountState(...args);
+    mounted.push(m);
+    return m;
+  };
 }

@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { button, flush, key, mountState, stateFrom } from "./helpers.js";
-import { FIXTURES } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { FIXTURES, button, flush, key, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
 
 const LAST = FIXTURES.over_0.events.length;
 
-let mounted = [];
-const open = (state) => {
-  const m = mountState(state);
-  mounted.push(m);
-  return m;
-};
-afterEach(() => {
-  mounted.forEach((m) => m.cleanup());
-  mounted = [];
-});
+const open = mountsCleanedAfterEach();
 
 const replay = (over = {}) => stateFrom("over_0", { mode: "replay", step: 12, ...over });
 

@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { FIXTURES, FIXTURE_NAMES, MODES, buttons, button, mountFixture, mountState, stateFrom } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { FIXTURES, FIXTURE_NAMES, MODES, buttons, button, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
 
-let mounted = [];
-const open = (...args) => {
-  const m = typeof args[0] === "string" ? mountFixture(...args) : mountState(...args);
-  mounted.push(m);
-  return m;
-};
-afterEach(() => {
-  mounted.forEach((m) => m.cleanup());
-  mounted = [];
-});
+const open = mountsCleanedAfterEach();
 
 describe("every fixture renders", () => {
   for (const name of FIXTURE_NAMES) {

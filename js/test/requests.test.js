@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { FIXTURES, button, click, flush, mountFixture, mountState, stateFrom } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { FIXTURES, button, click, flush, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
 
 const LAST = FIXTURES.over_0.events.length;
 
-let mounted = [];
-const open = (...args) => {
-  const m = typeof args[0] === "string" ? mountFixture(...args) : mountState(...args);
-  mounted.push(m);
-  return m;
-};
-afterEach(() => {
-  mounted.forEach((m) => m.cleanup());
-  mounted = [];
-});
+const open = mountsCleanedAfterEach();
 
 const handCard = (root, code) => root.querySelector(`.nw-zone-bottom .nw-hand button[data-card="${code}"]`);
 
