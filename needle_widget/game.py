@@ -106,6 +106,7 @@ class Game:
         self._scores = [0, 0]
         self._shed = [0, 0]
         self._stolen = [0, 0]
+        self._seen_held = [0, 0]
         self._reshuffles = 0
         self._last_steal: list[Optional[int]] = [None, None]
         self._laid = 0
@@ -186,6 +187,16 @@ class Game:
         last = self._last_steal[player]
         return bool(self._hands[1 - player]) and (last is None or self.turn >= last + self._steal_gap)
 
+    def known_opponent_mask(self, player: int) -> int:
+        """The cards `player` knows are in the opponent's hand now, as a mask (bit `card.index`).
+
+        An explicit record, updated by each event the player sees: the opponent's
+        steal from them adds the card; the opponent's discard or set, or the player's
+        own steal of that card, removes it. A card that comes back through a
+        reshuffle (D1) is not known again: the new pile order is hidden.
+        """
+        return self._seen_held[_check_player(player)]
+
     def _can_draw_pile(self) -> bool:
         return bool(self._pile) or len(self._discards) >= 2
 
@@ -250,6 +261,7 @@ class Game:
                 self._refuse(action)
             self._hands[p] ^= 1 << index
             self._shed[p] |= 1 << index
+            self._seen_held[1 - p] &= ~(1 << index)
             self._discards.append(index)
             self._log.append((self.turn, p, action, (), ()))
             self._legal = None
@@ -279,6 +291,7 @@ class Game:
             self._refuse(action)
         self._hands[p] ^= mask
         self._shed[p] |= mask
+        self._seen_held[1 - p] &= ~mask
         self._sets[p].append(cards)
         self._scores[p] += set_points(cards)
         self._laid += 1
@@ -319,6 +332,8 @@ class Game:
         self._hands[1 - p] ^= 1 << card
         self._hands[p] |= 1 << card
         self._stolen[p] |= 1 << card
+        self._seen_held[1 - p] |= 1 << card
+        self._seen_held[p] &= ~(1 << card)
         self._last_steal[p] = self.turn
         self._log.append((self.turn, p, action, (card,), ()))
         self._legal = None
@@ -484,6 +499,7 @@ class Game:
         new._scores = self._scores[:]
         new._shed = self._shed[:]
         new._stolen = self._stolen[:]
+        new._seen_held = self._seen_held[:]
         new._last_steal = self._last_steal[:]
         new._log = self._log[:]
         return new
@@ -493,7 +509,7 @@ class Game:
         return (
             self.rules, self.seed, self.deck, self.first_player, tuple(self._hands), tuple(self._pile),
             tuple(self._discards), tuple(self._needles), tuple(map(tuple, self._sets)), tuple(self._scores),
-            tuple(self._shed), tuple(self._stolen), self._reshuffles,
+            tuple(self._shed), tuple(self._stolen), tuple(self._seen_held), self._reshuffles,
             tuple(self._last_steal), self._laid, tuple(self._log), self.phase, self.to_move, self.turn,
             self.result, self._rng.getstate(), self.players,
         )

@@ -62,7 +62,7 @@ def view(game, perspective: Perspective) -> dict[str, Any]:
     may_steal, next_steal_turn, last_steal_turn), history (events, hidden
     cards as None with a count), legal_actions (only for the player to move,
     or the teacher), result; a player also gets `known_opponent_cards`, the
-    cards they saw the opponent steal from them and still in that hand; the
+    cards they know are in the opponent's hand (`Game.known_opponent_mask`); the
     teacher also gets `draw_pile` (top first).
 
     >>> from needle_widget import Game
@@ -120,9 +120,8 @@ def _known_opponent_cards(g, p: int) -> list[str]:
 
 
 def _known_opponent_mask(g, p: int) -> int:
-    """Cards the opponent stole from p and still holds: p saw them go, and every way out
-    of a hand is public (discard, set) or p's own steal."""
-    return g._stolen[1 - p] & g._hands[1 - p]
+    """Cards p knows are in the opponent's hand now (the game's knowledge record)."""
+    return g.known_opponent_mask(p)
 
 
 class PlayerView(NamedTuple):
@@ -163,7 +162,7 @@ class PlayerView(NamedTuple):
     opponent_held_mask: int
     """Cards this player knows the opponent has held at some time (steals both ways, their discards and sets)."""
     known_opponent_mask: int
-    """Cards this player knows are in the opponent's hand now (stolen from this player, still held)."""
+    """Cards this player knows are in the opponent's hand now (`Game.known_opponent_mask`: seen stolen, not seen leave)."""
     reshuffles: int
     result: Any
 
