@@ -7,8 +7,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .actions import Steal, cards_of
+from .actions import ChooseNeedle, Steal, cards_of
 from .game import Game
+from .rules import MAX_TURNS, Rules
 from .views import PERSPECTIVES
 
 
@@ -80,6 +81,41 @@ def long_game(seed: int = 3) -> Game:
     return game
 
 
+def endless_game(actions: int, seed: int = 1) -> Game:
+    """A legal game of exactly `actions` actions (when the turn limit allows): each player picks
+    a needle in the other's hand and never steals, discards or lays one, so only E5 can end it."""
+    rng = random.Random(seed)
+    game = Game(rules=Rules(max_turns=min(MAX_TURNS, actions)), seed=seed)
+    while len(game) < actions and game.phase != "over":
+        p = game.to_move
+        if game.phase == "needle":
+            game.apply(ChooseNeedle(rng.choice(game.hand(1 - p))))
+            continue
+        theirs = game.needle(1 - p)
+        legal = [a for a in game.legal_actions() if type(a) is not Steal and theirs not in cards_of(a)]
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+def replay_memory(actions: int) -> tuple[float, float]:
+    """Seconds and peak MB (tracemalloc) to load and check a replay of `actions` actions from JSON."""
+    import tracemalloc
+
+    from .replay import Replay
+
+    text = endless_game(actions).replay().to_json()
+    start = time.perf_counter()
+    Replay.from_json(text)
+    seconds = time.perf_counter() - start
+    tracemalloc.start()
+    try:
+        Replay.from_json(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return seconds, peak / 2**20
+
+
 def replay_stepping(seconds: float) -> list[Figure]:
     from .replay import Replay
 
@@ -135,6 +171,9 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     report(greedy_selfplay(seconds))
     for figure in replay_stepping(seconds / 2):
         report(figure)
+    load, megabytes = replay_memory(20_000)
+    report(Figure("load + check a 20,000-action replay", load * 1e3, "ms"))
+    report(Figure("  its peak memory (tracemalloc)", megabytes, "MB"))
     game = _midgame()
     for perspective in PERSPECTIVES:
         report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda: game.view(perspective), seconds / 4))

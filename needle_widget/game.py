@@ -16,7 +16,7 @@ from . import actions as A
 from .actions import Action
 from .bitmasks import cards_of, discards_of, mask_of, needles_outside, sets_in
 from .cards import DECK, Card, CardLike
-from .errors import IllegalAction
+from .errors import IllegalAction, PerspectiveError, RulesError
 from .result import Reason, Result
 from .rules import Rules, set_points
 from .views import PlayerView, view
@@ -72,6 +72,9 @@ class Game:
         deck: Optional[Sequence[CardLike]] = None,
         first_player: Optional[int] = None,
     ) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            hint = " (for a dict, use Rules.from_dict)" if isinstance(rules, dict) else ""
+            raise RulesError(f"rules must be a needle_widget Rules, not {rules!r}"[:200] + hint)
         self.rules: Rules = (rules if rules is not None else Rules()).validate()
         if seed is None:
             seed = secrets.randbits(63)
@@ -111,6 +114,8 @@ class Game:
         self._last_steal: list[Optional[int]] = [None, None]
         self._laid = 0
         self._log: list[tuple] = []
+        """The log, possibly shared with copies (copy-on-write): only the first `_moves` entries are this game's."""
+        self._moves = 0
         self._legal: Optional[tuple] = None
         self._extra_starts = self.rules.set_starts()[11:]
         self._steal_gap = 2 * self.rules.steal_every
@@ -163,14 +168,18 @@ class Game:
     @property
     def history(self) -> list[Event]:
         """Every applied action with the cards it drew and the reshuffles it caused."""
-        return [
-            Event(t, p, a, tuple(DECK[i] for i in cards), tuple(tuple(DECK[i] for i in r) for r in shuffles))
-            for t, p, a, cards, shuffles in self._log
-        ]
+        return [_as_event(entry) for entry in self._log[: self._moves]]
+
+    def event(self, k: int) -> Event:
+        """The k-th applied action with what it caused (negative k counts from the end), in O(1)."""
+        n = self._moves
+        if type(k) is not int or not -n <= k < n:
+            raise IndexError(f"event {k!r} out of range for a game of {n} actions")
+        return _as_event(self._log[k % n])
 
     def __len__(self) -> int:
         """The number of actions applied so far."""
-        return len(self._log)
+        return self._moves
 
     def last_steal_turn(self, player: int) -> Optional[int]:
         return self._last_steal[_check_player(player)]
@@ -249,7 +258,7 @@ class Game:
             shuffled = self._reshuffle() if not self._pile else ()
             card = self._pile.pop()
             self._hands[p] |= 1 << card
-            self._log.append((self.turn, p, action, (card,), shuffled))
+            self._record((self.turn, p, action, (card,), shuffled))
             self._legal = None
             if card == self._needles[p]:
                 self._finish(Reason.FOUND, p)
@@ -263,7 +272,7 @@ class Game:
             self._shed[p] |= 1 << index
             self._seen_held[1 - p] &= ~(1 << index)
             self._discards.append(index)
-            self._log.append((self.turn, p, action, (), ()))
+            self._record((self.turn, p, action, (), ()))
             self._legal = None
             if index == self._needles[1 - p]:
                 self._finish(Reason.DISCARDED, 1 - p)
@@ -284,6 +293,13 @@ class Game:
         else:
             raise IllegalAction(f"Not an action: {action!r} (expected one of needle_widget.actions)")
 
+    def _record(self, entry: tuple) -> None:
+        """Append to the log; a log shared with a copy that has moved on is copied first."""
+        if len(self._log) != self._moves:
+            self._log = self._log[: self._moves]
+        self._log.append(entry)
+        self._moves += 1
+
     def _lay_set(self, p: int, action: A.LaySet) -> None:
         cards = action.cards
         mask = (1 << cards[0].index) | (1 << cards[1].index) | (1 << cards[2].index)
@@ -295,7 +311,7 @@ class Game:
         self._sets[p].append(cards)
         self._scores[p] += set_points(cards)
         self._laid += 1
-        self._log.append((self.turn, p, action, (), ()))
+        self._record((self.turn, p, action, (), ()))
         self._legal = None
         if self._needles[1 - p] in (cards[0].index, cards[1].index, cards[2].index):
             self._finish(Reason.MELDED, 1 - p)
@@ -315,7 +331,7 @@ class Game:
             if card == self._needles[p]:
                 found = True
                 break
-        self._log.append((self.turn, p, action, tuple(drawn), tuple(shuffles)))
+        self._record((self.turn, p, action, tuple(drawn), tuple(shuffles)))
         self._legal = None
         if found:
             self._finish(Reason.FOUND, p)
@@ -335,7 +351,7 @@ class Game:
         self._seen_held[1 - p] |= 1 << card
         self._seen_held[p] &= ~(1 << card)
         self._last_steal[p] = self.turn
-        self._log.append((self.turn, p, action, (card,), ()))
+        self._record((self.turn, p, action, (card,), ()))
         self._legal = None
         if card == self._needles[p]:
             self._finish(Reason.FOUND, p)
@@ -347,7 +363,7 @@ class Game:
         if self.phase != "needle" or self._hands[p] >> index & 1:
             self._refuse(action)
         self._needles[p] = index
-        self._log.append((0, p, action, (), ()))
+        self._record((0, p, action, (), ()))
         self._legal = None
         if p == 0:
             self.to_move = 1
@@ -486,7 +502,11 @@ class Game:
     # ---- copies, views, replays --------------------------------------------------
 
     def copy(self) -> "Game":
-        """An independent copy, generator state included (cheap: no deep copies of cards)."""
+        """An independent copy, generator state included.
+
+        Cheap: O(state), not O(history). The log is shared, copy-on-write: an action
+        applied to either game never shows in the other.
+        """
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         new._rng = random.Random()
@@ -501,7 +521,6 @@ class Game:
         new._stolen = self._stolen[:]
         new._seen_held = self._seen_held[:]
         new._last_steal = self._last_steal[:]
-        new._log = self._log[:]
         return new
 
     def snapshot(self) -> tuple:
@@ -510,7 +529,7 @@ class Game:
             self.rules, self.seed, self.deck, self.first_player, tuple(self._hands), tuple(self._pile),
             tuple(self._discards), tuple(self._needles), tuple(map(tuple, self._sets)), tuple(self._scores),
             tuple(self._shed), tuple(self._stolen), tuple(self._seen_held), self._reshuffles,
-            tuple(self._last_steal), self._laid, tuple(self._log), self.phase, self.to_move, self.turn,
+            tuple(self._last_steal), self._laid, tuple(self._log[: self._moves]), self.phase, self.to_move, self.turn,
             self.result, self._rng.getstate(), self.players,
         )
 
@@ -534,9 +553,14 @@ class Game:
         return f"<Game seed={self.seed} {where}, {state}>"
 
 
+def _as_event(entry: tuple) -> Event:
+    t, p, a, cards, shuffles = entry
+    return Event(t, p, a, tuple(DECK[i] for i in cards), tuple(tuple(DECK[i] for i in r) for r in shuffles))
+
+
 def _check_player(player: object) -> int:
-    if player not in (0, 1) or type(player) is bool:
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if type(player) is not int or player not in (0, 1):
+        raise PerspectiveError(f"player must be 0 or 1, not {player!r}"[:200])
     return player  # type: ignore[return-value]
 
 

@@ -50,6 +50,9 @@ from .rules import Rules
 FORMAT = "needle-replay"
 VERSION = 1
 SNAPSHOT_EVERY = 8
+MAX_FILE_BYTES = 32 * 2**20
+"""The largest replay file `Replay.load` reads (a round of `rules.MAX_TURNS` turns is about 5 MB)."""
+MAX_NAME_LENGTH = 100
 _TOP_KEYS = {"format", "version", "rules", "seed", "deck", "first_player", "players", "actions", "result"}
 
 
@@ -142,8 +145,13 @@ class Replay:
     def load(cls, path: Union[str, os.PathLike]) -> "Replay":
         """Read and check a replay file; any problem raises ReplayError naming the file."""
         try:
+            size = os.stat(path).st_size
+            if size > MAX_FILE_BYTES:
+                raise ReplayError(
+                    f"Cannot read replay {os.fspath(path)!r}: {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}"
+                )
             with open(path, encoding="utf-8") as f:
-                text = f.read()
+                text = f.read(MAX_FILE_BYTES + 1)
         except (OSError, UnicodeDecodeError) as error:
             raise ReplayError(f"Cannot read replay {os.fspath(path)!r}: {error}") from None
         try:
@@ -153,6 +161,9 @@ class Replay:
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Replay":
+        """Read and check a replay from its JSON text; any problem raises ReplayError."""
+        if len(text) > MAX_FILE_BYTES:
+            raise ReplayError(f"Not a replay: {len(text):,} characters is over the limit of {MAX_FILE_BYTES:,}")
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:
@@ -194,7 +205,9 @@ class Replay:
             raise ReplayError(f"first_player: {first} contradicts rules.first_player {rules.first_player}")
         players = data["players"]
         if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
-            raise ReplayError(f"players: {players!r} is not a list of two names")
+            raise ReplayError(f"players: {players!r}"[:200] + " is not a list of two names")
+        for name in players:
+            _check_name(name)
         raw_steps = data["actions"]
         if not isinstance(raw_steps, list):
             raise ReplayError(f"actions: expected a list, got {type(raw_steps).__name__}")
@@ -253,11 +266,11 @@ class Replay:
                 _apply(game, step)
             except NeedleError as error:
                 raise ReplayError(f"{where}: {error}") from None
-            happened = game._log[-1][3]
-            if tuple(DECK[i] for i in happened) != step.cards:
+            happened = game.event(-1).cards
+            if happened != step.cards:
                 raise ReplayError(
                     f"{where}: recorded cards {' '.join(map(str, step.cards)) or 'none'}, but the game gives "
-                    f"{' '.join(str(DECK[i]) for i in happened) or 'none'}"
+                    f"{' '.join(map(str, happened)) or 'none'}"
                 )
             if (k + 1) % SNAPSHOT_EVERY == 0:
                 self._snapshots.append(game.copy())
@@ -274,6 +287,16 @@ class Replay:
 def _apply(game: Game, step: Step) -> None:
     stolen = step.cards[0] if type(step.action) is A.Steal and step.cards else None
     game.apply_recorded(step.action, stolen=stolen, reshuffle=step.reshuffle)
+
+
+def _check_name(name: str) -> None:
+    """A player's name must be savable, showable and sendable: UTF-8 text of at most MAX_NAME_LENGTH characters."""
+    if not 0 < len(name) <= MAX_NAME_LENGTH:
+        raise ReplayError(f"players: a name must have 1 to {MAX_NAME_LENGTH} characters, not {len(name)}")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ReplayError(f"players: {name!r} cannot be encoded as UTF-8 (a lone surrogate)") from None
 
 
 def _cards(value: Any, where: str) -> list[Card]:

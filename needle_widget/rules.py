@@ -8,6 +8,10 @@ from typing import Any, Iterable, Literal, Union
 from .cards import Card
 from .errors import RulesError
 
+MAX_TURNS = 20_000
+"""The largest `Rules.max_turns`: a round that long has about 70,000 actions, whose
+replay loads in about 110 MB (memory is linear in the length)."""
+
 AceRule = Literal["low", "low_or_high", "wrap"]
 ACE_RULES: tuple[str, ...] = ("low", "low_or_high", "wrap")
 
@@ -35,7 +39,7 @@ class Rules:
     needle_bonus: int = 0
     """P3: points added to the finder's score when the round ends by E1."""
     max_turns: int = 300
-    """E5: the round stops once this many turns (both players' counted) are complete."""
+    """E5: the round stops once this many turns (both players' counted) are complete; 1..MAX_TURNS."""
 
     def validate(self) -> "Rules":
         """Raise RulesError naming the first bad field and what it allows; return self."""
@@ -46,7 +50,7 @@ class Rules:
         if self.ace not in ACE_RULES:
             raise RulesError(f"Rules.ace is {self.ace!r}; allowed: 'low', 'low_or_high' or 'wrap'")
         _check_int("needle_bonus", self.needle_bonus, 0, None)
-        _check_int("max_turns", self.max_turns, 1, None)
+        _check_int("max_turns", self.max_turns, 1, None, cap=MAX_TURNS)
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,9 +88,13 @@ class Rules:
         return tuple(sorted(c.rank for c in cards)) in _SET_RANKS[self.ace]
 
 
-def _check_int(name: str, value: object, low: int, high: int | None) -> None:
-    if type(value) is not int or value < low or (high is not None and value > high):
+def _check_int(name: str, value: object, low: int, high: int | None, cap: int | None = None) -> None:
+    """A range (`high`) reads "from low to high"; a `cap` is a sanity limit: ">= low, at most cap"."""
+    top = high if high is not None else cap
+    if type(value) is not int or value < low or (top is not None and value > top):
         allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
+        if cap is not None:
+            allowed += f", at most {cap}"
         raise RulesError(f"Rules.{name} is {value!r}; allowed: {allowed}")
 
 

@@ -28,9 +28,9 @@ PERSPECTIVES: tuple[Perspective, ...] = (0, 1, "spectator", "teacher")
 
 def check_perspective(perspective: object) -> Perspective:
     """Return the perspective if it is 0, 1, "spectator" or "teacher"; else raise PerspectiveError."""
-    if perspective in PERSPECTIVES and type(perspective) is not bool:
+    if type(perspective) in (int, str) and perspective in PERSPECTIVES:
         return perspective  # type: ignore[return-value]
-    raise PerspectiveError(f"Unknown perspective {perspective!r}; use 0, 1, 'spectator' or 'teacher'")
+    raise PerspectiveError(f"Unknown perspective {perspective!r}"[:200] + "; use 0, 1, 'spectator' or 'teacher'")
 
 
 def _codes(indices) -> list[str]:
@@ -103,7 +103,7 @@ def view(game, perspective: Perspective) -> dict[str, Any]:
         "discard_pile": _codes(g._discards),
         "scores": list(g._scores),
         "players": players,
-        "history": [_event(entry, k, perspective) for k, entry in enumerate(g._log)],
+        "history": [_event(entry, k, perspective) for k, entry in enumerate(g._log[: len(g)])],
         "legal_actions": [a.to_dict() for a in g.legal_actions()] if shows_legal else [],
         "result": g.result.to_dict() if g.result else None,
     }

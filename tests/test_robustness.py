@@ -1,0 +1,153 @@
+"""Bad input gets a clear error and changes nothing; no input makes memory grow without bound."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from needle_widget import Game, Replay, Rules, actions, view
+from needle_widget.bench import endless_game, replay_memory
+from needle_widget.errors import PerspectiveError, ReplayError, RulesError
+from needle_widget.replay import MAX_FILE_BYTES, MAX_NAME_LENGTH
+from needle_widget.rules import MAX_TURNS
+
+# ---- replays: memory linear in length ------------------------------------------------------
+
+
+def test_a_long_replay_loads_in_memory_linear_in_its_length() -> None:
+    """Snapshots hold the state, not the history: 20,000 actions load in well under 150 MB,
+    and four times the actions take about four times the memory (quadratic would be 16)."""
+    _, small = replay_memory(5_000)
+    _, large = replay_memory(20_000)
+    assert large < 150, large
+    assert large < 6 * small, (small, large)
+
+
+def test_endless_games_reach_the_length_asked_for() -> None:
+    game = endless_game(3_000)
+    assert len(game) == 3_000 and game.phase != "over"
+    assert sum(bool(e.reshuffles) for e in game.history) >= 10
+
+
+def test_a_copy_shares_its_log_but_never_its_future() -> None:
+    game = endless_game(200)
+    copy = game.copy()
+    twin = copy.copy()
+    before = game.snapshot()
+    copy.apply(copy.legal_actions()[0])
+    assert game.snapshot() == before and len(game) == 200 and len(copy) == 201
+    game.apply(game.legal_actions()[-1])
+    twin.apply(twin.legal_actions()[-1])
+    assert game.snapshot() == twin.snapshot()
+    assert game.history[:200] == copy.history[:200] and len(game.history) == len(copy.history) == 201
+    assert copy.event(200) == copy.history[-1] and copy.event(0) == copy.history[0]
+    with pytest.raises(IndexError, match="event 201 out of range"):
+        copy.event(201)
+
+
+def test_replay_steps_of_a_long_game_match_the_game() -> None:
+    game = endless_game(2_000)
+    replay = Replay.from_json(game.replay().to_json())
+    for k in (0, 1, 7, 8, 9, 999, 1_000, 1_999, 2_000):
+        again = Game(rules=game.rules, seed=game.seed)
+        for event in game.history[:k]:
+            again.apply(event.action)
+        assert replay.game_at(k).snapshot() == again.snapshot()
+    assert replay.game_at(2_000).snapshot() == game.snapshot()
+
+
+# ---- E5: a sane upper bound on max_turns ----------------------------------------------------
+
+
+def test_E5_max_turns_has_an_upper_bound() -> None:
+    assert Rules(max_turns=MAX_TURNS).validate().max_turns == MAX_TURNS
+    with pytest.raises(RulesError, match=rf"Rules.max_turns is {MAX_TURNS + 1}; allowed: an integer >= 1, at most {MAX_TURNS}"):
+        Rules(max_turns=MAX_TURNS + 1).validate()
+    data = Game(seed=1).replay().to_dict()
+    data["rules"]["max_turns"] = 10**12
+    with pytest.raises(ReplayError, match="rules: Rules.max_turns is 1000000000000"):
+        Replay.from_dict(data)
+
+
+# ---- clear errors for the wrong kind of argument -------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["x", {"hand_size": 5}, 7, Rules])
+def test_rules_must_be_rules(rules: object) -> None:
+    with pytest.raises(RulesError, match="rules must be a needle_widget Rules, not"):
+        Game(rules=rules)  # type: ignore[arg-type]
+
+
+def test_a_dict_of_rules_gets_a_hint() -> None:
+    with pytest.raises(RulesError, match="use Rules.from_dict"):
+        Game(rules={"hand_size": 5})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("player", [0.0, 1.0, True, "0", None, 2, -1])
+def test_players_are_the_ints_0_and_1(player: object) -> None:
+    game = Game(seed=3)
+    for ask in (game.player_view, game.hand, game.needle, game.hand_size, game.known_opponent_mask):
+        with pytest.raises(PerspectiveError, match="player must be 0 or 1"):
+            ask(player)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("perspective", [0.0, 1.0, True, "Teacher", None, [0]])
+def test_perspectives_refuse_floats_and_lookalikes(perspective: object) -> None:
+    with pytest.raises(PerspectiveError, match="Unknown perspective"):
+        view(Game(seed=3), perspective)  # type: ignore[arg-type]
+
+
+def test_a_huge_perspective_is_quoted_briefly() -> None:
+    with pytest.raises(PerspectiveError) as error:
+        view(Game(seed=3), "x" * 1_000_000)  # type: ignore[arg-type]
+    assert len(str(error.value)) < 300
+
+
+# ---- replay files: names that cannot be shown, files too large to read ----------------------
+
+
+def replay_with_names(*names: str) -> str:
+    data = Game(seed=4).replay().to_dict()
+    data["players"] = list(names)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("name", ["\ud800", "ok\udfffok"])
+def test_a_name_that_cannot_be_encoded_is_refused(name: str) -> None:
+    with pytest.raises(ReplayError, match="cannot be encoded as UTF-8"):
+        Replay.from_json(replay_with_names("human", name))
+
+
+@pytest.mark.parametrize("name", ["", "x" * (MAX_NAME_LENGTH + 1)])
+def test_a_name_must_be_short_text(name: str) -> None:
+    with pytest.raises(ReplayError, match=f"1 to {MAX_NAME_LENGTH} characters"):
+        Replay.from_json(replay_with_names(name, "human"))
+
+
+def test_names_with_control_characters_load_and_round_trip() -> None:
+    replay = Replay.from_json(replay_with_names("\x1b[31mred\n", "human"))
+    assert Replay.from_json(replay.to_json()).players == ("\x1b[31mred\n", "human")
+
+
+def test_a_replay_file_over_the_limit_is_refused_before_reading(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)  # sparse: nothing is written or read
+    with pytest.raises(ReplayError, match="over the limit"):
+        Replay.load(path)
+
+
+def test_a_replay_text_over_the_limit_is_refused() -> None:
+    with pytest.raises(ReplayError, match="over the limit"):
+        Replay.from_json(" " * (MAX_FILE_BYTES + 1))
+
+
+def test_a_game_of_bad_actions_is_unchanged() -> None:
+    game = Game(seed=5)
+    before = game.snapshot()
+    for bad in (actions.DrawPile(), actions.Steal(), actions.EndSets()):
+        with pytest.raises(ValueError):
+            game.apply(bad)
+    assert game.snapshot() == before
