@@ -1,6 +1,6 @@
 """A real JupyterLab and Debian's headless Chromium for the browser tests.
 
-Recipe: ../shared/BROWSER_TESTING.md. The tests skip when Chromium or Playwright is
+Recipe: docs/TESTING.md. The tests skip when Chromium or Playwright is
 missing, except where NEEDLE_REQUIRE_BROWSER=1 (CI), where they fail instead.
 """
 
