@@ -16,7 +16,8 @@ from .replay import Replay
 from .result import Reason, Result
 from .rules import Rules, set_points
 from .sim import play_game, tournament
-from .views import PlayerView, view
+from .observation import PlayerView
+from .views import view
 
 __version__ = "0.1.0"
 

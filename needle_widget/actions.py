@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Union
 
 from .cards import DECK, Card, CardLike, parse_cards
-from .errors import CardError, IllegalAction
+from .errors import CardError, InvalidAction
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class LaySet:
             cards = parse_cards(cards) if isinstance(cards, str) else [cards]
         cards = tuple(sorted(Card.parse(c) for c in cards))
         if len(cards) != 3:
-            raise IllegalAction(f"LaySet needs exactly 3 cards, got {len(cards)}: {' '.join(map(str, cards))}")
+            raise InvalidAction(f"LaySet needs exactly 3 cards, got {len(cards)}: {' '.join(map(str, cards))}")
         object.__setattr__(self, "cards", cards)
 
     def __str__(self) -> str:
@@ -132,22 +132,22 @@ def cards_of(action: Action) -> tuple[Card, ...]:
 
 
 def from_dict(data: Any) -> Action:
-    """An action from its JSON form; anything malformed raises IllegalAction quoting it."""
+    """An action from its JSON form; anything malformed raises InvalidAction quoting it."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
-        raise IllegalAction(f"Not an action: {data!r} (type must be one of {', '.join(ACTION_TYPES)})")
+        raise InvalidAction(f"Not an action: {data!r} (type must be one of {', '.join(ACTION_TYPES)})")
     kind = data["type"]
     expected = {"choose_needle": {"card"}, "discard": {"card"}, "lay_set": {"cards"}}.get(kind, set())
     if set(data) - {"type"} != expected:
-        raise IllegalAction(f"Not an action: {data!r} ({kind} takes {sorted(expected) or 'no other fields'})")
+        raise InvalidAction(f"Not an action: {data!r} ({kind} takes {sorted(expected) or 'no other fields'})")
     try:
         if kind == "lay_set":
             if not isinstance(data["cards"], list):
-                raise IllegalAction(f"Not an action: {data!r} (cards must be a list of 3 card codes)")
+                raise InvalidAction(f"Not an action: {data!r} (cards must be a list of 3 card codes)")
             return LaySet(tuple(Card.parse(c) for c in data["cards"]))
         if "card" in expected:
             return ACTION_TYPES[kind](Card.parse(data["card"]))
     except CardError as error:
-        raise IllegalAction(f"Not an action: {data!r} ({error})") from None
+        raise InvalidAction(f"Not an action: {data!r} ({error})") from None
     return ACTION_TYPES[kind]()
 
 
@@ -155,7 +155,7 @@ def parse(text: str) -> Action:
     """An action from text as `str(action)` writes it: "draw", "steal", "discard 7h", "lay 4c 5h 6h", "end", "needle 7h"."""
     words = text.replace(",", " ").split()
     if not words:
-        raise IllegalAction(f"Not an action: {text!r}")
+        raise InvalidAction(f"Not an action: {text!r}")
     head, rest = words[0].lower(), words[1:]
     try:
         if head in ("draw", "pile") and len(rest) <= 2:
@@ -171,8 +171,8 @@ def parse(text: str) -> Action:
         if head == "lay" and rest:
             return LaySet(tuple(r for r in rest if r.lower() != "set"))
     except CardError as error:
-        raise IllegalAction(f"Not an action: {text!r} ({error})") from None
-    raise IllegalAction(
+        raise InvalidAction(f"Not an action: {text!r} ({error})") from None
+    raise InvalidAction(
         f"Not an action: {text!r} (try 'draw', 'steal', 'lay 4c 5h 6h', 'end', 'discard 7h' or 'needle 7h')"
     )
 

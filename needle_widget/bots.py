@@ -38,7 +38,7 @@ from .actions import Action
 from .bitmasks import FULL, RANK_LOW_BITS, cards_of, sets_in
 from .cards import DECK, Card
 from .rules import ACE_RULES, Rules
-from .views import PlayerView
+from .observation import PlayerView
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "BOTS", "make_bot"]
 

@@ -19,6 +19,15 @@ class IllegalAction(NeedleError):
     """An action the game does not allow now; the game is left unchanged."""
 
 
+class InvalidAction(IllegalAction):
+    """Something that is not an action at all: a malformed dict or text, or another object.
+
+    Catch `InvalidAction` to tell malformed input from a real action that the rules do
+    not allow now (python-chess's InvalidMoveError vs IllegalMoveError). It is also an
+    `IllegalAction`, so code that catches refused actions catches both.
+    """
+
+
 class PerspectiveError(NeedleError):
     """A perspective other than 0, 1, "spectator" or "teacher"."""
 

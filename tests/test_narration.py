@@ -69,7 +69,7 @@ def test_the_end_is_told_to_everyone() -> None:
 
 
 def test_reshuffles_are_told() -> None:
-    game = next(g for g, _ in (random_game(s, careful=True) for s in range(50)) if g._reshuffles)
+    game = next(g for g, _ in (random_game(s, careful=True) for s in range(50)) if g.reshuffles)
     k, event = next((k, e) for k, e in enumerate(game.history) if e.reshuffles)
     size = len(event.reshuffles[0])
     for perspective in (0, 1, "spectator", "teacher"):

@@ -52,7 +52,7 @@ def test_round_trip_reproduces_every_step(seed: int) -> None:
 
 
 def test_a_long_game_with_reshuffles_round_trips() -> None:
-    game = next(g for g, _ in (random_game(s, careful=True) for s in range(200)) if g._reshuffles >= 2 and g.turn > 60)
+    game = next(g for g, _ in (random_game(s, careful=True) for s in range(200)) if g.reshuffles >= 2 and g.turn > 60)
     text = game.replay().to_json()
     assert '"reshuffle"' in text
     assert Replay.from_json(text).final_game.snapshot() == game.snapshot()
@@ -112,7 +112,7 @@ def test_a_continued_replay_game_goes_on_like_the_original() -> None:
 
 def base_record(seed: int = 21) -> dict[str, Any]:
     game = next(g for g, _ in (random_game(s, careful=True) for s in range(seed, seed + 100)) if any(
-        type(e.action) is actions.Steal for e in g.history) and g._reshuffles)
+        type(e.action) is actions.Steal for e in g.history) and g.reshuffles)
     return game.replay().to_dict()
 
 

@@ -1,0 +1,89 @@
+"""PlayerView: what one player knows at one moment, as plain immutable values.
+
+The observation of RULES "Who knows what" that bots and `knowledge` read, made by
+`Game.player_view(p)`. A leaf of the engine: it imports no Game, so the game can
+build it without an import knot; `views.view()` gives the JSON form of the same facts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional
+
+from .bitmasks import cards_of
+from .cards import DECK, Card
+from .result import Result
+from .rules import Rules
+
+SetCards = tuple[Card, Card, Card]
+
+
+class PlayerView(NamedTuple):
+    """What one player knows at one moment, as plain immutable values (no Game inside).
+
+    Cheap to make (one tuple), so bots get one at every decision; `view()` gives
+    the JSON form. Masks are 52-bit ints, bit `card.index` (see `bitmasks`).
+
+    >>> from needle_widget import Game
+    >>> v = Game(seed=1).player_view(0)
+    >>> v.player, v.phase, len(v.hand), v.hand_sizes, v.pile_size, v.needle
+    (0, 'needle', 7, (7, 7), 38, None)
+    """
+
+    player: int
+    phase: str
+    turn: int
+    to_move: int
+    first_player: int
+    rules: Rules
+    hand_mask: int
+    """Own hand."""
+    needle: Optional[Card]
+    """Own needle (a Card), or None before picking."""
+    opponent_needle: Optional[Card]
+    """The opponent's needle once the round is over, else None."""
+    hand_sizes: tuple[int, int]
+    pile_size: int
+    discards: tuple[int, ...]
+    """Discard pile as card indices, bottom first."""
+    sets: tuple[tuple[SetCards, ...], tuple[SetCards, ...]]
+    scores: tuple[int, int]
+    may_steal: bool
+    """Whether Steal is a legal action for this player now (their draw, T2 allowing): as in `view()`."""
+    next_steal_turns: tuple[int, int]
+    public_mask: int
+    """Every card ever discarded or laid in a set (by either player)."""
+    opponent_held_mask: int
+    """Cards this player knows the opponent has held at some time (steals both ways, their discards and sets)."""
+    known_opponent_mask: int
+    """Cards this player knows are in the opponent's hand now (`Game.known_opponent_mask`: seen stolen, not seen leave)."""
+    reshuffles: int
+    result: Optional[Result]
+
+    @classmethod
+    def of(cls, game: Any, player: int) -> "PlayerView":
+        """The view of `player` in `game` (the same as `game.player_view(player)`)."""
+        return game.player_view(player)
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    @property
+    def hand(self) -> list[Card]:
+        """Own hand as Cards, sorted."""
+        return cards_of(self.hand_mask)
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """Discard pile as Cards, bottom first (top last)."""
+        return [DECK[i] for i in self.discards]
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.phase != "over" and self.phase != "needle" and self.to_move == self.player
+
+    def __repr__(self) -> str:
+        return (
+            f"<PlayerView of Player {self.player + 1}: {self.phase}, turn {self.turn}, "
+            f"hand {' '.join(map(str, self.hand))}>"
+        )
