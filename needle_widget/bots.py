@@ -37,8 +37,9 @@ from . import knowledge
 from .actions import Action
 from .bitmasks import FULL, RANK_LOW_BITS, cards_of, sets_in
 from .cards import DECK, Card
-from .rules import ACE_RULES, Rules
 from .observation import PlayerView
+from .rules import ACE_RULES, Rules, set_points
+from .seats import player_name
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "BOTS", "make_bot"]
 
@@ -177,7 +178,7 @@ def _set_info(s: A.LaySet) -> tuple[A.LaySet, int, int]:
     info = _SET_INFO.get(id(s))
     if info is None or info[0] is not s:
         a, b, c = s.cards
-        points = 2 if (a.suit == b.suit == c.suit or a.rank >= 11) else 1  # P1/P2; a has the lowest rank
+        points = set_points(s.cards)
         if len(_SET_INFO) >= _TABLE_LIMIT:  # pragma: no cover - a memory bound
             _SET_INFO.clear()
         info = _SET_INFO[id(s)] = (s, points, 1 << a.index | 1 << b.index | 1 << c.index)
@@ -281,10 +282,6 @@ def _sets_offered(legal_actions: Sequence[Action]) -> Sequence[A.LaySet]:
 
 def _plural(s: A.LaySet) -> str:
     return "s" if _set_points(s) > 1 else ""
-
-
-def _player(p: int) -> str:
-    return f"Player {p + 1}"
 
 
 def _score(view: PlayerView) -> _Score:
@@ -401,7 +398,7 @@ class GreedyBot(_BaseBot):
     def _draw(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         if view.may_steal and _offers(legal_actions, A.Steal):
             self._why = ("Stole from {}: stealing is allowed this turn, and it costs them a card.",
-                         _player(1 - view.player))
+                         player_name(1 - view.player))
             return A.STEAL
         self._why = ("Drew from the pile.",)
         return A.DRAW_PILE
@@ -507,7 +504,7 @@ class OddsBot(GreedyBot):
         k = utilities.index(max(utilities))
         card, p = cards[k], probs[cards[k].index]
         greedy = values.index(min(values))
-        opponent = _player(1 - view.player)
+        opponent = player_name(1 - view.player)
         if k != greedy and lead < 0:
             kept = cards[greedy]
             self._why = ("Kept {}: it may be {}'s needle ({}) and {}, so I discarded {} instead.", kept,
@@ -534,7 +531,7 @@ class OddsBot(GreedyBot):
         pile_p = own.next_draw or 0.0
         if not _offers(legal_actions, A.DrawPile) or self.steal_bonus + steal_p * end >= pile_p * end:
             self._why = ("Stole from {}: {}; a steal finds my needle {} of the time, the pile {}.",
-                         _player(1 - view.player), _score(view), _Percent(steal_p), _Percent(pile_p))
+                         player_name(1 - view.player), _score(view), _Percent(steal_p), _Percent(pile_p))
             return A.STEAL
         self._why = ("Drew from the pile rather than steal: {}; the pile finds my needle {} of the time, "
                      "a steal {}.", _score(view), _Percent(pile_p), _Percent(steal_p))
@@ -561,7 +558,7 @@ class OddsBot(GreedyBot):
         after = _Score((view.scores[view.player] + points, view.scores[1 - view.player]))
         self._why = ("Laid {} for {} point{} (then {}): of the sets as good, it is the {} to hold {}'s needle "
                      "({}), which would end the round.", _Cards(best.cards), points, _plural(best), after,
-                     "likeliest" if best_p == max(odds) else "least likely", _player(1 - view.player),
+                     "likeliest" if best_p == max(odds) else "least likely", player_name(1 - view.player),
                      _Percent(best_p))
         return best
 

@@ -16,9 +16,9 @@ from .actions import from_dict
 from .game import Game
 from .narration import narrate
 from .rules import set_points
+from .seats import PERSPECTIVE_LABELS  # noqa: F401 - re-exported: the widget's labels
 from .views import Perspective, view
 
-PERSPECTIVE_LABELS = {0: "Player 1", 1: "Player 2", "spectator": "Spectator", "teacher": "Teacher"}
 
 
 def _rounded(value: Any, digits: int = 4) -> Any:

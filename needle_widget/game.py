@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Sequence
 
 from . import actions as A
 from .actions import Action
@@ -20,11 +20,11 @@ from .errors import IllegalAction, InvalidAction, PerspectiveError, RulesError
 from .observation import PlayerView
 from .result import Reason, Result
 from .rules import Rules, set_points
+from .seats import Perspective, player_name
 
 if TYPE_CHECKING:
     from .replay import Replay
 
-Perspective = Union[int, str]
 PHASES = ("needle", "draw", "sets", "discard", "over")
 _DRAW_PILE, _STEAL, _LAY_SET, _END_SETS, _DISCARD, _CHOOSE = (
     A.DrawPile, A.Steal, A.LaySet, A.EndSets, A.Discard, A.ChooseNeedle,
@@ -55,10 +55,6 @@ _new_tuple = tuple.__new__
 Outcome = tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]
 """What an action caused: the cards it moved into the actor's hand, and each reshuffle's new pile."""
 _NOTHING: Outcome = ((), ())
-
-
-def _player_name(p: int) -> str:
-    return f"Player {p + 1}"
 
 
 class Game:
@@ -211,10 +207,10 @@ class Game:
     def _steal_block(self, p: int) -> Optional[str]:
         """T1/T2: why `p` may not steal on this turn, or None."""
         if not self._hands[1 - p]:
-            return f"{_player_name(1 - p)}'s hand is empty"
+            return f"{player_name(1 - p)}'s hand is empty"
         last = self._last_steal[p]
         if last is not None and self.turn < last + self._steal_gap:
-            return f"{_player_name(p)} stole on turn {last}; next steal on turn {last + self._steal_gap}"
+            return f"{player_name(p)} stole on turn {last}; next steal on turn {last + self._steal_gap}"
         return None
 
     # ---- the public record: what views, replays and knowledge read ------------------------
@@ -300,7 +296,7 @@ class Game:
         p = self.to_move
         if phase == "discard":
             if kind is _DISCARD:
-                return None if self._hands[p] >> action.card.index & 1 else f"{_player_name(p)} does not hold {action.card}"
+                return None if self._hands[p] >> action.card.index & 1 else f"{player_name(p)} does not hold {action.card}"
         elif phase == "draw":
             if kind is _DRAW_PILE:
                 if self._pile or len(self._discards) >= 2:
@@ -315,7 +311,7 @@ class Game:
                 return self._set_block(p, action.cards)
         elif phase == "needle" and kind is _CHOOSE:
             if self._hands[p] >> action.card.index & 1:
-                return f"{action.card} is in {_player_name(p)}'s own hand; a needle must be a card you do not hold"
+                return f"{action.card} is in {player_name(p)}'s own hand; a needle must be a card you do not hold"
             return None
         if kind not in _KINDS:
             raise InvalidAction(f"Not an action: {action!r}"[:200] + " (expected one of needle_widget.actions)")
@@ -324,7 +320,7 @@ class Game:
         where = "picking needles" if phase == "needle" else f"on turn {self.turn}"
         legal = self.legal_actions()
         more = ", ..." if len(legal) > 6 else ""
-        return f"it is {_player_name(p)}'s {phase} {where} (legal: {', '.join(map(str, legal[:6]))}{more})"
+        return f"it is {player_name(p)}'s {phase} {where} (legal: {', '.join(map(str, legal[:6]))}{more})"
 
     def _set_block(self, p: int, cards: tuple[Card, Card, Card]) -> Optional[str]:
         """T3: why `p` may not lay `cards` as a set now (in their sets phase), or None."""
@@ -332,7 +328,7 @@ class Game:
             return "a set needs three different cards"
         missing = [c for c in cards if not self._hands[p] >> c.index & 1]
         if missing:
-            return f"{_player_name(p)} does not hold {' '.join(map(str, missing))}"
+            return f"{player_name(p)} does not hold {' '.join(map(str, missing))}"
         if not self.rules.is_set(cards):
             return f"ranks are not consecutive under ace rule {self.rules.ace!r}"
         return None
@@ -492,14 +488,14 @@ class Game:
         without trusting the generator; a recorded outcome that cannot have happened
         raises IllegalAction and changes nothing.
         """
-        who = _player_name(self.to_move)
+        who = player_name(self.to_move)
         forced_steal = -1
         if type(action) is _STEAL:
             if stolen is None:
                 raise IllegalAction(f"{who} steals but the stolen card is not recorded")
             opponent = 1 - self.to_move
             if self.phase == "draw" and not self._hands[opponent] >> stolen.index & 1:
-                raise IllegalAction(f"{who} steals {stolen} but {_player_name(opponent)} does not hold it")
+                raise IllegalAction(f"{who} steals {stolen} but {player_name(opponent)} does not hold it")
             forced_steal = stolen.index
         elif stolen is not None:
             raise IllegalAction(f"{action} records a stolen card {stolen}, but only a steal steals")
@@ -609,7 +605,7 @@ class Game:
 
     def __repr__(self) -> str:
         where = f"turn {self.turn}" if self.turn else "picking needles"
-        state = f"over: {self.result.describe()}" if self.result else f"{self.phase}, {_player_name(self.to_move)} to move"
+        state = f"over: {self.result.describe()}" if self.result else f"{self.phase}, {player_name(self.to_move)} to move"
         return f"<Game seed={self.seed} {where}, {state}>"
 
 

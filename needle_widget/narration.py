@@ -15,15 +15,16 @@ from typing import Optional
 from . import actions as A
 from .game import Event, Game
 from .rules import set_points
-from .views import Perspective, check_perspective
+from .seats import Perspective, player_name
+from .views import check_perspective
 
 
 def _who(player: int, perspective: Perspective) -> str:
-    return "You" if perspective == player else f"Player {player + 1}"
+    return "You" if perspective == player else player_name(player)
 
 
 def _whom(player: int, perspective: Perspective) -> str:
-    return "you" if perspective == player else f"Player {player + 1}"
+    return "you" if perspective == player else player_name(player)
 
 
 def _cards(cards) -> str:

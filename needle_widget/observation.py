@@ -13,6 +13,7 @@ from .bitmasks import cards_of
 from .cards import DECK, Card
 from .result import Result
 from .rules import Rules
+from .seats import player_name
 
 SetCards = tuple[Card, Card, Card]
 
@@ -84,6 +85,6 @@ class PlayerView(NamedTuple):
 
     def __repr__(self) -> str:
         return (
-            f"<PlayerView of Player {self.player + 1}: {self.phase}, turn {self.turn}, "
+            f"<PlayerView of {player_name(self.player)}: {self.phase}, turn {self.turn}, "
             f"hand {' '.join(map(str, self.hand))}>"
         )

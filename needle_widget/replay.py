@@ -46,6 +46,7 @@ from .cards import DECK, Card
 from .errors import NeedleError, ReplayError
 from .game import Game
 from .rules import Rules
+from .seats import player_name
 
 FORMAT = "needle-replay"
 VERSION = 1
@@ -259,8 +260,8 @@ class Replay:
                 raise ReplayError(f"{where}: the round was already over ({game.result.describe()})")
             if step.player != game.to_move or step.turn != game.turn:
                 raise ReplayError(
-                    f"{where}: recorded as Player {step.player + 1} on turn {step.turn}, but it is "
-                    f"Player {game.to_move + 1}'s move on turn {game.turn}"
+                    f"{where}: recorded as {player_name(step.player)} on turn {step.turn}, but it is "
+                    f"{player_name(game.to_move)}'s move on turn {game.turn}"
                 )
             try:
                 _apply(game, step)

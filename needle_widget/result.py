@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any, Optional
 
 from .cards import Card
+from .seats import player_name
 
 
 class Reason(str, Enum):
@@ -53,10 +54,10 @@ class Result:
 
     def describe(self) -> str:
         """Why the round ended and who won: "Player 2's needle 7♥ was discarded. Player 1 wins, 3-2." """
-        owner = f"Player {self.needle_owner + 1}" if self.needle_owner is not None else ""
+        owner = player_name(self.needle_owner) if self.needle_owner is not None else ""
         why = _DESCRIPTIONS[self.reason].format(owner=owner, needle=self.needle)
         a, b = self.scores
-        head = "A draw" if self.winner is None else f"Player {self.winner + 1} wins"
+        head = "A draw" if self.winner is None else f"{player_name(self.winner)} wins"
         return f"{why[0].upper()}{why[1:]}. {head}, {a}-{b}."
 
     @classmethod

@@ -15,7 +15,7 @@ what that perspective may know; it is what bots read and what the widget syncs.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Iterable, Optional
 
 from .actions import DRAW_PILE, END_SETS, STEAL, Action
 from .bitmasks import cards_of
@@ -24,11 +24,10 @@ from .errors import PerspectiveError
 from .game import Event, Game
 from .observation import PlayerView
 from .rules import set_points
+from .seats import PERSPECTIVES, Perspective
 
 __all__ = ["CONTROLS", "PERSPECTIVES", "Perspective", "PlayerView", "check_perspective", "refusals", "view"]
 
-Perspective = Union[int, str]
-PERSPECTIVES: tuple[Perspective, ...] = (0, 1, "spectator", "teacher")
 
 
 def check_perspective(perspective: object) -> Perspective:
