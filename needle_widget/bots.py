@@ -37,6 +37,7 @@ from . import knowledge
 from .actions import Action
 from .bitmasks import FULL, RANK_LOW_BITS, cards_of, sets_in
 from .cards import DECK, Card
+from .errors import ArgumentError, IllegalAction
 from .observation import PlayerView
 from .rules import ACE_RULES, Rules, set_points
 from .seats import player_name
@@ -383,7 +384,7 @@ class GreedyBot(_BaseBot):
             return self._lay(view, legal_actions)
         if phase == "needle":
             return self._needle(view)
-        raise ValueError(f"{type(self).__name__} has no move in phase {phase!r}")
+        raise IllegalAction(f"{type(self).__name__} has no move in phase {phase!r}")
 
     def _discard(self, view: PlayerView) -> Action:
         cards, values = _card_values(view)
@@ -576,9 +577,9 @@ def make_bot(name: str, seed: Optional[int] = None) -> _BaseBot:
     >>> make_bot("wizard")
     Traceback (most recent call last):
     ...
-    ValueError: Unknown bot 'wizard'; the bots are: greedy, odds, random
+    needle_widget.errors.ArgumentError: Unknown bot 'wizard'; the bots are: greedy, odds, random
     """
     factory = BOTS.get(name.strip().lower()) if isinstance(name, str) else None
     if factory is None:
-        raise ValueError(f"Unknown bot {name!r}; the bots are: {', '.join(sorted(BOTS))}")
+        raise ArgumentError(f"Unknown bot {name!r}"[:200] + f"; the bots are: {', '.join(sorted(BOTS))}")
     return factory(seed=seed)

@@ -7,6 +7,11 @@ class NeedleError(ValueError):
     """Base class of every error this package raises on bad input."""
 
 
+class ArgumentError(NeedleError):
+    """An argument of the wrong kind or out of range (a seed, a count, a name) where no
+    more specific error applies."""
+
+
 class CardError(NeedleError):
     """Text that is not a card, or a value that cannot be turned into one."""
 

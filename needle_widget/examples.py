@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .errors import ReplayError
 from .replay import Replay
 
 FOLDER = Path(__file__).parent / "replays"
@@ -30,7 +31,7 @@ _RECIPES = {  # how each was made: (bot names, seed)
 def load(name: str) -> Replay:
     """The example replay `name` (see EXAMPLES), checked as every replay is on load."""
     if name not in EXAMPLES:
-        raise ValueError(f"No example replay {name!r}; there are {', '.join(sorted(EXAMPLES))}")
+        raise ReplayError(f"No example replay {name!r}"[:200] + f"; there are {', '.join(sorted(EXAMPLES))}")
     return Replay.load(FOLDER / f"{name}.json")
 
 

@@ -16,7 +16,7 @@ from . import actions as A
 from .actions import Action
 from .bitmasks import cards_of, discards_of, mask_of, needles_outside, sets_in
 from .cards import DECK, Card, CardLike
-from .errors import IllegalAction, InvalidAction, PerspectiveError, RulesError
+from .errors import ArgumentError, CardError, IllegalAction, InvalidAction, PerspectiveError, RulesError
 from .observation import PlayerView
 from .result import Reason, Result
 from .rules import Rules, set_points
@@ -87,7 +87,7 @@ class Game:
         if seed is None:
             seed = secrets.randbits(63)
         if type(seed) is not int or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+            raise ArgumentError(f"seed must be a non-negative integer, not {seed!r}"[:200])
         self.seed: int = seed
         self._rng = random.Random(seed)
         if deck is None:
@@ -99,9 +99,9 @@ class Game:
         """The deck as dealt (S2): Player 1's hand, Player 2's, then the draw pile top first."""
         fp = self.rules.first_player
         if first_player is not None and fp != "random" and first_player != fp:
-            raise ValueError(f"first_player {first_player!r} contradicts Rules.first_player {fp!r}")
-        if first_player is not None and first_player not in (0, 1):
-            raise ValueError(f"first_player must be 0 or 1, not {first_player!r}")
+            raise RulesError(f"first_player {first_player!r} contradicts Rules.first_player {fp!r}"[:200])
+        if first_player is not None and (type(first_player) is not int or first_player not in (0, 1)):
+            raise PerspectiveError(f"first_player must be 0 or 1, not {first_player!r}"[:200])
         self.first_player: int = (
             first_player if first_player is not None else self._rng.randrange(2) if fp == "random" else int(fp)
         )
@@ -629,7 +629,7 @@ def _check_deck(deck: Iterable[CardLike]) -> list[Card]:
         seen: set[Card] = set()
         doubles = sorted({str(c) for c in cards if c in seen or seen.add(c)})
         missing = [str(c) for c in DECK if c not in set(cards)]
-        raise ValueError(
+        raise CardError(
             f"deck must hold each of the 52 cards once; got {len(cards)} cards"
             + (f", repeated: {' '.join(doubles)}" if doubles else "")
             + (f", missing: {' '.join(missing)}" if missing else "")

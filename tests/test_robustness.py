@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from needle_widget import Game, Replay, Rules, actions, view
+from needle_widget import Card, Game, Replay, Rules, actions, bots, examples, view
 from needle_widget.bench import endless_game, replay_memory
-from needle_widget.errors import PerspectiveError, ReplayError, RulesError
+from needle_widget.errors import NeedleError, PerspectiveError, ReplayError, RulesError
 from needle_widget.replay import MAX_FILE_BYTES, MAX_NAME_LENGTH
 from needle_widget.rules import MAX_TURNS
 
@@ -151,3 +151,33 @@ def test_a_game_of_bad_actions_is_unchanged() -> None:
         with pytest.raises(ValueError):
             game.apply(bad)
     assert game.snapshot() == before
+
+
+# ---- one error family: every bad input raises a NeedleError subclass ------------------------
+
+BAD_CALLS = {
+    "negative seed": lambda: Game(seed=-1),
+    "text seed": lambda: Game(seed="7"),  # type: ignore[arg-type]
+    "bool first player": lambda: Game(seed=1, first_player=True),  # type: ignore[arg-type]
+    "first player 2": lambda: Game(seed=1, first_player=2),
+    "contradicting first player": lambda: Game(rules=Rules(first_player=0), seed=1, first_player=1),
+    "short deck": lambda: Game(deck="AS 2S"),
+    "bad card": lambda: Card.parse("ZZ"),
+    "bad rules": lambda: Rules(hand_size=0).validate(),
+    "unknown perspective": lambda: view(Game(seed=1), "umpire"),
+    "unknown example": lambda: examples.load("nope"),
+    "unknown bot": lambda: bots.make_bot("wizard"),
+    "not json": lambda: Replay.from_json("{"),
+    "not an action dict": lambda: actions.from_dict({"type": "fly"}),
+    "not an action text": lambda: actions.parse("fly"),
+    "not an action object": lambda: Game(seed=1).apply("draw"),  # type: ignore[arg-type]
+    "illegal action": lambda: Game(seed=1).apply(actions.DrawPile()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CALLS))
+def test_every_bad_input_raises_a_needle_error(name: str) -> None:
+    with pytest.raises(NeedleError) as info:
+        BAD_CALLS[name]()
+    assert type(info.value) is not NeedleError, "a specific subclass, not the base"
+    assert len(str(info.value)) < 400
