@@ -6,29 +6,82 @@ Bad arguments and bad files give a one-line error and exit code 2, never a trace
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
+import tempfile
 from typing import Callable, Optional, Sequence, TextIO
 
 from . import __version__
-from .errors import NeedleError
+from .errors import NeedleError, ReplayError
+
+MAX_BENCH_SECONDS = 600.0
+"""The longest `bench --seconds` accepted."""
+MAX_REPLAY_BYTES = 32 * 1024 * 1024
+"""The largest replay file `show` reads (32 MB)."""
+
+
+def _unrecognized(extras: Sequence[str]) -> str:
+    options = [a for a in extras if a.startswith("-") and a != "-"]
+    named = options or list(extras)
+    kind = "option" if options else "argument"
+    return f"unrecognized {kind}{'s' if len(named) > 1 else ''} {', '.join(map(repr, named))}"
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors that put an unknown option before a missing argument."""
+
+    _raw: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        self._raw = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:  # unknown options of a subcommand arrive here too
+            self.error(_unrecognized(extras))
+        return namespace
+
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        if message.startswith("the following arguments are required"):
+            unknown = self._unknown_options()
+            if unknown:  # `needle-widget --bogus` is about --bogus, not the missing COMMAND
+                message = _unrecognized(unknown)
+        self.exit(2, f"needle-widget: error: {message}\n")
+
+    def _unknown_options(self) -> list[str]:
+        unknown = []
+        for arg in self._raw:
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0]
+            if not arg.startswith("-") or arg == "-" or _is_number(arg) or name in self._option_string_actions:
+                continue
+            if not (arg.startswith("--") and any(o.startswith(name) for o in self._option_string_actions)):
+                unknown.append(arg)
+        return unknown
 
 
-def _positive_float(text: str) -> float:
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    if not 0 < value <= MAX_BENCH_SECONDS:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be > 0 and at most {MAX_BENCH_SECONDS:g}, got {text!r}")
     return value
 
 
-def _count(low: int) -> Callable[[str], int]:
+def _count(low: int, high: Optional[int] = None, why: str = "") -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -36,9 +89,16 @@ def _count(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be >= {low}, got {text!r}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}{why}, got {text!r}")
         return value
 
     return parse
+
+
+def _jobs(text: str) -> int:
+    cpus = os.cpu_count() or 1
+    return _count(1, cpus, " (the number of CPUs)")(text)
 
 
 def _perspective(text: str):
@@ -50,6 +110,7 @@ def _perspective(text: str):
 
 def build_parser() -> argparse.ArgumentParser:
     from .bots import BOTS
+    from .sim import MAX_GAMES
 
     parser = _Parser(prog="needle-widget", description="Needle in a Card Stack from the command line.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -59,9 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim = commands.add_parser("simulate", help="play bots against each other and summarise")
     sim.add_argument("--bots", nargs="+", default=["greedy", "random"], choices=sorted(BOTS), metavar="BOT",
                      help=f"two or more of: {', '.join(sorted(BOTS))} (default: greedy random)")
-    sim.add_argument("--games", type=_count(1), default=1000, help="games per pair of bots (default 1000)")
+    sim.add_argument("--games", type=_count(1, MAX_GAMES, " games per pair of bots"),
+                     default=1000, help=f"games per pair of bots (default 1000, at most {MAX_GAMES:,})")
     sim.add_argument("--seed", type=_count(0), default=0, help="seed of the first game (default 0)")
-    sim.add_argument("--jobs", type=_count(1), default=1, help="worker processes (default 1)")
+    sim.add_argument("--jobs", type=_jobs, default=1,
+                     help="worker processes (default 1, at most the number of CPUs)")
     sim.add_argument("--out", metavar="CSV", help="write one row per game to this CSV file")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -79,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="REPLAY.json", help="save the game's replay here at the end")
 
     bench = commands.add_parser("bench", help="measure the engine's speed")
-    bench.add_argument("--seconds", type=_positive_float, default=2.0, help="time per benchmark (default 2)")
+    bench.add_argument("--seconds", type=_seconds, default=2.0,
+                       help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
     return parser
 
 
@@ -100,6 +164,9 @@ def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, s
         print(f"needle-widget {__version__} bench, Python {sys.version.split()[0]}, one process", file=out)
         run(args.seconds, out=lambda line: print(line, file=out, flush=True))
         return 0
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
+        sys.stderr = open(os.devnull, "w")  # Python flushes stderr at exit
+        return 0
     except (NeedleError, OSError) as error:
         print(f"needle-widget: error: {error}", file=sys.stderr)
         return 2
@@ -116,6 +183,8 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
 
     if len(args.bots) < 2:
         raise NeedleError("simulate needs at least two --bots")
+    if args.out:
+        _check_writable(args.out)
     entrants = [make_bot(name, seed=args.seed + i) for i, name in enumerate(args.bots)]
     progress = not args.no_progress
     if args.jobs > 1:
@@ -132,17 +201,51 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _show(args: argparse.Namespace, out: TextIO) -> int:
-    from .narration import narrate
+def _check_writable(path: str) -> None:
+    """Refuse an --out path that could not be written, before any game is played."""
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise NeedleError(f"--out {path!r} is a directory")
+    if not os.path.isdir(folder):
+        raise NeedleError(f"--out {path!r}: there is no directory {folder!r}")
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise NeedleError(f"--out {path!r} is not writable")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise NeedleError(f"--out {path!r}: cannot write in {folder!r} ({error.strerror or error})") from None
+
+
+def _load_replay(path: str):
+    """`Replay.load`, after checking that `path` is a file of at most MAX_REPLAY_BYTES."""
     from .replay import Replay
 
-    replay = Replay.load(args.replay)
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise ReplayError(f"Cannot read replay {path!r}: {error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise ReplayError(f"Cannot read replay {path!r}: not a regular file")
+    if info.st_size > MAX_REPLAY_BYTES:
+        raise ReplayError(f"Replay {path!r} is too big: {info.st_size:,} bytes, "
+                          f"more than {MAX_REPLAY_BYTES // 2**20} MB ({MAX_REPLAY_BYTES:,} bytes)")
+    return Replay.load(path)
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    from .narration import narrate
+    from .terminal import describe_table, printable
+
+    replay = _load_replay(args.replay)
     step = len(replay) if args.step is None else args.step
     if step > len(replay):
         raise NeedleError(f"--step {step} is past the end of this replay ({len(replay)} actions)")
     game = replay.game_at(step)
     who = {0: "Player 1", 1: "Player 2"}.get(args.perspective, args.perspective)
-    print(f"{replay.players[0]} (Player 1) vs {replay.players[1]} (Player 2), seed {replay.seed}, "
+    one, two = (printable(name) for name in replay.players)  # names come from the file: no escape codes
+    print(f"{one} (Player 1) vs {two} (Player 2), seed {replay.seed}, "
           f"seen by {who}, {step} of {len(replay)} actions", file=out)
     turn = None
     for event, line in zip(game.history, narrate(game, args.perspective)):
@@ -150,8 +253,6 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
             turn = event.turn
             print("Needles" if turn == 0 else f"Turn {turn}", file=out)
         print(f"  {line}", file=out)
-    from .terminal import describe_table
-
     print(describe_table(game.view(args.perspective)), file=out)
     return 0
 

@@ -9,7 +9,8 @@ class NeedleError(ValueError):
 
 class ArgumentError(NeedleError):
     """An argument of the wrong kind or out of range (a seed, a count, a name) where no
-    more specific error applies."""
+    more specific error applies.
+    """
 
 
 class CardError(NeedleError):
@@ -31,6 +32,10 @@ class InvalidAction(IllegalAction):
     not allow now (python-chess's InvalidMoveError vs IllegalMoveError). It is also an
     `IllegalAction`, so code that catches refused actions catches both.
     """
+
+
+class TournamentError(NeedleError):
+    """Arguments `sim.tournament` cannot run: too few bots, a bad game count or seed."""
 
 
 class PerspectiveError(NeedleError):

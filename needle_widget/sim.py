@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import csv
+import itertools
 import os
-from concurrent.futures import Executor, as_completed
+import stat
+import uuid
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, TextIO, Union
 
+from .errors import TournamentError
 from .game import Game
 from .rules import Rules
-from .views import PlayerView
+
+MAX_GAMES = 10_000_000
+"""The most games per pair of bots that `tournament` accepts (its rows are kept in memory)."""
 
 
 def play_game(bot0, bot1, seed: Optional[int] = None, rules: Optional[Rules] = None) -> Game:
@@ -36,7 +43,7 @@ def play_game(bot0, bot1, seed: Optional[int] = None, rules: Optional[Rules] = N
     while game.phase != "over":
         p = game.to_move
         legal = game.legal_actions()
-        game.apply(players[p].choose(PlayerView.of(game, p), legal) if len(legal) > 1 else legal[0])
+        game.apply(players[p].choose(game.player_view(p), legal) if len(legal) > 1 else legal[0])
     return game
 
 
@@ -125,17 +132,79 @@ class Tournament:
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
     def to_csv(self, path: Union[str, os.PathLike]) -> None:
+        """Write one row per game to the CSV file `path`, atomically.
+
+        The rows go to a temporary file in the same directory, which then replaces
+        `path` (`os.replace`): a failure part-way leaves any earlier file untouched.
+        """
         columns = ["game", "seed", "player1", "player2", "winner", "reason", "score1", "score2", "turns"]
-        with open(path, "w", newline="", encoding="utf-8") as f:
+        with _atomic_text(path) as f:
             writer = csv.DictWriter(f, fieldnames=columns)
             writer.writeheader()
             for row in self.rows:
                 writer.writerow({k: ("" if row[k] is None else row[k]) for k in columns})
 
 
+@contextlib.contextmanager
+def _atomic_text(path: Union[str, os.PathLike]) -> Iterator[TextIO]:
+    """A text file to write that becomes `path` only once the `with` block succeeds."""
+    target = os.path.realpath(path)  # through a symlink: the link stays, its file is replaced
+    temp = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{uuid.uuid4().hex[:12]}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies, as for open()
+    try:
+        with open(fd, "w", newline="", encoding="utf-8") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temp, stat.S_IMODE(os.stat(target).st_mode))  # keep an existing file's permissions
+        os.replace(temp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
 def _labels(entrants: Sequence[Any]) -> list[str]:
     names = [str(getattr(bot, "name", type(bot).__name__)) for bot in entrants]
     return [f"{n}#{names[:i].count(n) + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def _specs(entrants: int, games: int, seed: int) -> Iterator[GameSpec]:
+    """Every game of a round robin, in order, made one at a time."""
+    index = 0
+    for a in range(entrants):
+        for b in range(a + 1, entrants):
+            for i in range(games):
+                yield GameSpec(index, seed + i, (a, b) if i % 2 == 0 else (b, a))
+                index += 1
+
+
+def _chunks(specs: Iterator[GameSpec], size: int) -> Iterator[list[GameSpec]]:
+    while part := list(itertools.islice(specs, size)):
+        yield part
+
+
+def _run_bounded(
+    executor: Executor, entrants: list[Any], rules: Optional[Rules], chunks: Iterator[list[GameSpec]]
+) -> Iterator[list[dict[str, Any]]]:
+    """Each chunk's rows, in the order they finish, with a bounded number of chunks submitted at once."""
+    window = max(64, 4 * (os.cpu_count() or 1))
+    pending: set[Future] = set()
+    try:
+        for part in chunks:
+            if len(pending) >= window:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+            pending.add(executor.submit(_play_specs, entrants, rules, part))
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()
 
 
 def tournament(
@@ -155,30 +224,34 @@ def tournament(
     each game's seed (`new_game`), so the same seeds give the same rows whatever
     the executor. `progress` shows a tqdm bar (a widget in notebooks).
 
+    The games are made and submitted lazily, `chunk` at a time, with a bounded
+    number of chunks in flight, so only the rows grow with `games`: at most
+    `MAX_GAMES` per pair (about 350 bytes of memory per row). Bad arguments
+    raise `TournamentError`.
+
     >>> from needle_widget import bots
     >>> t = tournament([bots.GreedyBot(), bots.RandomBot(seed=1)], games=20, seed=3, progress=False)
     >>> len(t.rows), [s["games"] for s in t.summary]
     (20, [20, 20])
     """
     if len(bots) < 2:
-        raise ValueError(f"a tournament needs at least 2 bots, got {len(bots)}")
+        raise TournamentError(f"a tournament needs at least 2 bots, got {len(bots)}")
     if type(games) is not int or games < 1:
-        raise ValueError(f"games must be a positive integer, not {games!r}")
+        raise TournamentError(f"games must be a positive integer, not {games!r}")
+    if games > MAX_GAMES:
+        raise TournamentError(f"games must be at most {MAX_GAMES:,} per pair of bots, not {games!r}")
     if type(seed) is not int or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+        raise TournamentError(f"seed must be a non-negative integer, not {seed!r}")
+    if type(chunk) is not int or chunk < 1:
+        raise TournamentError(f"chunk must be a positive integer, not {chunk!r}")
     names = _labels(bots)
-    specs: list[GameSpec] = []
-    for a in range(len(bots)):
-        for b in range(a + 1, len(bots)):
-            for i in range(games):
-                seats = (a, b) if i % 2 == 0 else (b, a)
-                specs.append(GameSpec(len(specs), seed + i, seats))
-    chunks = [specs[i : i + chunk] for i in range(0, len(specs), chunk)]
+    pairs = len(bots) * (len(bots) - 1) // 2
+    chunks = _chunks(_specs(len(bots), games, seed), chunk)
     bar = None
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(specs), desc="games", unit="game")
+        bar = tqdm(total=pairs * games, desc="games", unit="game")
     rows: list[dict[str, Any]] = []
     try:
         if executor is None:
@@ -187,9 +260,7 @@ def tournament(
                 if bar is not None:
                     bar.update(len(part))
         else:
-            futures = [executor.submit(_play_specs, list(bots), rules, part) for part in chunks]
-            for future in as_completed(futures):
-                part_rows = future.result()
+            for part_rows in _run_bounded(executor, list(bots), rules, chunks):
                 rows += part_rows
                 if bar is not None:
                     bar.update(len(part_rows))

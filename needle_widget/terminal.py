@@ -12,6 +12,21 @@ from .narration import narrate
 from .result import Result
 
 
+def printable(text: object) -> str:
+    r"""`str(text)` with every non-printable character escaped as `repr` would, but no quotes.
+
+    For names that come from files (replays): they must not move the cursor, change
+    colours or break lines in a terminal.
+
+    >>> printable("Ann\x1b[31m\nBob")
+    'Ann\\x1b[31m\\nBob'
+    >>> printable("Zoë ♠")
+    'Zoë ♠'
+    """
+    text = str(text)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _cards(codes) -> str:
     return " ".join(str(Card.parse(c)) for c in codes) or "-"
 
@@ -33,7 +48,12 @@ def describe_table(view: dict[str, Any]) -> str:
         hand = _cards(seat["hand"]) if seat["hand"] is not None else f"{seat['hand_size']} cards"
         needle = str(Card.parse(seat["needle"])) if seat["needle"] else ("?" if seat["needle_chosen"] else "not picked")
         sets = ", ".join(f"{_cards(s['cards'])} ({s['points']})" for s in seat["sets"]) or "none"
-        steal = "may steal" if seat["may_steal"] else f"next steal on turn {seat['next_steal_turn']}"
+        if seat["may_steal"]:
+            steal = "may steal now"
+        elif seat["next_steal_turn"] > view["turn"]:
+            steal = f"next steal on turn {seat['next_steal_turn']}"
+        else:
+            steal = "may steal at their next draw"
         lines.append(f"{name}: {seat['score']} pts; hand {hand}; needle {needle}; sets {sets}; {steal}.")
     if view.get("known_opponent_cards"):
         lines.append(f"You know the opponent holds {_cards(view['known_opponent_cards'])}.")
@@ -44,6 +64,10 @@ def describe_table(view: dict[str, Any]) -> str:
 
 def play_in_terminal(opponent: str, seed: Optional[int], you: int, save: Optional[str],
                      stdin: TextIO, stdout: TextIO) -> int:
+    """Play one game against the bot `opponent` from `stdin`, telling `stdout` what seat `you` may know.
+
+    The deal's seed gives away every hidden card, so it is shown only once the round is over.
+    """
     from .bots import make_bot
 
     bot = make_bot(opponent, seed=seed)
@@ -52,7 +76,7 @@ def play_in_terminal(opponent: str, seed: Optional[int], you: int, save: Optiona
     if hasattr(bot, "new_game"):
         bot.new_game(game.seed, 1 - you)
     say = lambda text="": print(text, file=stdout, flush=True)  # noqa: E731
-    say(f"Needle in a Card Stack: you are Player {you + 1} against {bot.name} (seed {game.seed}).")
+    say(f"Needle in a Card Stack: you are Player {you + 1} against {printable(bot.name)}.")
     say("Type the number of an action, or its words ('draw', 'steal', 'lay 4c 5h 6h', 'end', 'discard 7h').")
     told = 0
     while game.phase != "over":
@@ -87,6 +111,7 @@ def play_in_terminal(opponent: str, seed: Optional[int], you: int, save: Optiona
     for line in lines[told:]:
         say(f"  {line}")
     say(describe_table(game.view(you)))
+    say(f"The deal's seed was {game.seed}: replay it with `needle-widget play --seed {game.seed}`.")
     if save:
         game.replay().save(save)
         say(f"Saved the replay to {save}.")
