@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 import tempfile
 from typing import Callable, Optional, Sequence, TextIO
 
 from . import __version__
-from .errors import NeedleError, ReplayError
+from .errors import NeedleError
+from .replay import MAX_FILE_BYTES, Replay
 
 MAX_BENCH_SECONDS = 600.0
 """The longest `bench --seconds` accepted."""
-MAX_REPLAY_BYTES = 32 * 1024 * 1024
+MAX_REPLAY_BYTES = MAX_FILE_BYTES
 """The largest replay file `show` reads (32 MB)."""
 
 
@@ -218,19 +218,8 @@ def _check_writable(path: str) -> None:
         raise NeedleError(f"--out {path!r}: cannot write in {folder!r} ({error.strerror or error})") from None
 
 
-def _load_replay(path: str):
-    """`Replay.load`, after checking that `path` is a file of at most MAX_REPLAY_BYTES."""
-    from .replay import Replay
-
-    try:
-        info = os.stat(path)
-    except OSError as error:
-        raise ReplayError(f"Cannot read replay {path!r}: {error}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ReplayError(f"Cannot read replay {path!r}: not a regular file")
-    if info.st_size > MAX_REPLAY_BYTES:
-        raise ReplayError(f"Replay {path!r} is too big: {info.st_size:,} bytes, "
-                          f"more than {MAX_REPLAY_BYTES // 2**20} MB ({MAX_REPLAY_BYTES:,} bytes)")
+def _load_replay(path: str) -> Replay:
+    """`Replay.load`: it refuses what is not a regular file, or is over MAX_FILE_BYTES, before reading."""
     return Replay.load(path)
 
 

@@ -38,13 +38,16 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence, Union
+from typing import Any
 
 from . import actions as A
-from .cards import DECK, Card
+from .cards import Card
 from .errors import NeedleError, ReplayError
 from .game import Game
+from .result import Result
 from .rules import Rules
 from .seats import player_name
 
@@ -66,10 +69,11 @@ class Step:
     action: A.Action
     cards: tuple[Card, ...] = ()
     """Cards that entered the player's hand: the pile draw, the stolen card, the replenished cards."""
-    reshuffle: Optional[tuple[Card, ...]] = None
+    reshuffle: tuple[Card, ...] | None = None
     """The new draw pile (top first) if this action reshuffled the discards (D1)."""
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form of this step (see the module docstring)."""
         data: dict[str, Any] = {"player": self.player, "turn": self.turn, **self.action.to_dict()}
         if type(self.action) is A.EndSets:
             data["drawn"] = [c.code for c in self.cards]
@@ -92,7 +96,7 @@ class Replay:
     """
 
     def __init__(self, rules: Rules, seed: int, deck: Sequence[Card], first_player: int,
-                 players: Sequence[str], steps: Sequence[Step], result: Optional[dict] = None) -> None:
+                 players: Sequence[str], steps: Sequence[Step], result: dict | None = None) -> None:
         self.rules = rules
         self.seed = seed
         self.deck: tuple[Card, ...] = tuple(deck)
@@ -100,13 +104,13 @@ class Replay:
         self.players: tuple[str, str] = (players[0], players[1])
         self.steps: tuple[Step, ...] = tuple(steps)
         self._snapshots: list[Game] = []
-        self._final: Optional[Game] = None
+        self._final: Game | None = None
         self._rebuild(result)
 
     # ---- making and reading -------------------------------------------------------
 
     @classmethod
-    def from_game(cls, game: Game) -> "Replay":
+    def from_game(cls, game: Game) -> Replay:
         """The record of `game` so far (`Game.replay()` calls this)."""
         steps = [
             Step(e.player, e.turn, e.action, e.cards, e.reshuffles[0] if e.reshuffles else None)
@@ -116,6 +120,7 @@ class Replay:
         return cls(game.rules, game.seed, game.deck, game.first_player, game.players, steps, result)
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole record as a JSON-ready dict (see the module docstring)."""
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -128,7 +133,7 @@ class Replay:
             "result": self.result.to_dict() if self.result else None,
         }
 
-    def to_json(self, indent: Optional[int] = None) -> str:
+    def to_json(self, indent: int | None = None) -> str:
         """The JSON text; one action per line when `indent` is None (diff-friendly)."""
         if indent is not None:
             return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -138,18 +143,23 @@ class Replay:
         lines = ",\n  ".join(json.dumps(s, ensure_ascii=False) for s in steps)
         return f'{head}, "actions": [\n  {lines}\n]}}\n' if steps else f'{head}, "actions": []}}\n'
 
-    def save(self, path: Union[str, os.PathLike]) -> None:
+    def save(self, path: str | os.PathLike) -> None:
+        """Write `to_json()` to `path`."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
     @classmethod
-    def load(cls, path: Union[str, os.PathLike]) -> "Replay":
+    def load(cls, path: str | os.PathLike) -> Replay:
         """Read and check a replay file; any problem raises ReplayError naming the file."""
+        name = os.fspath(path)
         try:
-            size = os.stat(path).st_size
-            if size > MAX_FILE_BYTES:
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode):
+                raise ReplayError(f"Cannot read replay {name!r}: not a regular file")
+            if info.st_size > MAX_FILE_BYTES:
                 raise ReplayError(
-                    f"Cannot read replay {os.fspath(path)!r}: {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}"
+                    f"Replay {name!r} is too big: {info.st_size:,} bytes, "
+                    f"more than {MAX_FILE_BYTES // 2**20} MB ({MAX_FILE_BYTES:,} bytes): over the limit"
                 )
             with open(path, encoding="utf-8") as f:
                 text = f.read(MAX_FILE_BYTES + 1)
@@ -161,7 +171,7 @@ class Replay:
             raise ReplayError(f"{os.fspath(path)}: {error}") from None
 
     @classmethod
-    def from_json(cls, text: Union[str, bytes]) -> "Replay":
+    def from_json(cls, text: str | bytes) -> Replay:
         """Read and check a replay from its JSON text; any problem raises ReplayError."""
         if len(text) > MAX_FILE_BYTES:
             raise ReplayError(f"Not a replay: {len(text):,} characters is over the limit of {MAX_FILE_BYTES:,}")
@@ -172,7 +182,7 @@ class Replay:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Replay":
+    def from_dict(cls, data: Any) -> Replay:
         """Check every field, then re-apply every action; raise ReplayError at the first problem."""
         if not isinstance(data, dict):
             raise ReplayError(f"Not a replay: expected a JSON object, got {type(data).__name__}")
@@ -186,7 +196,8 @@ class Replay:
         if missing or unknown:
             raise ReplayError(
                 "Replay fields: " + "; ".join(
-                    ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(unknown)}"] if unknown else [])
+                    ([f"missing {', '.join(missing)}"] if missing else [])
+                    + ([f"unknown {', '.join(unknown)}"] if unknown else [])
                 )
             )
         try:
@@ -225,7 +236,8 @@ class Replay:
         return len(self.steps)
 
     @property
-    def result(self):
+    def result(self) -> Result | None:
+        """How the recorded game ended, or None if it is in progress."""
         return self._final.result
 
     @property
@@ -247,7 +259,7 @@ class Replay:
             _apply(game, step)
         return game
 
-    def _rebuild(self, result: Optional[dict]) -> None:
+    def _rebuild(self, result: dict | None) -> None:
         dealt = Game(rules=self.rules, seed=self.seed)
         if dealt.deck != self.deck or dealt.first_player != self.first_player:
             dealt = Game(rules=self.rules, seed=self.seed, deck=self.deck, first_player=self.first_player)

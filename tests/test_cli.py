@@ -234,7 +234,7 @@ def test_show_refuses_a_huge_file_before_reading_it(tmp_path: Path, monkeypatch:
     def no_reading(*args, **kwargs):
         raise AssertionError("the replay was read")
 
-    monkeypatch.setattr(Replay, "load", no_reading)
+    monkeypatch.setattr("needle_widget.replay.open", no_reading, raising=False)  # Replay.load's open
     assert cli.main(["show", str(path)]) == 2
     err = _one_error_line(capsys)
     assert "huge.json" in err and f"{cli.MAX_REPLAY_BYTES + 1:,} bytes" in err and "32 MB" in err
