@@ -1,48 +1,81 @@
-"""NeedleWidget: the game in Jupyter. Python owns the game; the browser shows one view and asks.
+"""NeedleWidget: the game in Jupyter, a thin adapter over `session.Session`.
 
-Only what the current perspective may see is synced (`display`); the browser's
-requests (an action, a step, a perspective) arrive as messages that Python
-validates, answering with new state or an error shown in the widget.
+The session decides what this screen may see and do; `synced` builds what it receives.
+Here: the traits, the table of browser requests, the timers, the one place errors are shown.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import logging
 import pathlib
-from typing import Any, Optional, Sequence
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import anywidget
 import traitlets
 
-from . import actions as A
-from . import display
 from .errors import NeedleError
 from .game import Game
+from .guard import play_bots, seat_bots
 from .replay import Replay
 from .rules import Rules
-from .views import PERSPECTIVES, Perspective, check_perspective
+from .session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
+from .synced import Synced
+from .views import Perspective, check_perspective
 
+__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "REQUESTS"]
 _STATIC = pathlib.Path(__file__).parent / "static"
-_MISSING = """
-export default { render({ el }) {
-  el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder.";
-} };
-"""
-MODES = ("play", "hotseat", "watch", "replay", "live")
+_MISSING = """export default { render({ el }) {
+  el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+MAX_ERROR = 500
+"""An error shown in the widget is cut to this many characters."""
+REQUESTS: dict[str, tuple[str, ...]] = {
+    "act": ("request_act", "action"), "step": ("request_step", "to"), "perspective": ("request_perspective", "to"),
+    "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
+    "resume": ("request_resume", "bot"),
+}
+"""The browser's requests: {kind: (the Session method that answers, the request fields it takes)}."""
+log = logging.getLogger("needle_widget")
+
+
+def _read(name: str, settable: bool = False) -> property:
+    """A widget property that is the session's `name` (set from Python too, if settable)."""
+    setter = (lambda self, value: self._python(setattr, self._session, name, value)) if settable else None
+    return property(lambda self: getattr(self._session, name), setter, doc=getattr(Session, name).__doc__)
+
+
+def _call(method: Callable[..., None]) -> Callable[..., None]:
+    """A widget method calling the session's `method` from Python: errors are raised, bots answer at once."""
+
+    @functools.wraps(method)
+    def call(self: NeedleWidget, *args: Any, **kwargs: Any) -> None:
+        self._python(getattr(self._session, method.__name__), *args, **kwargs)
+
+    call.__doc__ = f"{method.__doc__}\n\nEvery open view follows; a bot to move answers at once."
+    call.__module__, call.__qualname__ = __name__, f"NeedleWidget.{method.__name__}"
+    return call
 
 
 class NeedleWidget(anywidget.AnyWidget):
-    """Play, watch or replay Needle in a Card Stack in a notebook.
+    """Play, watch or replay Needle in a Card Stack in a notebook: `NeedleWidget(game=g, perspective=0)`
+    (a live game on Player 1's screen), `.play(opponent=bot)`, `.hotseat()`, `.watch(bot0, bot1)` or
+    `.from_replay(replay)`. Set `step` and `perspective` from Python and every open view follows.
 
-    Make one with a constructor: `NeedleWidget(game=g, perspective=0)` (a live game,
-    seen by one perspective), `NeedleWidget.play(opponent=bot)`, `NeedleWidget.hotseat()`,
-    `NeedleWidget.watch(bot0, bot1)` or `NeedleWidget.from_replay(replay)`.
-    Set `step` and `perspective` from Python and every open view follows.
+    `screen=` is whose screen this is (default: `perspective`, in live and play modes), changed only
+    by Python (`set_screen`). While the round is live a player's screen may switch only between its
+    seat and the spectator; "spectator" and "teacher" screens, watch and replay, and `allow_peek=True`
+    open all four. When the round is over all four open for a review, unless `reveal_at_end=False`.
+
+    A failing bot (it raises, or returns an illegal move) pauses the game: the widget names the bot
+    and the error, never a card; `bot_error` has the detail (so does the "needle_widget" log);
+    `replace_bot(player, bot)` or `take_seat(player)` goes on.
 
     >>> from needle_widget import Game
-    >>> w = NeedleWidget(game=Game(seed=3), perspective="teacher")
-    >>> w
+    >>> NeedleWidget(game=Game(seed=3), perspective="teacher")
     NeedleWidget(mode='live', step=0/0, perspective='teacher')
     """
 
@@ -50,520 +83,240 @@ class NeedleWidget(anywidget.AnyWidget):
     _css = _STATIC / "widget.css" if (_STATIC / "widget.css").exists() else ""
 
     mode = traitlets.Unicode("live").tag(sync=True)
+    """"play" | "hotseat" | "watch" | "replay" | "live", fixed at construction."""
     perspective = traitlets.Union([traitlets.Int(), traitlets.Unicode()], default_value="spectator").tag(sync=True)
+    """Shown now: 0 | 1 | "spectator" | "teacher". Python may set any; the browser asks for one of `perspectives`."""
     perspectives = traitlets.List().tag(sync=True)
+    """What this screen may switch to now, e.g. [0, "spectator"]: decided by `screen`, never by `perspective`."""
     step = traitlets.Int(0).tag(sync=True)
+    """The game after `step` actions is shown (0 <= step <= steps)."""
     steps = traitlets.Int(0).tag(sync=True)
+    """Actions recorded so far."""
     table = traitlets.Dict().tag(sync=True)
+    """`display.table` at `step` for `perspective`: {perspective, phase, turn, to_move, scores, discard_pile,
+    pile_size, players: [{hand: [codes] | None, hand_size, needle, sets, score, ...}] x2,
+    legal_actions: [{type, card?, cards?, label, points?}], result: None | {winner, reason, text, ...}}."""
     events = traitlets.List().tag(sync=True)
+    """One line per action as `perspective` may know it: [{step, turn, player, text}]."""
     info = traitlets.Dict().tag(sync=True)
+    """{kind: "spectator"} | {kind: "player", player, opponent_needle: {grid, top, ...}, own_needle}
+    | {kind: "teacher", needles, players, pile_top}."""
     seats = traitlets.List().tag(sync=True)
+    """The seats' names, [Player 1's, Player 2's], e.g. ["You", "greedy"]."""
     bots = traitlets.List().tag(sync=True)
+    """The bots' latest reasons, each shown to its own seat and the teacher only: [{player, name, text, step}]."""
     cover = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """Hotseat: {player, text: "Pass to Player 2"} while the table waits for that player, else None."""
     error = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The last refused request: {id (a new id is a new error), text (at most MAX_ERROR characters)} | None."""
+    paused = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """A bot failed: {player, text: "OddsBot (Player 2) made an illegal move; ...", bots: [built-in names]} | None."""
     playing = traitlets.Bool(False).tag(sync=True)
+    """Autoplay is running (never in play or hotseat mode)."""
     speed = traitlets.Float(1.0).tag(sync=True)
+    """Autoplay speed, actions per second (0.1 to 20; the browser offers 0.5, 1, 2, 4, 8)."""
     scale = traitlets.Float(1.0).tag(sync=True)
+    """Size of the whole widget (0.5 to 3; 1.5 for a projector)."""
     busy = traitlets.Bool(False).tag(sync=True)
+    """Play mode: a bot is about to answer."""
     can_act = traitlets.Bool(False).tag(sync=True)
+    """The browser may send "act" requests now."""
     nearby = traitlets.Dict().tag(sync=True)
-    """The table and info of the steps next to `step` (replay browsing), so the browser
-    can show them the moment a key is pressed, before Python's answer arrives."""
+    """While browsing a record: {"<k>": {table, info}} for steps step-1 and step+1, shown at once on a key press."""
 
-    def __init__(
-        self,
-        game: Optional[Game] = None,
-        perspective: Perspective = "spectator",
-        *,
-        replay: Optional[Replay] = None,
-        mode: Optional[str] = None,
-        bots: Optional[dict[int, Any]] = None,
-        allow_peek: bool = False,
-        bot_delay: float = 0.6,
-        speed: float = 1.0,
-        scale: float = 1.0,
-        **kwargs: Any,
-    ) -> None:
-        if (game is None) == (replay is None):
-            raise ValueError("NeedleWidget needs exactly one of game= or replay=")
-        if game is not None and not isinstance(game, Game):
-            raise ValueError(f"game must be a needle_widget Game, not {type(game).__name__}")
-        if replay is not None and not isinstance(replay, Replay):
-            raise ValueError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
-        mode = mode or ("replay" if replay is not None else "live")
-        if mode not in MODES:
-            raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
-        if not (isinstance(bot_delay, (int, float)) and 0 <= bot_delay <= 10):
-            raise ValueError(f"bot_delay must be between 0 and 10 seconds, not {bot_delay!r}")
-        perspective = check_perspective(perspective)
-        self._game = game
-        self._replay = replay
-        self._bots: dict[int, Any] = dict(bots or {})
-        self._you: Optional[int] = None
-        self._reasons: list[tuple[int, int, str, str]] = []
-        self._timeline: Optional[Replay] = None
-        self._final: Optional[Game] = None
-        self._events_key: Optional[tuple] = None
-        self._timer: Optional[asyncio.TimerHandle] = None
-        self._error_id = 0
-        self.allow_peek = bool(allow_peek)
-        self.bot_delay = float(bot_delay)
-        super().__init__(mode=mode, scale=_check_scale(scale), speed=_check_speed(speed), **kwargs)
-        with self.hold_sync():
-            self.steps = len(self._replay) if self._replay is not None else len(self._game)
-            self.step = self.steps if mode != "replay" else 0
-            self.set_trait("perspective", perspective)
-            self._update_permissions()
-            self._refresh()
+    def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
+                 replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
+                 bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
+                 bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, **kwargs: Any) -> None:
+        self.bot_delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
+        self._session = Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
+                                allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed)
+        self._synced, self._timer, self._syncing, self._error_id = Synced(self._session), None, False, 0
+        super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
+        self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
-        self.observe(self._on_view_change, names=["step", "perspective"])
-
-    # ---- constructors ---------------------------------------------------------------
+        self._after(at_once=True)
 
     @classmethod
-    def play(cls, opponent: Any = None, seed: Optional[int] = None, you: int = 0,
-             rules: Optional[Rules] = None, game: Optional[Game] = None, **kwargs: Any) -> "NeedleWidget":
-        """You (Player `you + 1`) against a bot (GreedyBot by default), from a new deal or from `game`.
-
-        The bot answers a move made in the browser after `bot_delay` seconds, so a
-        class can follow; moves made from Python (`apply`) are answered at once.
+    def play(cls, opponent: Any = None, seed: int | None = None, you: int = 0,
+             rules: Rules | None = None, game: Game | None = None, **kwargs: Any) -> NeedleWidget:
+        """You (Player `you + 1`, this screen) against a bot (GreedyBot by default), from a new deal or `game`.
+        The bot answers a browser's move after `bot_delay` seconds, a move made with `apply` at once.
         """
-        from .bots import GreedyBot
-
-        if you not in (0, 1) or type(you) is not int:
-            raise ValueError(f"you must be 0 (Player 1) or 1 (Player 2), not {you!r}")
-        opponent = opponent if opponent is not None else GreedyBot()
-        _check_bot(opponent)
-        game = _new_or_given(game, rules, seed)
-        game.players = ("human", opponent.name) if you == 0 else (opponent.name, "human")
-        _tell_bot(opponent, game, 1 - you)
-        widget = cls(game=game, perspective=you, mode="play", bots={1 - you: opponent}, **kwargs)
-        widget._you = you
-        with widget.hold_sync():
-            widget._update_permissions()
-            widget._refresh()
-        widget._run_bots_now()
-        return widget
+        game = new_or_given(game, rules, seed)
+        return cls(game=game, perspective=you, mode="play", bots=play_bots(game, opponent, you), **kwargs)
 
     @classmethod
-    def hotseat(cls, seed: Optional[int] = None, rules: Optional[Rules] = None, game: Optional[Game] = None,
-                **kwargs: Any) -> "NeedleWidget":
+    def hotseat(cls, seed: int | None = None, rules: Rules | None = None, game: Game | None = None,
+                **kwargs: Any) -> NeedleWidget:
         """Two students at one screen: the table is covered ("Pass to Player 2") between turns."""
-        game = _new_or_given(game, rules, seed)
-        widget = cls(game=game, perspective="spectator", mode="hotseat", **kwargs)
-        widget._cover_for(game.to_move)
-        return widget
+        return cls(game=new_or_given(game, rules, seed), mode="hotseat", **kwargs)
 
     @classmethod
-    def watch(cls, bot0: Any, bot1: Any, seed: Optional[int] = None, rules: Optional[Rules] = None,
-              speed: float = 1.0, autoplay: bool = True, game: Optional[Game] = None,
-              **kwargs: Any) -> "NeedleWidget":
-        """Two bots play each other, one action every 1/speed seconds while autoplay is on
-        (in a notebook; elsewhere call `advance()`)."""
-        _check_bot(bot0)
-        _check_bot(bot1)
-        game = _new_or_given(game, rules, seed)
-        game.players = (bot0.name, bot1.name)
-        _tell_bot(bot0, game, 0)
-        _tell_bot(bot1, game, 1)
+    def watch(cls, bot0: Any, bot1: Any, seed: int | None = None, rules: Rules | None = None,
+              speed: float = 1.0, autoplay: bool = True, game: Game | None = None, **kwargs: Any) -> NeedleWidget:
+        """Two bots play, one action every 1/speed seconds while autoplay is on (in a notebook; else `advance()`)."""
+        game = new_or_given(game, rules, seed)
         kwargs.setdefault("perspective", "teacher")
-        widget = cls(game=game, mode="watch", bots={0: bot0, 1: bot1}, speed=speed, **kwargs)
-        if autoplay:
-            widget._set_playing(True)
+        widget = cls(game=game, mode="watch", bots=seat_bots(game, {0: bot0, 1: bot1}), speed=speed, **kwargs)
+        widget.playing = bool(autoplay)
         return widget
 
     @classmethod
     def from_replay(cls, replay: Replay, perspective: Perspective = "spectator", step: int = 0,
-                    **kwargs: Any) -> "NeedleWidget":
+                    **kwargs: Any) -> NeedleWidget:
         """Step through a recorded game; every perspective is open."""
         widget = cls(replay=replay, perspective=perspective, **kwargs)
         widget.step = step
         return widget
 
-    # ---- what Python sees -----------------------------------------------------------------
+    # ---- Python's side ------------------------------------------------------------------------
 
     @property
     def game(self) -> Game:
         """The live Game (play, hotseat, watch, live modes); in replay mode, the game at `step`."""
-        if self._game is not None:
-            return self._game
-        return self._replay.game_at(self.step)
+        s = self._session
+        return s.whole() if s.live else s.game_at(s.step)
 
     @property
     def replay(self) -> Replay:
         """The record: the replay being shown, or the live game's record so far."""
-        if self._replay is not None:
-            return self._replay
-        return self._live_timeline()
+        return self._session.record()
 
-    def __repr__(self) -> str:
-        return f"NeedleWidget(mode={self.mode!r}, step={self.step}/{self.steps}, perspective={self.perspective!r})"
-
-    # ---- Python's own controls --------------------------------------------------------------
-
-    def apply(self, action: A.Action) -> None:
-        """Apply an action to the live game from Python (any seat); bots answer at once."""
-        self._require_live()
-        self._game.apply(action)
-        self._after_action(schedule=False)
-        self._run_bots_now()
-
-    def advance(self, actions: int = 1) -> None:
-        """Bots make `actions` moves now (watch and play modes), without waiting."""
-        self._require_live()
-        for _ in range(actions):
-            if not self._bot_move_once():
-                break
-        self._after_action(schedule=False)
+    screen = _read("screen")
+    allow_peek = _read("allow_peek", settable=True)
+    reveal_at_end = _read("reveal_at_end", settable=True)
+    bot_error = _read("bot_error")
+    set_screen, apply, advance = _call(Session.set_screen), _call(Session.apply), _call(Session.advance)
+    replace_bot, take_seat = _call(Session.replace_bot), _call(Session.take_seat)
 
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""
         self.step = step
 
-    # ---- traits -----------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"NeedleWidget(mode={self.mode!r}, step={self.step}/{self.steps}, perspective={self.perspective!r})"
 
-    @traitlets.validate("step")
-    def _valid_step(self, proposal: dict) -> int:
-        value = proposal["value"]
-        if not 0 <= value <= self.steps:
-            raise traitlets.TraitError(f"step {value} is out of range 0..{self.steps}")
-        return value
+    @traitlets.validate("step", "perspective", "playing", "speed", "scale")
+    def _valid(self, proposal: dict) -> Any:
+        name, value = proposal["trait"].name, proposal["value"]
+        if name == "step" and not 0 <= value <= self._session.steps:
+            raise traitlets.TraitError(f"step {value} is out of range 0..{self._session.steps}")
+        checks = {"perspective": check_perspective, "playing": self._session.check_playing,
+                  "speed": check_speed, "scale": _check_scale}
+        return checks[name](value) if name in checks else value
 
-    @traitlets.validate("perspective")
-    def _valid_perspective(self, proposal: dict) -> Perspective:
-        try:
-            return check_perspective(proposal["value"])
-        except NeedleError as error:
-            raise traitlets.TraitError(str(error)) from None
+    def notify_change(self, change: Any) -> None:
+        """A trait set from Python and all it changes reach the browser in one message."""
+        with self.hold_sync():
+            super().notify_change(change)
 
-    @traitlets.validate("speed")
-    def _valid_speed(self, proposal: dict) -> float:
-        return _check_speed(proposal["value"])
+    def _from_python(self, change: dict) -> None:
+        if not self._syncing:
+            s = self._session
+            setter = {"step": s.go, "perspective": s.show, "playing": s.set_playing, "speed": s.set_speed}
+            self._python(setter[change["name"]], change["new"])
 
-    @traitlets.validate("scale")
-    def _valid_scale(self, proposal: dict) -> float:
-        return _check_scale(proposal["value"])
+    def _python(self, change: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        with self.hold_sync():
+            try:
+                change(*args, **kwargs)
+            finally:
+                self._after(at_once=True)
+
+    # ---- the browser's side, and timers -------------------------------------------------------
 
     def set_state(self, sync_data: dict) -> None:
         """The browser may not write state; it sends requests (see `_on_message`)."""
         names = ", ".join(sorted(map(str, sync_data))) if isinstance(sync_data, dict) else "?"
         self._show_error(f"Ignored a direct change of {names} from the browser; send a request instead.")
 
-    def _on_view_change(self, change: dict) -> None:
-        self._refresh()
-
-    # ---- requests from the browser -------------------------------------------------------
-
     def _on_message(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
+        kind = content.get("kind") if isinstance(content, dict) else None
         with self.hold_sync():
+            with self._errors_shown(f"the {quote(kind)} request"):
+                if not isinstance(kind, str):
+                    raise NeedleError(f"Not a request: {quote(content)}")
+                if kind not in REQUESTS:
+                    raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
+                method, *fields = REQUESTS[kind]
+                getattr(self._session, method)(*(content.get(field) for field in fields))
+                if self.error is not None:
+                    self.error = None
+            with self._errors_shown("updating the widget"):
+                self._after(at_once=False)
+
+    def _tick(self) -> None:
+        self._timer = None
+        with self.hold_sync(), self._errors_shown("a timer"):
             try:
-                self._handle(content)
-            except NeedleError as error:
-                self._show_error(str(error))
+                self._session.tick()
+            except Exception:
+                self._session.set_playing(False)  # a failing tick is not repeated
+                self._sync()
+                raise
+            self._after(at_once=False)
 
-    def _handle(self, content: Any) -> None:
-        if not isinstance(content, dict) or not isinstance(content.get("kind"), str):
-            raise NeedleError(f"Not a request: {content!r}"[:200])
-        kind = content["kind"]
-        if kind == "act":
-            self._request_act(content.get("action"))
-        elif kind == "step":
-            to = content.get("to")
-            if type(to) is not int or not 0 <= to <= self.steps:
-                raise NeedleError(f"Cannot go to step {to!r}: steps run from 0 to {self.steps}")
-            self.step = to
-        elif kind == "perspective":
-            to = content.get("to")
-            if to not in self.perspectives or type(to) is bool:
-                raise NeedleError(
-                    f"Cannot switch to perspective {to!r} now: allowed are "
-                    + ", ".join(display.PERSPECTIVE_LABELS.get(p, str(p)) for p in self.perspectives)
-                )
-            self.perspective = to
-        elif kind == "autoplay":
-            playing = content.get("playing")
-            if not isinstance(playing, bool):
-                raise NeedleError(f"autoplay needs playing: true or false, not {playing!r}")
-            if "speed" in content:
-                self.speed = _check_speed(content["speed"])
-            self._set_playing(playing)
-        elif kind == "reveal":
-            if self.cover is None:
-                raise NeedleError("Nothing to reveal: the table is not covered")
-            player = self.cover["player"]
+    def _after(self, at_once: bool) -> None:
+        """Copy the session into the traits, then wait for what it asks: a bot answers after
+        `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
+        """
+        s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
+        if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
+            self._cancel_timer()
+            s.run_bots()
+        self._sync()
+        wait = s.timer()
+        if wait is None:
+            self._cancel_timer()
+        elif self._timer is None and loop is not None:
+            self._timer = loop.call_later(self.bot_delay if wait == "bot" else 1.0 / s.speed, self._tick)
+
+    def _sync(self) -> None:
+        """Set every trait from the session (traitlets sends only what changed, in one message)."""
+        self._syncing = True
+        try:
             with self.hold_sync():
-                self.cover = None
-                self._update_permissions(player)
-                self._show(player)
-        else:
-            raise NeedleError(f"Unknown request kind {kind!r} (act, step, perspective, autoplay, reveal)")
-        self._clear_error()
-
-    def _request_act(self, raw: Any) -> None:
-        action = A.from_dict(raw)
-        game = self._game
-        if game is None or self.mode in ("replay", "watch"):
-            raise NeedleError(f"{action} not allowed: nobody plays from the browser in {self.mode} mode")
-        if self.step != self.steps:
-            raise NeedleError(f"{action} not allowed: go to the latest step ({self.steps}) to play")
-        if not self._browser_controls(game.to_move):
-            raise NeedleError(f"{action} not allowed: it is Player {game.to_move + 1}'s move, not yours")
-        game.apply(action)
-        self._after_action()
-
-    def _browser_controls(self, player: int) -> bool:
-        if self._game is None or self._game.phase == "over" or self.step != self.steps:
-            return False
-        if self.mode == "play":
-            return player == self._you
-        if self.mode == "hotseat":
-            return self.cover is None and self.perspective == player
-        if self.mode == "live":
-            return self.perspective == player or self.perspective == "teacher"
-        return False
-
-    # ---- after each action ---------------------------------------------------------------
-
-    def _after_action(self, schedule: bool = True) -> None:
-        game = self._game
-        following = self.step == self.steps
-        with self.hold_sync():
-            self.steps = len(game)
-            if following:
-                self.set_trait("step", self.steps)
-            if self.mode == "hotseat" and game.phase != "over" and self.perspective != game.to_move:
-                self._cover_for(game.to_move)
-            else:
-                self._update_permissions()
-            self._refresh()
-        if schedule:
-            self._bots_move()
-
-    def _cover_for(self, player: int) -> None:
-        with self.hold_sync():
-            self.cover = {"player": player, "text": f"Pass to Player {player + 1}"}
-            self._update_permissions()
-            self._show("spectator")
-
-    def _show(self, perspective: Perspective) -> None:
-        """Switch to `perspective` and rebuild the synced state once (the observer does it on a change)."""
-        if self.perspective != perspective:
-            self.perspective = perspective
-        else:
-            self._refresh()
-
-    def _update_permissions(self, revealed: Optional[int] = None) -> None:
-        game = self._game
-        if game is None or game.phase == "over" or self.allow_peek or self.mode == "watch":
-            allowed: list = list(PERSPECTIVES)
-        elif self.mode == "play":
-            allowed = [self._you, "spectator"] if self._you is not None else ["spectator"]
-        elif self.mode == "hotseat":
-            seat = revealed if revealed is not None else (None if self.cover else self.perspective)
-            allowed = ([seat] if seat in (0, 1) else []) + ["spectator"]
-        else:
-            allowed = list(PERSPECTIVES) if self.perspective in ("teacher", "spectator") else [self.perspective, "spectator"]
-        self.perspectives = allowed
-
-    def _run_bots_now(self) -> None:
-        if self.mode != "play":
-            return
-        moved = False
-        while self._bot_move_once():
-            moved = True
-        if moved:
-            self._after_action(schedule=False)
-        self.busy = False
-
-    def _bots_move(self) -> None:
-        """In play mode, the bot answers a browser's move after `bot_delay` (at once with no event loop)."""
-        if self.mode != "play" or self._bot_to_move() is None:
-            self.busy = False
-            return
-        loop = _running_loop()
-        if loop is None or self.bot_delay == 0:
-            self._run_bots_now()
-            return
-        self.busy = True
-        self._cancel_timer()
-        self._timer = loop.call_later(self.bot_delay, self._bot_tick)
-
-    def _bot_tick(self) -> None:
-        self._timer = None
-        if self._bot_move_once():
-            self._after_action(schedule=False)
-        self._bots_move()
-
-    def _bot_to_move(self) -> Optional[Any]:
-        game = self._game
-        if game is None or game.phase == "over":
-            return None
-        return self._bots.get(game.to_move)
-
-    def _bot_move_once(self) -> bool:
-        bot = self._bot_to_move()
-        if bot is None:
-            return False
-        game = self._game
-        p = game.to_move
-        legal = game.legal_actions()
-        action = bot.choose(game.player_view(p), legal)
-        game.apply(action)
-        explain = getattr(bot, "explain", None)
-        text = explain() if explain is not None else str(action)
-        self._reasons.append((len(game), p, str(getattr(bot, "name", "bot")), text))
-        return True
-
-    # ---- autoplay -------------------------------------------------------------------------
-
-    def _set_playing(self, playing: bool) -> None:
-        self._cancel_timer()
-        self.playing = playing
-        if playing:
-            self._schedule_tick()
-
-    def _schedule_tick(self) -> None:
-        loop = _running_loop()
-        if loop is None:
-            return
-        self._timer = loop.call_later(1.0 / self.speed, self._autoplay_tick)
-
-    def _autoplay_tick(self) -> None:
-        self._timer = None
-        if not self.playing:
-            return
-        if self.step < self.steps:
-            self.step += 1
-        elif self.mode == "watch" and self._bot_move_once():
-            self._after_action(schedule=False)
-        else:
-            self.playing = False
-            return
-        self._schedule_tick()
+                for name, value in self._synced.state().items():
+                    setattr(self, name, value)
+        finally:
+            self._syncing = False
 
     def _cancel_timer(self) -> None:
-        timer = getattr(self, "_timer", None)  # absent if __init__ refused its arguments
+        timer, self._timer = getattr(self, "_timer", None), None  # absent if __init__ refused its arguments
         if timer is not None:
             timer.cancel()
-            self._timer = None
 
     def close(self) -> None:
+        """Stop the timers and close the widget."""
         self._cancel_timer()
         super().close()
 
-    # ---- building the synced state -----------------------------------------------------------
-
-    def _game_at_step(self) -> Game:
-        if self._replay is not None:
-            return self._replay.game_at(self.step)
-        if self.step == len(self._game):
-            return self._game
-        return self._live_timeline().game_at(self.step)
-
-    def _live_timeline(self) -> Replay:
-        if self._timeline is None or len(self._timeline) != len(self._game):
-            self._timeline = Replay.from_game(self._game)
-        return self._timeline
-
-    def _source_names(self) -> tuple[str, str]:
-        names = self._replay.players if self._replay is not None else self._game.players
-        if self.mode == "play" and self._you is not None:
-            return tuple("You" if p == self._you else names[p] for p in (0, 1))  # type: ignore[return-value]
-        return names
-
-    def _refresh(self) -> None:
-        perspective = self.perspective
-        game = self._game_at_step()
-        whole = self._replay_final() if self._replay is not None else self._game
-        with self.hold_sync():
-            self.table = display.table(game, perspective)
-            self.info = display.info(game, perspective)
-            key = (perspective, len(whole))
-            if key != self._events_key:
-                self.events = display.events(whole, perspective)
-                self._events_key = key
-            self.bots = self._visible_reasons(perspective)
-            self.seats = list(self._source_names())
-            self.nearby = self._nearby(perspective)
-            if self._game is not None:
-                self.can_act = self._browser_controls(self._game.to_move)
-
-    def _nearby(self, perspective: Perspective) -> dict[str, Any]:
-        """Steps step-1 and step+1 while browsing a record (not at the live edge of a game)."""
-        if self._replay is None and self.step == self.steps:
-            return {}
-        record = self._replay if self._replay is not None else self._live_timeline()
-        out = {}
-        for k in (self.step - 1, self.step + 1):
-            if 0 <= k <= self.steps:
-                game = record.game_at(k)
-                out[str(k)] = {"table": display.table(game, perspective), "info": display.info(game, perspective)}
-        return out
-
-    def _replay_final(self) -> Game:
-        if self._final is None:
-            self._final = self._replay.final_game
-        return self._final
-
-    def _visible_reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
-        """A bot's reasons may name its hidden cards: shown to its own seat and the teacher only."""
-        latest: dict[int, dict[str, Any]] = {}
-        for step, player, name, text in self._reasons:
-            if step <= self.step and (perspective == player or perspective == "teacher"):
-                latest[player] = {"player": player, "name": name, "text": text, "step": step}
-        return [latest[p] for p in sorted(latest)]
-
-    # ---- errors ------------------------------------------------------------------------------
+    @contextmanager
+    def _errors_shown(self, what: str) -> Iterator[None]:
+        """The one place errors reach the widget: a NeedleError's text, any other error as one
+        short line (its traceback goes to the log); every text cut to MAX_ERROR characters.
+        """
+        try:
+            yield
+        except NeedleError as error:
+            self._show_error(str(error))
+        except Exception as error:
+            log.error("needle_widget: %s failed", what, exc_info=error)
+            self._show_error(f"Something went wrong ({type(error).__name__}) with {what}; "
+                             "the details are in the kernel log.")
 
     def _show_error(self, text: str) -> None:
         self._error_id += 1
-        self.error = {"id": self._error_id, "text": text}
-
-    def _clear_error(self) -> None:
-        if self.error is not None:
-            self.error = None
-
-    def _require_live(self) -> None:
-        if self._game is None:
-            raise NeedleError("This widget shows a replay; there is no live game to play")
+        self.error = {"id": self._error_id, "text": text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"}
 
 
-def _running_loop() -> Optional[asyncio.AbstractEventLoop]:
-    """The kernel's event loop when called from it (cells and messages run there), else None."""
+def _running_loop() -> asyncio.AbstractEventLoop | None:
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
         return None
 
 
-def _check_speed(value: Any) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.1 <= value <= 20:
-        raise NeedleError(f"speed must be between 0.1 and 20 actions per second, not {value!r}")
-    return float(value)
-
-
 def _check_scale(value: Any) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0.5 <= value <= 3:
-        raise NeedleError(f"scale must be between 0.5 and 3, not {value!r}")
-    return float(value)
-
-
-def _new_or_given(game: Optional[Game], rules: Optional[Rules], seed: Optional[int]) -> Game:
-    if game is None:
-        return Game(rules=rules, seed=seed)
-    if not isinstance(game, Game):
-        raise ValueError(f"game must be a needle_widget Game, not {type(game).__name__}")
-    if rules is not None or seed is not None:
-        raise ValueError("give either game= or rules=/seed=, not both")
-    return game
-
-
-def _check_bot(bot: Any) -> None:
-    if not callable(getattr(bot, "choose", None)):
-        raise ValueError(f"{bot!r} is not a bot: it needs a choose(view, legal_actions) method")
-
-
-def _tell_bot(bot: Any, game: Game, player: int) -> None:
-    hook = getattr(bot, "new_game", None)
-    if hook is not None:
-        hook(game.seed, player)
+    return check_number(value, 0.5, 3, "scale must be between {low} and {high}")

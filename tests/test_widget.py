@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 
 import pytest
-
-from needle_widget import Game, NeedleWidget, Replay, Rules, actions, bots, play_game
-from needle_widget.cards import DECK
-
 from test_secrecy import play_twins
+
+from needle_widget import Game, NeedleError, NeedleWidget, Replay, actions, bots, play_game
+from needle_widget.cards import DECK
 
 
 def state(widget: NeedleWidget) -> dict[str, Any]:
@@ -307,8 +307,7 @@ def test_twin_games_give_identical_synced_state(seed: int, hidden_owner: int, mo
     widgets = []
     for game in (game_a, game_b):
         if mode == "play":
-            widgets.append(NeedleWidget(game=game, perspective=watcher, mode="play"))
-            widgets[-1]._you = watcher
+            widgets.append(NeedleWidget(game=game, perspective=watcher, mode="play", screen=watcher))
         else:
             widgets.append(NeedleWidget(game=game, perspective=watcher, mode=mode))
     for k, action in enumerate(script):
@@ -336,3 +335,140 @@ def test_synced_state_per_step_stays_small_on_a_long_replay() -> None:
         send(widget, kind="step", to=k)
         sizes.append(len(json.dumps(recorder.updates())))
     assert max(sizes) < 20_000, max(sizes)
+
+
+# ---- whose screen this is (issue 8, hole 2) ------------------------------------------------
+
+ALL = [0, 1, "spectator", "teacher"]
+
+
+def test_a_live_players_screen_stays_limited_after_moves_from_python() -> None:
+    widget = NeedleWidget(game=Game(seed=3), perspective=0)
+    assert widget.screen == 0 and widget.perspectives == [0, "spectator"]
+    send(widget, kind="perspective", to="spectator")
+    widget.apply(actions.ChooseNeedle(next(c for c in DECK if c not in widget.game.hand(0))))
+    widget.apply(actions.ChooseNeedle(next(c for c in DECK if c not in widget.game.hand(1))))
+    assert widget.perspectives == [0, "spectator"]
+    send(widget, kind="perspective", to="teacher")
+    assert "Cannot switch to perspective 'teacher' now" in widget.error["text"]
+    assert widget.perspective == "spectator" and widget.table["players"][1]["hand"] is None
+
+
+def test_whose_screen_it_is_changes_only_from_python() -> None:
+    widget = NeedleWidget(game=Game(seed=3), perspective="teacher")
+    assert widget.screen == "teacher" and widget.perspectives == ALL
+    with pytest.raises(AttributeError):
+        widget.screen = 0  # type: ignore[misc]
+    widget.set_screen(1)
+    assert (widget.screen, widget.perspective, widget.perspectives) == (1, 1, [1, "spectator"])
+    assert widget.table["players"][0]["hand"] is None
+    with pytest.raises(NeedleError, match="screen 'shared' is not one of"):
+        widget.set_screen("shared")
+    widget.set_state({"screen": 0})
+    assert widget.screen == 1 and "Ignored a direct change of screen" in widget.error["text"]
+    assert NeedleWidget(game=Game(seed=3), perspective="teacher", screen=0).perspective == 0
+
+
+@pytest.mark.parametrize("reveal_at_end, opened", [(True, ALL), (False, [0, "spectator"])])
+def test_what_a_player_may_see_once_the_round_is_over(reveal_at_end: bool, opened: list) -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=8, reveal_at_end=reveal_at_end)
+    assert widget.reveal_at_end is reveal_at_end
+    while widget.table["phase"] != "over":
+        legal = widget.table["legal_actions"]
+        send(widget, kind="act", action={k: v for k, v in legal[-1].items() if k not in ("label", "points")})
+    assert widget.perspectives == opened
+    assert all(p["needle"] for p in widget.table["players"]), "both needles at round end (RULES.md)"
+    assert widget.table["players"][1]["hand"] is None
+    widget.reveal_at_end = True
+    assert widget.perspectives == ALL
+
+
+def test_allow_peek_can_be_changed_from_python() -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3)
+    widget.allow_peek = True
+    assert widget.allow_peek and widget.perspectives == ALL
+    send(widget, kind="perspective", to="teacher")
+    widget.allow_peek = False
+    assert (widget.perspective, widget.perspectives) == (0, [0, "spectator"])
+
+
+@pytest.mark.parametrize("make", [lambda: NeedleWidget.play(opponent=bots.GreedyBot(), seed=3),
+                                  lambda: NeedleWidget.hotseat(seed=3)], ids=["play", "hotseat"])
+def test_autoplay_is_refused_where_the_front_end_hides_it(make: Any) -> None:
+    widget = make()
+    send(widget, kind="autoplay", playing=True, speed=2)
+    assert "Autoplay is not available" in widget.error["text"] and not widget.playing and widget.speed == 1
+    with pytest.raises(NeedleError, match="Autoplay is not available"):
+        widget.playing = True
+    assert not widget.playing
+
+
+# ---- errors: capped, and never only in the log --------------------------------------------
+
+MB = 1_000_000
+HUGE_REQUESTS = [
+    {"kind": "x" * MB}, {"kind": "act", "action": {"type": "discard", "card": "x" * MB}},
+    {"kind": "act", "action": {"type": "x" * MB}}, {"kind": "act", "action": ["x" * MB]},
+    {"kind": "step", "to": "9" * MB}, {"kind": "step", "to": list(range(MB // 8))},
+    {"kind": "perspective", "to": "t" * MB}, {"kind": "autoplay", "playing": "y" * MB},
+    {"kind": "autoplay", "playing": True, "speed": "s" * MB}, {"kind": "reveal", "x": "x" * MB},
+    {"kind": "resume", "bot": "g" * MB}, {"x": "x" * MB}, ["x" * MB], "x" * MB,
+]
+
+
+@pytest.mark.parametrize("request_", HUGE_REQUESTS, ids=lambda r: json.dumps(r)[:30])
+def test_a_huge_request_gets_a_short_error_and_changes_nothing(request_: Any) -> None:
+    from needle_widget.widget import MAX_ERROR
+
+    widget = NeedleWidget(game=Game(seed=3), perspective=0)
+    before = state(widget)
+    recorder = Recorder(widget)
+    widget._on_message(widget, request_, [])
+    after = state(widget)
+    text = after.pop("error")["text"]
+    before.pop("error")
+    assert after == before and 0 < len(text) <= MAX_ERROR
+    assert len(json.dumps(recorder.updates())) < 2 * MAX_ERROR
+
+
+def test_a_huge_direct_write_gets_a_short_error() -> None:
+    from needle_widget.widget import MAX_ERROR
+
+    widget = NeedleWidget(game=Game(seed=3), perspective=0)
+    widget.set_state({"x" * MB: 1})
+    assert len(widget.error["text"]) == MAX_ERROR and widget.error["text"].endswith("…")
+
+
+def test_an_unexpected_error_reaches_the_widget_short_and_the_log_in_full(monkeypatch: pytest.MonkeyPatch,
+                                                                           caplog: pytest.LogCaptureFixture) -> None:
+    from needle_widget.session import Session
+
+    widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay())
+
+    def broken(self: Any, to: Any) -> None:
+        raise KeyError("7H is a secret")
+
+    monkeypatch.setattr(Session, "request_step", broken)
+    with caplog.at_level(logging.ERROR, logger="needle_widget"):
+        send(widget, kind="step", to=3)
+    assert widget.error["text"] == ("Something went wrong (KeyError) with the 'step' request; "
+                                    "the details are in the kernel log.")
+    assert "7H is a secret" in caplog.text and "Traceback" in caplog.text and widget.step == 0
+
+
+def test_a_failing_timer_stops_autoplay_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from needle_widget.session import Session
+
+    widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay())
+    widget.playing = True
+    widget._tick()
+    assert widget.step == 1 and widget.playing
+
+    def broken(self: Any) -> None:
+        raise ZeroDivisionError
+
+    monkeypatch.setattr(Session, "tick", broken)
+    widget._tick()
+    assert not widget.playing and "Something went wrong (ZeroDivisionError) with a timer" in widget.error["text"]
+    widget.speed = 4
+    assert widget.speed == 4.0 and widget.replay is not None

@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { renderCover } from "./cover.js";
 import { renderControls } from "./controls.js";
 import { renderInfo } from "./info.js";
+import { renderPaused } from "./paused.js";
 import { renderPerspective } from "./perspective.js";
 import { renderReplayBar } from "./replaybar.js";
 import { renderTable } from "./table.js";
@@ -48,7 +49,8 @@ export function renderApp(state, ui) {
     h(
       "div",
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },
-      h("div", { class: "nw-board" }, renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
+      h("div", { class: "nw-board" },
+        renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
       h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
     ),
   );

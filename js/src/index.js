@@ -8,13 +8,13 @@ import { initialUi, reduceUi, syncUi } from "./ui.js";
 
 export const TRAITS = [
   "mode", "perspective", "perspectives", "step", "steps", "table", "events", "info", "seats",
-  "bots", "cover", "error", "playing", "speed", "scale", "busy", "can_act", "nearby",
+  "bots", "cover", "error", "playing", "speed", "scale", "busy", "can_act", "nearby", "paused",
 ];
 
 const DEFAULTS = {
   perspectives: [], step: 0, steps: 0, table: null, events: [], info: { kind: "spectator" }, seats: [],
   bots: [], cover: null, error: null, playing: false, speed: 1, scale: 1, busy: false, can_act: false,
-  nearby: {},
+  nearby: {}, paused: null,
 };
 
 /** The synced traits as one plain object, with defaults for anything missing. */

@@ -1,0 +1,507 @@
+"""The policy of one widget, in plain Python (no Jupyter): who sits at the screen, what it may see and do.
+
+A `Session` holds a live game (or a replay) and decides everything the widget does
+that is not a trait or a timer:
+
+- the mode, and whose screen this is (`screen`): a player's seat, a class screen
+  ("spectator", "teacher"), or the shared hotseat screen ("shared");
+- which perspectives the screen may see now (`entitled`), and which it shows;
+- who may act from the browser (`can_act`);
+- the timeline of a live game (`step`, `steps`, the record so far);
+- the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
+- autoplay: where it is allowed and what one tick does.
+
+Browser requests arrive through the `request_*` methods, which check everything first
+and change nothing on bad input (they raise a NeedleError, whose message the widget
+shows). Python's own calls (`show`, `go`, `apply`, `advance`, `set_screen`,
+`replace_bot`, `take_seat`) are trusted: Python may show any perspective, but that
+never widens what the browser may switch to. `needle_widget.synced` turns a session
+into the JSON the browser receives.
+
+>>> from needle_widget import Game
+>>> s = Session(Game(seed=3), perspective=0)
+>>> s.screen, s.entitled()
+(0, (0, 'spectator'))
+>>> s.request_perspective("teacher")
+Traceback (most recent call last):
+...
+needle_widget.errors.PerspectiveError: Cannot switch to perspective 'teacher' now: allowed are Player 1, Spectator
+"""
+
+from __future__ import annotations
+
+import reprlib
+from typing import Any
+
+from . import actions as A
+from . import guard
+from .errors import ArgumentError, IllegalAction, PerspectiveError
+from .game import Game
+from .guard import BotError
+from .replay import Replay
+from .rules import Rules
+from .seats import PERSPECTIVE_LABELS, PERSPECTIVES, Perspective
+from .views import check_perspective
+
+MODES = ("play", "hotseat", "watch", "replay", "live")
+AUTOPLAY_MODES = ("watch", "replay", "live")
+"""Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
+Screen = int | str
+SCREENS: dict[str, tuple[Screen, ...]] = {
+    "live": (0, 1, "spectator", "teacher"),
+    "play": (0, 1),
+    "hotseat": ("shared",),
+    "watch": ("teacher", "spectator"),
+    "replay": ("teacher", "spectator"),
+}
+"""The screens each mode allows; the first is the default where the perspective does not choose it."""
+_QUOTE = reprlib.Repr()
+_QUOTE.maxstring = _QUOTE.maxother = 60
+_QUOTE.maxlist = _QUOTE.maxdict = _QUOTE.maxtuple = 6
+quote = _QUOTE.repr
+"""repr() cut to a few dozen characters in bounded time, for echoing input in messages."""
+
+
+class Session:
+    """One screen's view of a live game or a replay, and every rule of what it may see and do.
+
+    `screen` is whose screen this is, fixed at construction and changed only by Python
+    (`set_screen`): never derived from the perspective shown. Defaults: in live and play
+    modes, the `perspective` given; in hotseat, "shared"; in watch and replay, "teacher".
+    """
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        perspective: Perspective = "spectator",
+        *,
+        replay: Replay | None = None,
+        mode: str | None = None,
+        screen: Screen | None = None,
+        bots: dict[int, Any] | None = None,
+        allow_peek: bool = False,
+        reveal_at_end: bool = True,
+        speed: float = 1.0,
+    ) -> None:
+        if (game is None) == (replay is None):
+            raise ArgumentError("NeedleWidget needs exactly one of game= or replay=")
+        if game is not None and not isinstance(game, Game):
+            raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
+        if replay is not None and not isinstance(replay, Replay):
+            raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
+        mode = mode or ("replay" if replay is not None else "live")
+        if mode not in MODES:
+            raise ArgumentError(f"mode {quote(mode)} is not one of {', '.join(MODES)}")
+        if (mode == "replay") != (replay is not None):
+            raise ArgumentError(f"{mode} mode needs {'replay=' if mode == 'replay' else 'game='}")
+        self.perspective: Perspective = check_perspective(perspective)
+        """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
+        self.mode = mode
+        self._game, self._replay = game, replay
+        self._bots: dict[int, Any] = {}
+        for player, bot in (bots or {}).items():
+            self._bots[_check_player(player)] = guard.check_bot(bot)
+        self._screen = self._check_screen(screen if screen is not None else self._default_screen(perspective))
+        self._allow_peek, self._reveal_at_end = bool(allow_peek), bool(reveal_at_end)
+        self.speed = check_speed(speed)
+        self.playing = False
+        self.step = self.steps if replay is None else 0
+        self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
+        self._cover: int | None = None  # hotseat: the player the table waits for
+        self._reasons: list[tuple[int, int, str, str]] = []
+        self._timeline: Replay | None = None
+        self._final: Game | None = None
+        self._bot_error: BotError | None = None
+        self._resume_playing = False
+        self._cover_if_needed()
+        self._fit()
+
+    # ---- who sits here ----------------------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        """Whose screen this is: 0 or 1 (a player's), "spectator" or "teacher" (the class's),
+        or "shared" (hotseat: the seat of whoever took it with "reveal").
+        """
+        return self._screen
+
+    def set_screen(self, screen: Screen) -> None:
+        """Python only: make this the screen of `screen` (one of `SCREENS[mode]`)."""
+        self._screen = self._check_screen(screen)
+        self._fit()
+
+    @property
+    def allow_peek(self) -> bool:
+        """True: every perspective is open to the browser, even while the round is live."""
+        return self._allow_peek
+
+    @allow_peek.setter
+    def allow_peek(self, value: bool) -> None:
+        self._allow_peek = bool(value)
+        self._fit()
+
+    @property
+    def reveal_at_end(self) -> bool:
+        """True (the default): once the round is over every perspective opens, for a review.
+        False: a player's screen stays limited to its own seat and the spectator.
+        """
+        return self._reveal_at_end
+
+    @reveal_at_end.setter
+    def reveal_at_end(self, value: bool) -> None:
+        self._reveal_at_end = bool(value)
+        self._fit()
+
+    def entitled(self) -> tuple[Perspective, ...]:
+        """The perspectives this screen may see now, in the order of PERSPECTIVES."""
+        if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
+            return PERSPECTIVES
+        if self._game.phase == "over" and self._reveal_at_end:
+            return PERSPECTIVES
+        seat = self._seat if self.mode == "hotseat" else self._screen
+        return (seat, "spectator") if seat in (0, 1) else ("spectator",)
+
+    def can_act(self) -> bool:
+        """May the browser act now (for the player to move)? Never for a bot's seat or from a peek."""
+        game = self._game
+        if game is None or self.mode in ("watch", "replay") or game.phase == "over" or self.step != len(game):
+            return False
+        player, shown = game.to_move, self.perspective
+        if player in self._bots or shown not in self.entitled():
+            return False
+        if self.mode == "play":
+            return player == self._screen
+        if self.mode == "hotseat":
+            return self._cover is None and shown == player
+        return shown == player or shown == "teacher"
+
+    @property
+    def cover(self) -> dict[str, Any] | None:
+        """Hotseat: {"player": p, "text": "Pass to Player p+1"} while the table waits for p, else None."""
+        if self._cover is None:
+            return None
+        return {"player": self._cover, "text": f"Pass to Player {self._cover + 1}"}
+
+    def names(self) -> list[str]:
+        """The seats' names as shown: the record's, with "You" on a play-mode screen's seat."""
+        names = list(self._replay.players if self._replay is not None else self._game.players)
+        if self.mode == "play":
+            names[self._screen] = "You"
+        return names
+
+    # ---- the timeline -------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        """Is there a live game (every mode but replay)?"""
+        return self._game is not None
+
+    @property
+    def steps(self) -> int:
+        """Actions recorded so far (the replay's length in replay mode)."""
+        return len(self._replay) if self._replay is not None else len(self._game)
+
+    def game_at(self, k: int) -> Game:
+        """The game after `k` actions (the live game itself at the live edge)."""
+        if self._replay is not None:
+            return self._replay.game_at(k)
+        if k == len(self._game):
+            return self._game
+        return self.record().game_at(k)
+
+    def whole(self) -> Game:
+        """The live game, or the replay's final game: what the event list narrates."""
+        if self._replay is None:
+            return self._game
+        if self._final is None:
+            self._final = self._replay.final_game
+        return self._final
+
+    def record(self) -> Replay:
+        """The replay shown, or the live game's record so far (cached while the game stands still)."""
+        if self._replay is not None:
+            return self._replay
+        if self._timeline is None or len(self._timeline) != len(self._game):
+            self._timeline = Replay.from_game(self._game)
+        return self._timeline
+
+    def reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
+        """The bots' latest reasons up to `step`: each shown to its own seat and the teacher only
+        (a reason may name the bot's hidden cards).
+        """
+        latest: dict[int, dict[str, Any]] = {}
+        for step, player, name, text in self._reasons:
+            if step <= self.step and (perspective == player or perspective == "teacher"):
+                latest[player] = {"player": player, "name": name, "text": text, "step": step}
+        return [latest[p] for p in sorted(latest)]
+
+    # ---- Python's calls -------------------------------------------------------------------
+
+    def show(self, perspective: Perspective) -> None:
+        """Python shows any perspective (a peek does not widen `entitled()`)."""
+        self.perspective = check_perspective(perspective)
+
+    def go(self, step: int) -> None:
+        """Show the game after `step` actions."""
+        if type(step) is not int or not 0 <= step <= self.steps:
+            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.steps}")
+        self.step = step
+
+    def apply(self, action: A.Action) -> None:
+        """Python applies an action for any seat (IllegalAction changes nothing)."""
+        game = self._require_live()
+        following = self.step == len(game)
+        game.apply(action)
+        self._moved(following)
+
+    def advance(self, actions: int = 1) -> None:
+        """The bots make up to `actions` moves now (fewer if a person is to move or a bot fails)."""
+        self._require_live()
+        if type(actions) is not int or not 0 <= actions <= 10_000:
+            raise ArgumentError(f"advance needs a number of actions from 0 to 10000, not {quote(actions)}")
+        for _ in range(actions):
+            if not self._bot_move():
+                break
+
+    def check_playing(self, playing: Any) -> bool:
+        """`playing` if autoplay may be set to it: a bool, and never True in play or hotseat mode."""
+        if not isinstance(playing, bool):
+            raise ArgumentError(f"autoplay needs playing: true or false, not {quote(playing)}")
+        if playing and self.mode not in AUTOPLAY_MODES:
+            raise ArgumentError(f"Autoplay is not available in {self.mode} mode: people play it")
+        return playing
+
+    def set_playing(self, playing: bool) -> None:
+        """Start or stop autoplay (refused in play and hotseat modes, where people play)."""
+        self.playing = self.check_playing(playing)
+        self._resume_playing = False
+
+    def set_speed(self, speed: float) -> None:
+        """Autoplay speed in actions per second (0.1 to 20)."""
+        self.speed = check_speed(speed)
+
+    def replace_bot(self, player: int, bot: Any) -> None:
+        """`bot` plays seat `player` from now on (told `new_game` first); a pause for that seat ends."""
+        game = self._require_live()
+        player = _check_player(player)
+        guard.check_bot(bot)
+        if self.mode == "play" and player == self._screen:
+            raise ArgumentError(f"Player {player + 1} is this screen's seat; set_screen to the other seat first")
+        guard.tell(bot, game, player)
+        self._bots[player] = bot
+        self._name_seat(game, player, guard.bot_name(bot))
+        self._unpause(player)
+
+    def take_seat(self, player: int) -> None:
+        """The bot at `player` leaves: the seat is played by people from now on (`apply` from
+        Python, or the browser of a screen that may act for it); a pause for that seat ends.
+        """
+        game = self._require_live()
+        player = _check_player(player)
+        if player not in self._bots:
+            raise ArgumentError(f"Player {player + 1} has no bot to take over from")
+        del self._bots[player]
+        self._name_seat(game, player, "human")
+        self._unpause(player)
+
+    @property
+    def bot_error(self) -> BotError | None:
+        """The failure that paused the bots, with the full detail (None while nothing failed)."""
+        return self._bot_error
+
+    @property
+    def paused(self) -> dict[str, Any] | None:
+        """What every perspective is told about a paused game (no hidden card), or None."""
+        error = self._bot_error
+        if error is None:
+            return None
+        return {"player": error.player, "text": error.public, "bots": sorted(guard.builtin_bots())}
+
+    # ---- the browser's requests -----------------------------------------------------------
+
+    def request_act(self, raw: Any) -> None:
+        """{kind: "act", action}: the player at this screen acts, if it may now."""
+        action = A.from_dict(raw)
+        game = self._game
+        if game is None or self.mode in ("replay", "watch"):
+            raise IllegalAction(f"{action} not allowed: nobody plays from the browser in {self.mode} mode")
+        if self.step != len(game):
+            raise IllegalAction(f"{action} not allowed: go to the latest step ({len(game)}) to play")
+        if game.phase == "over":
+            raise IllegalAction(f"{action} not allowed: the round is over")
+        if not self.can_act():
+            raise IllegalAction(f"{action} not allowed: it is Player {game.to_move + 1}'s move, not yours")
+        self.apply(action)
+
+    def request_step(self, to: Any) -> None:
+        """{kind: "step", to}: show the game after `to` actions."""
+        self.go(to)
+
+    def request_perspective(self, to: Any) -> None:
+        """{kind: "perspective", to}: switch among the entitled perspectives only."""
+        allowed = self.entitled()
+        if type(to) not in (int, str) or to not in allowed:
+            labels = ", ".join(PERSPECTIVE_LABELS[p] for p in allowed)
+            raise PerspectiveError(f"Cannot switch to perspective {quote(to)} now: allowed are {labels}")
+        self.perspective = to
+
+    def request_autoplay(self, playing: Any, speed: Any = None) -> None:
+        """{kind: "autoplay", playing, speed?}: start or stop autoplay (not in play or hotseat mode)."""
+        if self.mode not in AUTOPLAY_MODES:
+            raise ArgumentError(f"Autoplay is not available in {self.mode} mode: people play it")
+        self.check_playing(playing)
+        self.speed = check_speed(self.speed if speed is None else speed)
+        self.set_playing(playing)
+
+    def request_reveal(self) -> None:
+        """{kind: "reveal"}: hotseat: the player the table waits for takes the seat."""
+        if self._cover is None:
+            raise ArgumentError("Nothing to reveal: the table is not covered")
+        self._seat, self._cover = self._cover, None
+        self.perspective = self._seat
+
+    def request_resume(self, name: Any) -> None:
+        """{kind: "resume", bot}: after a bot failed, a built-in bot (by name) takes its seat."""
+        error = self._bot_error
+        if error is None:
+            raise ArgumentError("Nothing to resume: no bot has failed")
+        factories = guard.builtin_bots()
+        if not isinstance(name, str) or name not in factories:
+            raise ArgumentError(f"Cannot resume with {quote(name)}: the bots are {', '.join(sorted(factories))}")
+        self.replace_bot(error.player, factories[name](seed=0))
+
+    # ---- bots and autoplay (the widget's timers call these) ----------------------------------
+
+    def bot_to_move(self) -> Any | None:
+        """The bot whose move it is, unless the round is over or the bots are paused."""
+        game = self._game
+        if game is None or game.phase == "over" or self._bot_error is not None:
+            return None
+        return self._bots.get(game.to_move)
+
+    @property
+    def busy(self) -> bool:
+        """Play mode: a bot is about to answer."""
+        return self.mode == "play" and self.bot_to_move() is not None
+
+    def timer(self) -> str | None:
+        """What the widget should wait for: "bot" (play mode: a bot answers after a pause),
+        "autoplay" (the next autoplay tick), or None.
+        """
+        if self.busy:
+            return "bot"
+        return "autoplay" if self.playing else None
+
+    def run_bots(self) -> None:
+        """Play mode: the bots move at once until a person is to move (or a bot fails)."""
+        while self._bot_move():
+            pass
+
+    def tick(self) -> None:
+        """One tick of the widget's timer: a bot's move in play mode, else one autoplay step
+        (the next recorded step, or in watch mode a bot's move; autoplay stops at the end).
+        """
+        if self.busy:
+            self._bot_move()
+        elif self.playing:
+            if self.step < self.steps:
+                self.step += 1
+            elif not (self.mode == "watch" and self._bot_move()):
+                self.playing = False
+
+    def _bot_move(self) -> bool:
+        """One move by the bot to move, behind the guard (a failure pauses the bots). False if none moved."""
+        bot = self.bot_to_move()
+        if bot is None:
+            return False
+        game = self._game
+        following, player = self.step == len(game), game.to_move
+        reason, error = guard.move(bot, game, player)
+        if error is not None:
+            self._bot_error = error
+            self._resume_playing, self.playing = self.playing, False
+            return False
+        self._reasons.append((len(game), player, guard.bot_name(bot), reason))
+        self._moved(following)
+        return True
+
+    @staticmethod
+    def _name_seat(game: Game, player: int, name: str) -> None:
+        names = list(game.players)
+        names[player] = name
+        game.players = (names[0], names[1])
+
+    def _unpause(self, player: int) -> None:
+        if self._bot_error is not None and self._bot_error.player == player:
+            self._bot_error = None
+            self.playing, self._resume_playing = self._resume_playing or self.playing, False
+
+    # ---- helpers -------------------------------------------------------------------------
+
+    def _moved(self, following: bool) -> None:
+        """After any move: follow the live edge if we were on it; hotseat covers for the next player."""
+        if following:
+            self.step = len(self._game)
+        self._cover_if_needed()
+
+    def _cover_if_needed(self) -> None:
+        game = self._game
+        if self.mode == "hotseat" and game.phase != "over" and self._seat != game.to_move:
+            self._seat, self._cover, self.perspective = None, game.to_move, "spectator"
+
+    def _fit(self) -> None:
+        """After the entitlement narrowed: show the screen's own seat (or the spectator) if needed."""
+        allowed = self.entitled()
+        if self.perspective not in allowed:
+            self.perspective = self._screen if self._screen in allowed else "spectator"
+
+    def _default_screen(self, perspective: Perspective) -> Screen:
+        if self.mode in ("live", "play"):
+            return perspective
+        return SCREENS[self.mode][0]
+
+    def _check_screen(self, screen: Any) -> Screen:
+        allowed = SCREENS[self.mode]
+        if type(screen) not in (int, str) or screen not in allowed:
+            raise ArgumentError(f"screen {quote(screen)} is not one of {', '.join(map(repr, allowed))} "
+                              f"in {self.mode} mode" + (" (the seat this screen plays)" if self.mode == "play" else ""))
+        if self.mode == "play" and screen in self._bots:
+            raise ArgumentError(f"screen {screen!r}: Player {screen + 1} is played by a bot; take_seat({screen}) first")
+        return screen
+
+    def _require_live(self) -> Game:
+        if self._game is None:
+            raise ArgumentError("This widget shows a replay; there is no live game to play")
+        return self._game
+
+
+# ---- small checks shared with the widget -------------------------------------------------
+
+
+def check_number(value: Any, low: float, high: float, what: str) -> float:
+    """`value` as a float if it is a number from `low` to `high`, else ArgumentError naming `what`."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
+        raise ArgumentError(f"{what.format(low=low, high=high)}, not {quote(value)}")
+    return float(value)
+
+
+def check_speed(value: Any) -> float:
+    """Autoplay speed: 0.1 to 20 actions per second."""
+    return check_number(value, 0.1, 20, "speed must be between {low} and {high} actions per second")
+
+
+def new_or_given(game: Game | None, rules: Rules | None, seed: int | None) -> Game:
+    """`game`, or a new Game from `rules` and `seed` (not both)."""
+    if game is None:
+        return Game(rules=rules, seed=seed)
+    if not isinstance(game, Game):
+        raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
+    if rules is not None or seed is not None:
+        raise ArgumentError("give either game= or rules=/seed=, not both")
+    return game
+
+
+def _check_player(player: Any) -> int:
+    if type(player) is not int or player not in (0, 1):
+        raise ArgumentError(f"player must be 0 (Player 1) or 1 (Player 2), not {quote(player)}")
+    return player
