@@ -12,11 +12,11 @@ from .actions import Action
 from .cards import Card
 from .errors import CardError, IllegalAction, NeedleError, PerspectiveError, ReplayError, RulesError
 from .game import Event, Game
+from .observation import PlayerView
 from .replay import Replay
 from .result import Reason, Result
 from .rules import Rules, set_points
 from .sim import play_game, tournament
-from .observation import PlayerView
 from .views import view
 
 __version__ = "0.1.0"

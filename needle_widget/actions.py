@@ -8,10 +8,11 @@ LaySet(cards=(Card.parse('4C'), Card.parse('5H'), Card.parse('6H')))
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Union
+from typing import Any
 
-from .cards import DECK, Card, CardLike, parse_cards
+from .cards import DECK, Card, parse_cards
 from .errors import CardError, InvalidAction
 
 
@@ -29,6 +30,7 @@ class ChooseNeedle:
         return f"Choose needle {self.card}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: {"type": ..., plus the card or cards}."""
         return {"type": "choose_needle", "card": self.card.code}
 
 
@@ -40,6 +42,7 @@ class DrawPile:
         return "Draw from pile"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: {"type": ..., plus the card or cards}."""
         return {"type": "draw_pile"}
 
 
@@ -51,6 +54,7 @@ class Steal:
         return "Steal from opponent"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: {"type": ..., plus the card or cards}."""
         return {"type": "steal"}
 
 
@@ -73,6 +77,7 @@ class LaySet:
         return "Lay set " + " ".join(map(str, self.cards))
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: {"type": ..., plus the card or cards}."""
         return {"type": "lay_set", "cards": [c.code for c in self.cards]}
 
 
@@ -84,6 +89,7 @@ class EndSets:
         return "Done laying sets"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: {"type": ..., plus the card or cards}."""
         return {"type": "end_sets"}
 
 
@@ -101,10 +107,11 @@ class Discard:
         return f"Discard {self.card}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form: {"type": ..., plus the card or cards}."""
         return {"type": "discard", "card": self.card.code}
 
 
-Action = Union[ChooseNeedle, DrawPile, Steal, LaySet, EndSets, Discard]
+Action = ChooseNeedle | DrawPile | Steal | LaySet | EndSets | Discard
 ACTION_TYPES: dict[str, type] = {
     "choose_needle": ChooseNeedle,
     "draw_pile": DrawPile,
@@ -152,7 +159,10 @@ def from_dict(data: Any) -> Action:
 
 
 def parse(text: str) -> Action:
-    """An action from text as `str(action)` writes it: "draw", "steal", "discard 7h", "lay 4c 5h 6h", "end", "needle 7h"."""
+    """An action from text as `str(action)` writes it.
+
+    "draw", "steal", "discard 7h", "lay 4c 5h 6h", "end", "needle 7h".
+    """
     words = text.replace(",", " ").split()
     if not words:
         raise InvalidAction(f"Not an action: {text!r}")

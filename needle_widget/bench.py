@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .actions import ChooseNeedle, Steal, cards_of
 from .game import Game
@@ -15,6 +15,8 @@ from .views import PERSPECTIVES
 
 @dataclass(frozen=True)
 class Figure:
+    """One measured figure: what, how much, in which unit."""
+
     name: str
     value: float
     unit: str
@@ -67,7 +69,8 @@ def _midgame(seed: int = 3, decisions: int = 120) -> Game:
 
 def long_game(seed: int = 3) -> Game:
     """A game that runs to the turn limit (300 turns): random players who peek to avoid
-    ending the round (never steal their own needle, discard or lay the opponent's)."""
+    ending the round (never steal their own needle, discard or lay the opponent's).
+    """
     rand = random.Random(seed).random
     game = Game(seed=seed)
     while game.phase != "over":
@@ -83,7 +86,8 @@ def long_game(seed: int = 3) -> Game:
 
 def endless_game(actions: int, seed: int = 1) -> Game:
     """A legal game of exactly `actions` actions (when the turn limit allows): each player picks
-    a needle in the other's hand and never steals, discards or lays one, so only E5 can end it."""
+    a needle in the other's hand and never steals, discards or lays one, so only E5 can end it.
+    """
     rng = random.Random(seed)
     game = Game(rules=Rules(max_turns=min(MAX_TURNS, actions)), seed=seed)
     while len(game) < actions and game.phase != "over":
@@ -117,6 +121,7 @@ def replay_memory(actions: int) -> tuple[float, float]:
 
 
 def replay_stepping(seconds: float) -> list[Figure]:
+    """Load and check a 300-turn replay, then time `game_at(k)` at random steps."""
     from .replay import Replay
 
     game = long_game()
@@ -126,11 +131,14 @@ def replay_stepping(seconds: float) -> list[Figure]:
     load = time.perf_counter() - start
     n = len(replay)
     rand = random.Random(1).random
-    figure = per_call(f"game_at(k), {game.turn} turns, {n} actions", lambda: replay.game_at(int(rand() * (n + 1))), seconds)
+    figure = per_call(
+        f"game_at(k), {game.turn} turns, {n} actions", lambda: replay.game_at(int(rand() * (n + 1))), seconds
+    )
     return [Figure(f"load + check a {game.turn}-turn replay", load * 1e3, "ms"), figure]
 
 
 def greedy_selfplay(seconds: float) -> Figure:
+    """Whole GreedyBot vs GreedyBot games per second (after a warm-up)."""
     from .bots import GreedyBot
     from .sim import play_game
 
@@ -148,6 +156,7 @@ def greedy_selfplay(seconds: float) -> Figure:
 
 
 def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
+    """Microseconds per call of `fn`, over about `seconds`."""
     calls = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -176,7 +185,7 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     report(Figure("  its peak memory (tracemalloc)", megabytes, "MB"))
     game = _midgame()
     for perspective in PERSPECTIVES:
-        report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda: game.view(perspective), seconds / 4))
+        report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda p=perspective: game.view(p), seconds / 4))
     from .knowledge import opponent_needle_odds, own_needle_odds
 
     mine = game.player_view(0)

@@ -6,8 +6,8 @@ it holds without looping over 52 bits; this is what keeps the engine fast.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import product
-from typing import Iterable
 
 from . import actions as A
 from .cards import DECK, Card
@@ -44,10 +44,12 @@ def cards_of(mask: int) -> list[Card]:
 
 
 def discards_of(mask: int) -> list[A.Discard]:
+    """A Discard for each card of `mask`, by card index."""
     return _expand(mask, _DISCARDS)
 
 
 def needles_outside(mask: int) -> list[A.ChooseNeedle]:
+    """A ChooseNeedle for each card outside `mask`, by card index."""
     return _expand(FULL & ~mask, _NEEDLES)
 
 
@@ -60,6 +62,7 @@ def mask_of(cards: Iterable[Card]) -> int:
 
 
 def rank_nibble(mask: int, rank: int) -> int:
+    """The four suit bits of `rank` (1..13) in `mask`."""
     return (mask >> (4 * (rank - 1))) & 15
 
 

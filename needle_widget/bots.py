@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from typing import Callable, Optional, Protocol, Sequence, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
 
 from . import actions as A
 from . import knowledge
@@ -56,9 +57,13 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action: ...
+    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """One of `legal_actions`, chosen from what `view` shows."""
+        ...
 
-    def explain(self) -> str: ...
+    def explain(self) -> str:
+        """Why the last choice, in a sentence (may name the bot's own hidden cards)."""
+        ...
 
 
 # ---- card sense shared by GreedyBot and OddsBot -----------------------------------
@@ -143,7 +148,8 @@ def _sets_mask(view: PlayerView) -> int:
 
 def _unavailable(view: PlayerView) -> int:
     """Cards no draw can give now: in sets, on the discard pile, or known in the
-    opponent's hand (before any reshuffle, every public card is in a set or discarded)."""
+    opponent's hand (before any reshuffle, every public card is in a set or discarded).
+    """
     if not view.reshuffles:
         return view.public_mask | view.known_opponent_mask
     m = _sets_mask(view) | view.known_opponent_mask
@@ -175,7 +181,8 @@ _SET_INFO: dict[int, tuple[A.LaySet, int, int]] = {}
 
 def _set_info(s: A.LaySet) -> tuple[A.LaySet, int, int]:
     """(s, points, mask) of a LaySet, cached by identity (the cache keeps `s` alive, so
-    its id cannot be reused while cached; `bitmasks` reuses one object per set)."""
+    its id cannot be reused while cached; `bitmasks` reuses one object per set).
+    """
     info = _SET_INFO.get(id(s))
     if info is None or info[0] is not s:
         a, b, c = s.cards
@@ -193,7 +200,8 @@ def _set_points(s: A.LaySet) -> int:
 def _best_total(mask: int, extra: tuple[int, ...]) -> int:
     """The most points the sets of `mask` make together: exact for a hand of up to 12
     cards (four sets deep); beyond (the large `hand_size` variants) the best-scoring set
-    is taken each time, so the time stays linear."""
+    is taken each time, so the time stays linear.
+    """
     sets = sets_in(mask, extra)
     if not sets:
         return 0
@@ -291,11 +299,12 @@ def _score(view: PlayerView) -> _Score:
 
 class _BaseBot:
     """Common parts: `name`, `seed`, `explain` from the reason the last choice
-    recorded, a no-op `new_game`, a readable repr."""
+    recorded, a no-op `new_game`, a readable repr.
+    """
 
     name = "bot"
 
-    def __init__(self, seed: Optional[int] = None) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._why: tuple = ()
 
@@ -334,15 +343,17 @@ class RandomBot(_BaseBot):
 
     name = "random"
 
-    def __init__(self, seed: Optional[int] = None) -> None:
+    def __init__(self, seed: int | None = None) -> None:
         super().__init__(secrets.randbits(63) if seed is None else seed)
         self._rng = random.Random(f"random-bot {self.seed}")
 
     def new_game(self, seed: int, player: int) -> None:
+        """Reseed from the game's seed and seat, so the same game is played the same way."""
         super().new_game(seed, player)
         self._rng = random.Random(f"random-bot {self.seed} {seed} {player}")
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """A uniformly random legal action."""
         action = legal_actions[self._rng.randrange(len(legal_actions))]
         self._why = ("Picked “{}” at random from {} legal action{}.", action, len(legal_actions),
                      "s" if len(legal_actions) != 1 else "")
@@ -375,6 +386,7 @@ class GreedyBot(_BaseBot):
     name = "greedy"
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """The greedy choice of this phase (see the class docstring)."""
         phase = view.phase
         if phase == "discard":
             return self._discard(view)
@@ -477,7 +489,7 @@ class OddsBot(GreedyBot):
 
     name = "odds"
 
-    def __init__(self, seed: Optional[int] = None, *, card_weight: float = 0.002, steal_bonus: float = 0.03) -> None:
+    def __init__(self, seed: int | None = None, *, card_weight: float = 0.002, steal_bonus: float = 0.03) -> None:
         super().__init__(seed)
         self.card_weight = card_weight
         """Win chance per unit of GreedyBot's card value."""
@@ -488,7 +500,8 @@ class OddsBot(GreedyBot):
     def end_value(lead: int) -> float:
         """What ending the round now is worth against playing on, with `lead` points more
         than the opponent: the result now (1 win, 1/2 draw, 0 loss) minus the expected
-        result of playing on (`PLAY_ON`)."""
+        result of playing on (`PLAY_ON`).
+        """
         play_on = PLAY_ON[max(-4, min(4, lead)) + 4]
         return (1.0 if lead > 0 else 0.5 if lead == 0 else 0.0) - play_on
 
@@ -501,7 +514,7 @@ class OddsBot(GreedyBot):
         end = self.end_value(lead)
         probs = knowledge.opponent_needle_odds(view).probs
         weight = self.card_weight
-        utilities = [probs[c.index] * end - weight * v for c, v in zip(cards, values)]
+        utilities = [probs[c.index] * end - weight * v for c, v in zip(cards, values, strict=False)]
         k = utilities.index(max(utilities))
         card, p = cards[k], probs[cards[k].index]
         greedy = values.index(min(values))
@@ -568,7 +581,7 @@ BOTS: dict[str, Callable[..., _BaseBot]] = {"random": RandomBot, "greedy": Greed
 """The bots by name (the CLI's `--bots greedy random`); each is called with `seed=`."""
 
 
-def make_bot(name: str, seed: Optional[int] = None) -> _BaseBot:
+def make_bot(name: str, seed: int | None = None) -> _BaseBot:
     """A new bot by its name in `BOTS` (case-insensitive); an unknown name raises
     ValueError listing the names.
 

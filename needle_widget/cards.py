@@ -6,7 +6,7 @@ hand fits in a 52-bit mask with one 4-bit nibble per rank (see `bitmasks`).
 
 from __future__ import annotations
 
-from typing import Iterable, Union
+from collections.abc import Iterable
 
 from .errors import CardError
 
@@ -31,10 +31,10 @@ class Card:
     >>> card = Card.parse("q♦")
     >>> str(card), card.code, card.rank, card.suit
     ('Q♦', 'QD', 12, 'D')
-    >>> Card.parse("11x")
+    >>> Card.parse("11x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    needle_widget.errors.CardError: Not a card: '11x' (expected a rank A 2-10 J Q K, or T for 10, then a suit C D H S or ♣ ♦ ♥ ♠, as in '10H' or 'Q♦')
+    needle_widget.errors.CardError: Not a card: '11x' (expected a rank A 2-10 J Q K, or T for 10, then a suit ...)
     """
 
     __slots__ = ("rank", "suit", "index", "code", "_str")
@@ -44,13 +44,14 @@ class Card:
     index: int
     code: str
 
-    def __new__(cls, rank: int, suit: str) -> "Card":
+    def __new__(cls, rank: int, suit: str) -> Card:
+        """The card of `rank` (1..13) and `suit` ("C", "D", "H" or "S"); one object per card."""
         if type(rank) is not int or not 1 <= rank <= 13 or suit not in _SUIT_INDEX:
             raise CardError(f"Not a card: rank {rank!r}, suit {suit!r} (rank 1..13, suit one of C D H S)")
         return DECK[(rank - 1) * 4 + _SUIT_INDEX[suit]]
 
     @classmethod
-    def _make(cls, index: int) -> "Card":
+    def _make(cls, index: int) -> Card:
         self = object.__new__(cls)
         rank, suit = index // 4 + 1, SUITS[index % 4]
         for name, value in (
@@ -64,7 +65,7 @@ class Card:
         return self
 
     @staticmethod
-    def parse(text: Union[str, "Card"]) -> "Card":
+    def parse(text: str | Card) -> Card:
         """Read a card from text such as "10h", "TH", "10♥", "q♦" (case-insensitive)."""
         if isinstance(text, Card):
             return text
@@ -79,7 +80,7 @@ class Card:
         return card
 
     @staticmethod
-    def from_index(index: int) -> "Card":
+    def from_index(index: int) -> Card:
         """The card with `index` 0..51 (rank-major: A♣ A♦ A♥ A♠ 2♣ ...)."""
         return DECK[index]
 
@@ -90,6 +91,7 @@ class Card:
 
     @property
     def is_face(self) -> bool:
+        """Jack, queen or king."""
         return self.rank >= 11
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -107,16 +109,16 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
     def __reduce__(self) -> tuple:
         return (Card.from_index, (self.index,))
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: dict) -> "Card":
+    def __deepcopy__(self, memo: dict) -> Card:
         return self
 
 
@@ -134,7 +136,7 @@ for _card in DECK:
                 _PARSED[_rank_text + _suit_text] = _card
 
 
-CardLike = Union[Card, str]
+CardLike = Card | str
 
 
 def parse_cards(items: Iterable[CardLike]) -> list[Card]:
@@ -145,5 +147,5 @@ def parse_cards(items: Iterable[CardLike]) -> list[Card]:
 
 
 def format_cards(cards: Iterable[Card]) -> str:
-    """ "7♥ 8♥ 9♥" """
+    """Cards as text, such as "7♥ 8♥ 9♥"."""
     return " ".join(str(c) for c in cards)

@@ -9,7 +9,8 @@ import argparse
 import os
 import sys
 import tempfile
-from typing import Callable, Optional, Sequence, TextIO
+from collections.abc import Callable, Sequence
+from typing import TextIO
 
 from . import __version__
 from .errors import NeedleError
@@ -81,7 +82,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _count(low: int, high: Optional[int] = None, why: str = "") -> Callable[[str], int]:
+def _count(low: int, high: int | None = None, why: str = "") -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -109,6 +110,7 @@ def _perspective(text: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `needle-widget` and its four commands."""
     from .bots import BOTS
     from .sim import MAX_GAMES
 
@@ -147,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run `needle-widget` with `argv`; return the exit code (2 for bad input, in one line)."""
     args = build_parser().parse_args(argv)
     out = stdout or sys.stdout
     try:
@@ -237,7 +240,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     print(f"{one} (Player 1) vs {two} (Player 2), seed {replay.seed}, "
           f"seen by {who}, {step} of {len(replay)} actions", file=out)
     turn = None
-    for event, line in zip(game.history, narrate(game, args.perspective)):
+    for event, line in zip(game.history, narrate(game, args.perspective), strict=False):
         if event.turn != turn:
             turn = event.turn
             print("Needles" if turn == 0 else f"Turn {turn}", file=out)

@@ -8,7 +8,8 @@ tests share fixtures made by `example_states()`.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import actions as A
 from . import knowledge
@@ -18,7 +19,6 @@ from .narration import narrate
 from .rules import set_points
 from .seats import PERSPECTIVE_LABELS  # noqa: F401 - re-exported: the widget's labels
 from .views import Perspective, view
-
 
 
 def _rounded(value: Any, digits: int = 4) -> Any:
@@ -33,7 +33,8 @@ def _rounded(value: Any, digits: int = 4) -> Any:
 
 def table(game: Game, perspective: Perspective) -> dict[str, Any]:
     """The view of `game` for `perspective`, without its history (the event list carries it),
-    with a label on each legal action, points on each legal set, and the end in words."""
+    with a label on each legal action, points on each legal set, and the end in words.
+    """
     data = view(game, perspective)
     data.pop("history")
     labelled = []
@@ -53,7 +54,7 @@ def events(game: Game, perspective: Perspective) -> list[dict[str, Any]]:
     """One narrated line per action: {"step": k (the step after it), "turn", "player", "text"}."""
     return [
         {"step": k + 1, "turn": e.turn, "player": e.player, "text": text}
-        for k, (e, text) in enumerate(zip(game.history, narrate(game, perspective)))
+        for k, (e, text) in enumerate(zip(game.history, narrate(game, perspective), strict=False))
     ]
 
 
@@ -105,7 +106,8 @@ def example_states() -> dict[str, dict[str, Any]]:
 
 def _example_finished_game() -> Game:
     """A finished game that depends on the engine alone (seeded uniform choices, no bots):
-    Player 1 wins, with sets on the table and a steal, over at least 20 actions."""
+    Player 1 wins, with sets on the table and a steal, over at least 20 actions.
+    """
     import random
 
     for seed in range(1000):
@@ -128,7 +130,8 @@ def _to_sets_with_a_set(game: Game) -> bool:
     return game.phase == "sets" and len(game.legal_actions()) > 1
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:  # pragma: no cover - a fixture writer for js tests
+def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a fixture writer for js tests
+    """Write `example_states()` as JSON to the path given (default js/test/fixtures.json)."""
     import json
     import sys
 

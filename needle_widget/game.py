@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import actions as A
 from .actions import Action
@@ -67,18 +68,18 @@ class Game:
     >>> g.apply(actions.ChooseNeedle("7h")); g.apply(actions.ChooseNeedle("QS"))
     >>> g.phase, g.turn, g.legal_actions()
     ('draw', 1, [DrawPile(), Steal()])
-    >>> g.apply(actions.Discard("7h"))
+    >>> g.apply(actions.Discard("7h"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    needle_widget.errors.IllegalAction: Discard 7♥ not allowed: it is Player 1's draw on turn 1 (legal: Draw from pile, Steal from opponent)
+    needle_widget.errors.IllegalAction: Discard 7♥ not allowed: it is Player 1's draw on turn 1 (legal: ...)
     """
 
     def __init__(
         self,
-        rules: Optional[Rules] = None,
-        seed: Optional[int] = None,
-        deck: Optional[Sequence[CardLike]] = None,
-        first_player: Optional[int] = None,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        deck: Sequence[CardLike] | None = None,
+        first_player: int | None = None,
     ) -> None:
         if rules is not None and not isinstance(rules, Rules):
             hint = " (for a dict, use Rules.from_dict)" if isinstance(rules, dict) else ""
@@ -107,7 +108,7 @@ class Game:
         )
         self.players: tuple[str, str] = ("human", "human")
         """Who plays each seat: a bot's name or "human" (recorded in replays)."""
-        self._forced: Optional[tuple[int, tuple[int, ...]]] = None
+        self._forced: tuple[int, tuple[int, ...]] | None = None
         h = self.rules.hand_size
         self._hands = [mask_of(order[:h]), mask_of(order[h : 2 * h])]
         self._pile = [c.index for c in reversed(order[2 * h :])]
@@ -119,18 +120,18 @@ class Game:
         self._stolen = [0, 0]
         self._seen_held = [0, 0]
         self._reshuffles = 0
-        self._last_steal: list[Optional[int]] = [None, None]
+        self._last_steal: list[int | None] = [None, None]
         self._laid = 0
         self._log: list[tuple] = []
         """The log, possibly shared with copies (copy-on-write): only the first `_moves` entries are this game's."""
         self._moves = 0
-        self._legal: Optional[tuple] = None
+        self._legal: tuple | None = None
         self._extra_starts = self.rules.set_starts()[11:]
         self._steal_gap = 2 * self.rules.steal_every
         self.phase: str = "needle"
         self.to_move: int = 0
         self.turn: int = 0
-        self.result: Optional[Result] = None
+        self.result: Result | None = None
 
     # ---- questions -------------------------------------------------------------
 
@@ -138,7 +139,7 @@ class Game:
         """Player's hand, sorted by rank then suit (omniscient: not for a player's eyes)."""
         return cards_of(self._hands[_check_player(player)])
 
-    def needle(self, player: int) -> Optional[Card]:
+    def needle(self, player: int) -> Card | None:
         """Player's needle, or None before they pick (omniscient)."""
         n = self._needles[_check_player(player)]
         return DECK[n] if n >= 0 else None
@@ -163,14 +164,17 @@ class Game:
         return (self._scores[0], self._scores[1])
 
     def hand_size(self, player: int) -> int:
+        """How many cards `player` holds (public)."""
         return self._hands[_check_player(player)].bit_count()
 
     @property
     def pile_size(self) -> int:
+        """How many cards the draw pile holds (public)."""
         return len(self._pile)
 
     @property
     def is_over(self) -> bool:
+        """Whether the round has ended (E1-E5)."""
         return self.phase == "over"
 
     @property
@@ -189,7 +193,8 @@ class Game:
         """The number of actions applied so far."""
         return self._moves
 
-    def last_steal_turn(self, player: int) -> Optional[int]:
+    def last_steal_turn(self, player: int) -> int | None:
+        """The turn of `player`'s last steal, or None."""
         return self._last_steal[_check_player(player)]
 
     def next_steal_turn(self, player: int) -> int:
@@ -201,10 +206,11 @@ class Game:
 
     def may_steal(self, player: int) -> bool:
         """T2: whether the steal limit and a non-empty opponent hand would let `player` steal on
-        this turn (whoever is to move; `is_legal(Steal())` also asks whose draw it is)."""
+        this turn (whoever is to move; `is_legal(Steal())` also asks whose draw it is).
+        """
         return self._steal_block(player) is None
 
-    def _steal_block(self, p: int) -> Optional[str]:
+    def _steal_block(self, p: int) -> str | None:
         """T1/T2: why `p` may not steal on this turn, or None."""
         if not self._hands[1 - p]:
             return f"{player_name(1 - p)}'s hand is empty"
@@ -277,7 +283,7 @@ class Game:
         """Whether `action` may be played now (`why_not(action) is None`)."""
         return self.why_not(action) is None
 
-    def why_not(self, action: Action) -> Optional[str]:
+    def why_not(self, action: Action) -> str | None:
         """None if the player to move may play `action` now; else the reason, in words.
 
         The one source of legality: `apply()` refuses what it refuses, `legal_actions()`
@@ -296,7 +302,9 @@ class Game:
         p = self.to_move
         if phase == "discard":
             if kind is _DISCARD:
-                return None if self._hands[p] >> action.card.index & 1 else f"{player_name(p)} does not hold {action.card}"
+                if self._hands[p] >> action.card.index & 1:
+                    return None
+                return f"{player_name(p)} does not hold {action.card}"
         elif phase == "draw":
             if kind is _DRAW_PILE:
                 if self._pile or len(self._discards) >= 2:
@@ -322,7 +330,7 @@ class Game:
         more = ", ..." if len(legal) > 6 else ""
         return f"it is {player_name(p)}'s {phase} {where} (legal: {', '.join(map(str, legal[:6]))}{more})"
 
-    def _set_block(self, p: int, cards: tuple[Card, Card, Card]) -> Optional[str]:
+    def _set_block(self, p: int, cards: tuple[Card, Card, Card]) -> str | None:
         """T3: why `p` may not lay `cards` as a set now (in their sets phase), or None."""
         if len(set(cards)) != 3:
             return "a set needs three different cards"
@@ -465,7 +473,7 @@ class Game:
         if not self._legal:
             self._finish(Reason.EXHAUSTED, None)
 
-    def _finish(self, reason: Reason, owner: Optional[int]) -> None:
+    def _finish(self, reason: Reason, owner: int | None) -> None:
         if reason is Reason.FOUND:
             self._scores[owner] += self.rules.needle_bonus
         a, b = self._scores
@@ -476,7 +484,7 @@ class Game:
         self._legal = ()
 
     def apply_recorded(
-        self, action: Action, stolen: Optional[Card] = None, reshuffle: Optional[Sequence[Card]] = None
+        self, action: Action, stolen: Card | None = None, reshuffle: Sequence[Card] | None = None
     ) -> None:
         """Apply `action` with its recorded chance outcome instead of the generator's.
 
@@ -532,7 +540,7 @@ class Game:
 
     # ---- copies, views, replays --------------------------------------------------
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy, generator state included.
 
         Cheap: O(state), not O(history). The log is shared, copy-on-write: an action
@@ -587,7 +595,7 @@ class Game:
             self._reshuffles, self.result,
         )
 
-    def replay(self) -> "Replay":
+    def replay(self) -> Replay:
         """The record of this game so far: save it, load it, step through it (`Replay.from_game`).
 
         A convenience: the engine does not depend on `replay`, which is imported on call.
@@ -598,14 +606,18 @@ class Game:
 
     def view(self, perspective: Perspective) -> dict[str, Any]:
         """What `perspective` (0, 1, "spectator" or "teacher") may see, as a JSON-ready dict
-        (`views.view`; imported on call, so the engine does not depend on views)."""
+        (`views.view`; imported on call, so the engine does not depend on views).
+        """
         from .views import view
 
         return view(self, perspective)
 
     def __repr__(self) -> str:
         where = f"turn {self.turn}" if self.turn else "picking needles"
-        state = f"over: {self.result.describe()}" if self.result else f"{self.phase}, {player_name(self.to_move)} to move"
+        if self.result:
+            state = f"over: {self.result.describe()}"
+        else:
+            state = f"{self.phase}, {player_name(self.to_move)} to move"
         return f"<Game seed={self.seed} {where}, {state}>"
 
 

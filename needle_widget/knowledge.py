@@ -80,7 +80,7 @@ truth: they can be off by a few hundredths, because such choices do tell.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from .bitmasks import FULL
 from .cards import DECK, SUITS, Card
@@ -136,7 +136,7 @@ class NeedleOdds:
             unseen_mask & hand_mask
         ).bit_count()
         """Probability that the opponent's needle is one of the viewer's hand cards."""
-        self._probs: Optional[tuple[float, ...]] = None
+        self._probs: tuple[float, ...] | None = None
 
     @property
     def probs(self) -> tuple[float, ...]:
@@ -196,19 +196,20 @@ class OwnNeedleOdds(NamedTuple):
     has picked; `next_draw` is None once the round is over.
     """
 
-    in_pile: Optional[float]
-    in_opponent_hand: Optional[float]
-    next_draw: Optional[float]
+    in_pile: float | None
+    in_opponent_hand: float | None
+    next_draw: float | None
 
 
 
 def unseen_mask(view: Any) -> int:
     """U: the cards `view`'s player has never seen (not in hand, never public, not known in the
-    opponent's hand): they are in the draw pile or the unseen part of the opponent's hand."""
+    opponent's hand): they are in the draw pile or the unseen part of the opponent's hand.
+    """
     return FULL & ~(view.hand_mask | view.public_mask | view.known_opponent_mask)
 
 
-def unseen_pile_share(view: Any, unseen: Optional[int] = None) -> float:
+def unseen_pile_share(view: Any, unseen: int | None = None) -> float:
     """P(an unseen card is in the draw pile): pile size / |U| before the first reshuffle, else 0."""
     if view.reshuffles:
         return 0.0
@@ -265,7 +266,7 @@ def own_needle_odds(view: Any) -> OwnNeedleOdds:
     return OwnNeedleOdds(share, 1.0 - share, next_draw)
 
 
-def _card_code(card: Optional[Card]) -> Optional[str]:
+def _card_code(card: Card | None) -> str | None:
     return card.code if card is not None else None
 
 

@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from . import actions as A
 from .game import Event, Game
 from .rules import set_points
@@ -69,7 +67,7 @@ def narrate_event(event: Event, perspective: Perspective, laid_before: int = 0) 
     return text + "."
 
 
-def narrate(game: Game, perspective: Perspective, upto: Optional[int] = None) -> list[str]:
+def narrate(game: Game, perspective: Perspective, upto: int | None = None) -> list[str]:
     """A sentence per action of `game` (the first `upto` of them), the round's end added to the last."""
     check_perspective(perspective)
     history = game.history if upto is None else game.history[:upto]

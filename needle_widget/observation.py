@@ -7,7 +7,7 @@ build it without an import knot; `views.view()` gives the JSON form of the same 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from .bitmasks import cards_of
 from .cards import DECK, Card
@@ -38,9 +38,9 @@ class PlayerView(NamedTuple):
     rules: Rules
     hand_mask: int
     """Own hand."""
-    needle: Optional[Card]
+    needle: Card | None
     """Own needle (a Card), or None before picking."""
-    opponent_needle: Optional[Card]
+    opponent_needle: Card | None
     """The opponent's needle once the round is over, else None."""
     hand_sizes: tuple[int, int]
     pile_size: int
@@ -56,17 +56,18 @@ class PlayerView(NamedTuple):
     opponent_held_mask: int
     """Cards this player knows the opponent has held at some time (steals both ways, their discards and sets)."""
     known_opponent_mask: int
-    """Cards this player knows are in the opponent's hand now (`Game.known_opponent_mask`: seen stolen, not seen leave)."""
+    """Cards this player knows are in the opponent's hand now (`Game.known_opponent_mask`)."""
     reshuffles: int
-    result: Optional[Result]
+    result: Result | None
 
     @classmethod
-    def of(cls, game: Any, player: int) -> "PlayerView":
+    def of(cls, game: Any, player: int) -> PlayerView:
         """The view of `player` in `game` (the same as `game.player_view(player)`)."""
         return game.player_view(player)
 
     @property
     def opponent(self) -> int:
+        """The other player."""
         return 1 - self.player
 
     @property
@@ -81,6 +82,7 @@ class PlayerView(NamedTuple):
 
     @property
     def is_my_turn(self) -> bool:
+        """Whether this player is to move in a live turn (not picking needles, not over)."""
         return self.phase != "over" and self.phase != "needle" and self.to_move == self.player
 
     def __repr__(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Optional
+from typing import Any
 
 from .cards import Card
 from .seats import player_name
@@ -45,15 +45,15 @@ class Result:
     that card, else None; `turn` is the turn during which it ended.
     """
 
-    winner: Optional[int]
+    winner: int | None
     reason: Reason
     scores: tuple[int, int]
-    needle_owner: Optional[int] = None
-    needle: Optional[Card] = None
+    needle_owner: int | None = None
+    needle: Card | None = None
     turn: int = 0
 
     def describe(self) -> str:
-        """Why the round ended and who won: "Player 2's needle 7♥ was discarded. Player 1 wins, 3-2." """
+        """Why the round ended and who won, as "Player 2's needle 7♥ was discarded. Player 1 wins, 3-2."."""
         owner = player_name(self.needle_owner) if self.needle_owner is not None else ""
         why = _DESCRIPTIONS[self.reason].format(owner=owner, needle=self.needle)
         a, b = self.scores
@@ -61,13 +61,14 @@ class Result:
         return f"{why[0].upper()}{why[1:]}. {head}, {a}-{b}."
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Result":
+    def from_dict(cls, data: dict[str, Any]) -> Result:
         """The inverse of `to_dict` (as found in views and replays)."""
         needle = data.get("needle")
         return cls(data["winner"], Reason(data["reason"]), tuple(data["scores"]), data.get("needle_owner"),
                    Card.parse(needle) if needle else None, data.get("turn", 0))
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON form (see `from_dict`)."""
         return {
             "winner": self.winner,
             "reason": self.reason.value,

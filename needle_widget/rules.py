@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Iterable, Literal, Union
+from typing import Any, Literal
 
 from .cards import Card
 from .errors import RulesError
@@ -30,7 +31,7 @@ class Rules:
 
     hand_size: int = 7
     """S2: cards dealt to each player, 1..26."""
-    first_player: Union[int, str] = 0
+    first_player: int | str = 0
     """S4: who takes turn 1: 0, 1 or "random" (drawn from the game's seeded generator)."""
     steal_every: int = 3
     """T2: after stealing on their own k-th turn a player may next steal on their (k + steal_every)-th."""
@@ -41,7 +42,7 @@ class Rules:
     max_turns: int = 300
     """E5: the round stops once this many turns (both players' counted) are complete; 1..MAX_TURNS."""
 
-    def validate(self) -> "Rules":
+    def validate(self) -> Rules:
         """Raise RulesError naming the first bad field and what it allows; return self."""
         _check_int("hand_size", self.hand_size, 1, 26)
         if not (self.first_player == "random" or (type(self.first_player) is int and self.first_player in (0, 1))):
@@ -54,17 +55,20 @@ class Rules:
         return self
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field, as a JSON-ready dict."""
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Rules":
+    def from_dict(cls, data: Any) -> Rules:
         """Rules from a dict such as `to_dict()` gives; unknown keys raise RulesError."""
         if not isinstance(data, dict):
             raise RulesError(f"Rules must be an object of fields, not {data!r}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(map(str, data)) - known)
         if unknown:
-            raise RulesError(f"Unknown rules field(s) {', '.join(map(repr, unknown))}; known: {', '.join(sorted(known))}")
+            raise RulesError(
+                f"Unknown rules field(s) {', '.join(map(repr, unknown))}; known: {', '.join(sorted(known))}"
+            )
         return cls(**data).validate()
 
     def set_starts(self) -> tuple[int, ...]:

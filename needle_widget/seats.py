@@ -10,11 +10,11 @@ receives these names and labels from Python (`display.shared_constants`), never 
 
 from __future__ import annotations
 
-from typing import Union
-
-Perspective = Union[int, str]
+Perspective = int | str
 PERSPECTIVES: tuple[Perspective, ...] = (0, 1, "spectator", "teacher")
-PERSPECTIVE_LABELS: dict[Perspective, str] = {0: "Player 1", 1: "Player 2", "spectator": "Spectator", "teacher": "Teacher"}
+PERSPECTIVE_LABELS: dict[Perspective, str] = {
+    0: "Player 1", 1: "Player 2", "spectator": "Spectator", "teacher": "Teacher",
+}
 
 
 def player_name(player: int) -> str:

@@ -9,9 +9,10 @@ import itertools
 import os
 import stat
 import uuid
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
-from typing import Any, Iterator, Optional, Sequence, TextIO, Union
+from typing import Any, TextIO
 
 from .errors import TournamentError
 from .game import Game
@@ -21,7 +22,7 @@ MAX_GAMES = 10_000_000
 """The most games per pair of bots that `tournament` accepts (its rows are kept in memory)."""
 
 
-def play_game(bot0, bot1, seed: Optional[int] = None, rules: Optional[Rules] = None) -> Game:
+def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -> Game:
     """Play one whole game between two bots (bot0 is Player 1) and return the finished Game.
 
     Each bot sees only its own `PlayerView`. A bot with a `new_game(seed, player)`
@@ -57,7 +58,7 @@ class GameSpec:
     """Entrant numbers in seat order: seats[0] is Player 1."""
 
 
-def _play_specs(entrants: Sequence[Any], rules: Optional[Rules], specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+def _play_specs(entrants: Sequence[Any], rules: Rules | None, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
     entrants = copy.deepcopy(list(entrants))  # bots keep state: each chunk gets its own, for any executor
     rows = []
     for spec in specs:
@@ -93,6 +94,7 @@ class Tournament:
 
     @property
     def summary(self) -> list[dict[str, Any]]:
+        """Per entrant: games, wins, losses, draws and the win rate among decided games."""
         out = []
         for name in self.names:
             played = [r for r in self.rows if name in (r["player1"], r["player2"])]
@@ -131,7 +133,7 @@ class Tournament:
             counts[r["reason"]] = counts.get(r["reason"], 0) + 1
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
-    def to_csv(self, path: Union[str, os.PathLike]) -> None:
+    def to_csv(self, path: str | os.PathLike) -> None:
         """Write one row per game to the CSV file `path`, atomically.
 
         The rows go to a temporary file in the same directory, which then replaces
@@ -146,7 +148,7 @@ class Tournament:
 
 
 @contextlib.contextmanager
-def _atomic_text(path: Union[str, os.PathLike]) -> Iterator[TextIO]:
+def _atomic_text(path: str | os.PathLike) -> Iterator[TextIO]:
     """A text file to write that becomes `path` only once the `with` block succeeds."""
     target = os.path.realpath(path)  # through a symlink: the link stays, its file is replaced
     temp = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{uuid.uuid4().hex[:12]}.tmp")
@@ -186,7 +188,7 @@ def _chunks(specs: Iterator[GameSpec], size: int) -> Iterator[list[GameSpec]]:
 
 
 def _run_bounded(
-    executor: Executor, entrants: list[Any], rules: Optional[Rules], chunks: Iterator[list[GameSpec]]
+    executor: Executor, entrants: list[Any], rules: Rules | None, chunks: Iterator[list[GameSpec]]
 ) -> Iterator[list[dict[str, Any]]]:
     """Each chunk's rows, in the order they finish, with a bounded number of chunks submitted at once."""
     window = max(64, 4 * (os.cpu_count() or 1))
@@ -211,9 +213,9 @@ def tournament(
     bots: Sequence[Any],
     games: int,
     seed: int = 0,
-    executor: Optional[Executor] = None,
+    executor: Executor | None = None,
     progress: bool = True,
-    rules: Optional[Rules] = None,
+    rules: Rules | None = None,
     chunk: int = 200,
 ) -> Tournament:
     """Every pair of `bots` plays `games` games, seats alternated; game i of a pair has seed `seed + i`.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, TextIO
+from typing import Any, TextIO
 
 from . import actions as A
 from .cards import Card
@@ -42,7 +42,8 @@ def describe_table(view: dict[str, Any]) -> str:
     else:
         lines.append(f"Turn {view['turn']}: Player {view['to_move'] + 1} to {view['phase']}.")
     top = view["discard_pile"][-1:] or []
-    lines.append(f"Draw pile: {view['pile_size']} cards. Discard pile: {len(view['discard_pile'])} cards, top {_cards(top)}.")
+    discards = f"Discard pile: {len(view['discard_pile'])} cards, top {_cards(top)}."
+    lines.append(f"Draw pile: {view['pile_size']} cards. {discards}")
     for p, seat in enumerate(view["players"]):
         name = "You" if me == p else f"Player {p + 1}"
         hand = _cards(seat["hand"]) if seat["hand"] is not None else f"{seat['hand_size']} cards"
@@ -62,7 +63,7 @@ def describe_table(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def play_in_terminal(opponent: str, seed: Optional[int], you: int, save: Optional[str],
+def play_in_terminal(opponent: str, seed: int | None, you: int, save: str | None,
                      stdin: TextIO, stdout: TextIO) -> int:
     """Play one game against the bot `opponent` from `stdin`, telling `stdout` what seat `you` may know.
 

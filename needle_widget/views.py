@@ -15,7 +15,8 @@ what that perspective may know; it is what bots read and what the widget syncs.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any
 
 from .actions import DRAW_PILE, END_SETS, STEAL, Action
 from .bitmasks import cards_of
@@ -123,13 +124,13 @@ CONTROLS: dict[str, tuple[Action, ...]] = {"draw": (DRAW_PILE, STEAL), "sets": (
 """The actions that have a button of their own in each phase (the others are picked from cards)."""
 
 
-def refusals(game: Game) -> dict[str, Optional[str]]:
+def refusals(game: Game) -> dict[str, str | None]:
     """For each button of the current phase (`CONTROLS`), None if its action is legal, else
     `Game.why_not`'s reason in full: {"draw_pile": None, "steal": "Steal not allowed: ..."}.
 
     Only for the player to move (and the teacher): the reasons may list that player's cards.
     """
-    out: dict[str, Optional[str]] = {}
+    out: dict[str, str | None] = {}
     for action in CONTROLS.get(game.phase, ()):
         reason = game.why_not(action)
         name = "Steal" if action == STEAL else str(action)

@@ -5,7 +5,7 @@ Cards are written as text everywhere ("4c 5h 6h", "10♥", "QD"), as `Card.parse
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Union
+from collections.abc import Iterable
 
 from needle_widget import Card, Game, Rules, actions
 from needle_widget.actions import Action
@@ -13,12 +13,12 @@ from needle_widget.actions import Action
 ALL_CARDS: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
 """The 52 cards in index order (A♣ A♦ A♥ A♠ 2♣ ... K♠)."""
 
-CardsLike = Union[str, Iterable[Union[str, Card]]]
-Step = Union[str, Action]
+CardsLike = str | Iterable[str | Card]
+Step = str | Action
 
 
 def cards(text: CardsLike) -> list[Card]:
-    """ "4c 5h 6h" (or a list of cards / codes) -> [Card, Card, Card]."""
+    """Cards from text such as "4c 5h 6h" (or a list of cards / codes)."""
     if isinstance(text, str):
         text = text.replace(",", " ").split()
     return [Card.parse(c) for c in text]
@@ -28,7 +28,7 @@ def stacked(
     hand0: CardsLike,
     hand1: CardsLike,
     pile_top_first: CardsLike = (),
-    rules: Optional[Rules] = None,
+    rules: Rules | None = None,
     seed: int = 0,
 ) -> Game:
     """A Game dealt from a chosen deck (DESIGN "dealing": hand0, hand1, then the pile top first).
@@ -53,7 +53,7 @@ def stacked(
     return Game(rules=rules, seed=seed, deck=deck)
 
 
-def pick(game: Game, n0: Union[str, Card], n1: Union[str, Card]) -> Game:
+def pick(game: Game, n0: str | Card, n1: str | Card) -> Game:
     """Both needle picks (S3): Player 1 picks n0, then Player 2 picks n1."""
     game.apply(actions.ChooseNeedle(Card.parse(n0)))
     game.apply(actions.ChooseNeedle(Card.parse(n1)))
@@ -75,7 +75,8 @@ def play(game: Game, *steps: Step) -> Game:
 
 def quiet_turn(game: Game) -> None:
     """One turn that changes as little as possible: draw from the pile, lay nothing,
-    discard the lowest card that is not the opponent's needle."""
+    discard the lowest card that is not the opponent's needle.
+    """
     assert game.phase == "draw"
     p = game.to_move
     play(game, "draw", "end")
@@ -96,11 +97,13 @@ def all_zones(game: Game) -> list[Card]:
 
 def pick_crossed(game: Game) -> Game:
     """Needles that never end the round under `quiet_turn`: each player's needle is the
-    highest card of the opponent's hand, which quiet turns never discard, lay or steal."""
+    highest card of the opponent's hand, which quiet turns never discard, lay or steal.
+    """
     return pick(game, max(game.hand(1)), max(game.hand(0)))
 
 
 def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
     """Browser tests last: Playwright's sync API leaves an event loop running in the main
-    thread, which other tests (asyncio.run, the widget's scheduling) must not see."""
+    thread, which other tests (asyncio.run, the widget's scheduling) must not see.
+    """
     items.sort(key=lambda item: "/tests/browser/" in str(item.fspath).replace("\\", "/"))

@@ -109,7 +109,9 @@ def test_parse_text(text: str, expected: Action) -> None:
     assert actions.parse(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "   ", "fly", "discard", "discard 7x", "discard 7h 8h", "needle", "lay 4c 5h", "lay"])
+@pytest.mark.parametrize(
+    "text", ["", "   ", "fly", "discard", "discard 7x", "discard 7h 8h", "needle", "lay 4c 5h", "lay"]
+)
 def test_parse_bad_text_raises_illegal_action_quoting_it(text: str) -> None:
     with pytest.raises(IllegalAction) as info:
         actions.parse(text)

@@ -1,5 +1,6 @@
 """Bots: the protocol, legality under every rule variant, determinism, secrecy, pickling,
-each bot's characteristic choices, and seeded matches against the issue's thresholds."""
+each bot's characteristic choices, and seeded matches against the issue's thresholds.
+"""
 
 from __future__ import annotations
 
@@ -58,7 +59,8 @@ class Spy:
 
 def match(bot: str, other: str, games: int, start: int = 0) -> tuple[int, int, int]:
     """`bot` against `other` on seeds start.., seats alternated (even seeds: `bot` is Player 1):
-    (wins, losses, draws) of `bot`."""
+    (wins, losses, draws) of `bot`.
+    """
     tally: Counter = Counter()
     for seed in range(start, start + games):
         a, b = bots.make_bot(bot, seed=1), bots.make_bot(other, seed=2)
@@ -77,7 +79,8 @@ def _discard_view(hand: str, draw: str) -> PlayerView:
 
 def _after_reshuffle(view: PlayerView, scores: tuple[int, int], safe: str) -> PlayerView:
     """The same hand after a reshuffle (so the opponent's needle is one of Player 1's
-    eligible cards), with `safe` known to have been held by the opponent."""
+    eligible cards), with `safe` known to have been held by the opponent.
+    """
     return view._replace(scores=scores, reshuffles=1, opponent_held_mask=1 << Card.parse(safe).index)
 
 
@@ -313,7 +316,8 @@ def test_odds_lays_the_set_likelier_to_end_the_round_only_if_it_then_leads() -> 
     )
     ahead = _after_reshuffle(game.player_view(0), (1, 1), safe="5d")
     assert bot.choose(ahead, legal) == actions.LaySet("5c 6h 7s")
-    assert "(then I lead 2-1): of the sets as good, it is the likeliest to hold Player 2's needle (43%)" in bot.explain()
+    expected = "(then I lead 2-1): of the sets as good, it is the likeliest to hold Player 2's needle (43%)"
+    assert expected in bot.explain()
     # Without a reshuffle or a safe card the odds are the same for both: GreedyBot's choice and words.
     assert bot.choose(game.player_view(0), legal) == bots.GreedyBot().choose(game.player_view(0), legal)
     assert bot.explain() == "Laid 5♣ 6♥ 7♠ for 1 point, the best of 2 possible sets."

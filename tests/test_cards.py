@@ -6,9 +6,9 @@ import copy
 import pickle
 
 import pytest
+from conftest import ALL_CARDS
 
 from needle_widget import Card, CardError
-from conftest import ALL_CARDS
 
 
 @pytest.mark.parametrize("text", ["10h", "10H", "TH", "th", "10♥", "T♥", " 10h ", "10♡"])

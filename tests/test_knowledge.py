@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import Iterator, Optional
 
 import pytest
 from hypothesis import given, settings
@@ -40,7 +40,8 @@ def approx(x: float | Fraction) -> object:
 
 def stacked(h: int, hand0: str, hand1: str, pile_top: str = "", seed: int = 0) -> Game:
     """Player 1 gets hand0, Player 2 hand1 (each padded to h with unused cards in index
-    order), then the draw pile: pile_top, then every other card in index order."""
+    order), then the draw pile: pile_top, then every other card in index order.
+    """
     named = [C(c) for c in f"{hand0} {hand1} {pile_top}".split()]
     assert len(set(named)) == len(named)
     spare = [c for c in DECK if c not in named]
@@ -67,7 +68,8 @@ def own(game: Game, p: int) -> knowledge.OwnNeedleOdds:
 
 def check_odds(game: Game, p: int, hand: dict[str, Fraction], unseen: Fraction, zero: str = "") -> None:
     """All 52 probabilities of player p's odds: a card of `hand` has its value; a card of
-    `zero` or of p's hand not in `hand` has 0; any other card has `unseen`."""
+    `zero` or of p's hand not in `hand` has 0; any other card has `unseen`.
+    """
     o = odds(game, p)
     ruled_out = {C(c) for c in zero.split()} | set(game.hand(p))
     for card in DECK:
@@ -85,7 +87,8 @@ def check_own(o: knowledge.OwnNeedleOdds, in_pile: Fraction, in_opponent_hand: F
 
 def random_policy(game: Game, rng: random.Random, keep_alive: bool = False) -> actions.Action:
     """A uniformly random legal action. With `keep_alive` (to reach late states only: it
-    peeks) it avoids actions that would end the round when it can."""
+    peeks) it avoids actions that would end the round when it can.
+    """
     legal = game.legal_actions()
     if not keep_alive:
         return rng.choice(legal)
@@ -285,7 +288,8 @@ def test_views_no_game_reaches_still_get_an_answer() -> None:
 class Pool:
     """Cards whose places the player has not seen, spread uniformly at random over `pile`
     slots of the draw pile and `held` slots of the opponent's hand. Pool 0 is the deal;
-    each reshuffle makes a new pool of the reshuffled (public) cards."""
+    each reshuffle makes a new pool of the reshuffled (public) cards.
+    """
 
     __slots__ = ("cards", "pile", "held")
 
@@ -309,7 +313,7 @@ class HiddenWorlds:
         self.p_hand = set(deal)
         self.weight, self.nq = 1.0, nq
 
-    def replay(self, view: dict, p: int) -> "HiddenWorlds":
+    def replay(self, view: dict, p: int) -> HiddenWorlds:
         for e in view["history"]:
             kind, mine = e["type"], e["player"] == p
             if kind in ("draw_pile", "end_sets"):
@@ -344,7 +348,7 @@ class HiddenWorlds:
             self.weight = 0.0
 
     def reveal(self, x: Card) -> None:
-        """x leaves the opponent's hand in plain sight: weigh by the chance they held it."""
+        """X leaves the opponent's hand in plain sight: weigh by the chance they held it."""
         self.rule_out(x)
         if x in self.q_known:
             self.q_known.remove(x)
@@ -357,7 +361,7 @@ class HiddenWorlds:
                 return
         self.weight = 0.0
 
-    def draws(self, mine: bool, cards: list[Optional[Card]], reshuffles: list[int]) -> None:
+    def draws(self, mine: bool, cards: list[Card | None], reshuffles: list[int]) -> None:
         done = []
         for x in cards:
             pool = self.pools[-1]
@@ -384,7 +388,8 @@ def monte_carlo(game: Game, p: int, samples: int = 1000, seed: int = 0) -> dict:
     """Estimates of what `knowledge` computes, from player p's view (the JSON `game.view(p)`)
     and p's dealt hand only: the opponent's needle is each of the 52 cards in turn (prior
     1/52; the deal must not have given it to them), then `samples` random placements of
-    the unseen cards; worlds where the opponent held their needle are rejected."""
+    the unseen cards; worlds where the opponent held their needle are rejected.
+    """
     view = game.view(p)
     h = game.rules.hand_size
     deal = list(game.deck[p * h : (p + 1) * h])
@@ -405,7 +410,7 @@ def monte_carlo(game: Game, p: int, samples: int = 1000, seed: int = 0) -> dict:
             place = {}  # card -> (pool, slot): slots below pool.held are in the opponent's hand
             for pool in world.pools:
                 inside = [x for x in dict.fromkeys((nq, np_)) if x is not None and x in pool.cards]
-                for x, slot in zip(inside, rng.sample(range(len(pool.cards)), len(inside))):
+                for x, slot in zip(inside, rng.sample(range(len(pool.cards)), len(inside)), strict=False):
                     place[x] = (pool, slot)
             if nq in place and place[nq][1] < place[nq][0].held:
                 continue  # the opponent would hold their own needle
@@ -442,7 +447,7 @@ def mc_state(rules: Rules, seed: int, stop: int) -> Game:
 def compare(game: Game, p: int) -> float:
     view = game.player_view(p)
     o, mine, est = knowledge.opponent_needle_odds(view), knowledge.own_needle_odds(view), monte_carlo(game, p)
-    deviations = [abs(a - b) for a, b in zip(o.probs, est["probs"])]
+    deviations = [abs(a - b) for a, b in zip(o.probs, est["probs"], strict=False)]
     deviations += [abs(o.in_my_hand - est["in_my_hand"]), abs(mine.in_pile - est["in_pile"])]
     deviations += [abs(mine.next_draw - est["next_draw"])]
     return max(deviations)
@@ -466,7 +471,7 @@ def test_monte_carlo_in_the_needle_phase() -> None:
     game = play(Game(seed=8), f"needle {Game(seed=8).deck[40].code}")
     for p in (0, 1):
         est = monte_carlo(game, p, samples=400)
-        assert max(abs(a - b) for a, b in zip(odds(game, p).probs, est["probs"])) <= TOL
+        assert max(abs(a - b) for a, b in zip(odds(game, p).probs, est["probs"], strict=False)) <= TOL
 
 
 # ---- 3. calibration over random games ------------------------------------------------------
@@ -474,7 +479,8 @@ def test_monte_carlo_in_the_needle_phase() -> None:
 
 def calibration_rows(rules: Rules, games: int, seed: int, every: int = 3) -> tuple[list[tuple], list[tuple]]:
     """Random games (uniform legal actions, uniform needles); every `every` actions (a time
-    fixed in advance, so only live rounds count) a random player's predictions beside the truth."""
+    fixed in advance, so only live rounds count) a random player's predictions beside the truth.
+    """
     rng = random.Random(seed)
     rows, cards = [], []
     for k in range(games):
@@ -595,7 +601,8 @@ def test_sound_reaches_late_states() -> None:
 
 def twins(seed: int, watcher: int) -> Iterator[tuple[Game, Game]]:
     """Two games that differ only in one card of the opponent's hand, swapped with the
-    pile's bottom card; the script keeps both out of the watcher's sight."""
+    pile's bottom card; the script keeps both out of the watcher's sight.
+    """
     owner = 1 - watcher
     deck = list(Game(seed=seed).deck)
     rng = random.Random(seed)

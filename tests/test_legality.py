@@ -1,5 +1,6 @@
 """One legality predicate: `Game.why_not` decides, and `legal_actions()`, `apply()`, the
-views' `may_steal` and `refusals` all agree with it, over many seeded games."""
+views' `may_steal` and `refusals` all agree with it, over many seeded games.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 import pytest
 
 from needle_widget import Game, IllegalAction, Rules, actions
-from needle_widget.actions import DISCARD, DRAW_PILE, END_SETS, STEAL, CHOOSE_NEEDLE, LaySet
+from needle_widget.actions import CHOOSE_NEEDLE, DISCARD, DRAW_PILE, END_SETS, STEAL, LaySet
 from needle_widget.bitmasks import FULL, sets_in
 from needle_widget.errors import InvalidAction
 

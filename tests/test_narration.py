@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from test_replay import random_game
+from test_secrecy import play_twins
 
 from needle_widget import Card, Game, Rules, actions
 from needle_widget.cards import DECK
 from needle_widget.narration import narrate
-
-from test_replay import random_game
-from test_secrecy import play_twins
 
 
 def started(hand0: str, hand1: str, pile: str, needles=("KS", "KH"), **rules) -> Game:
@@ -52,7 +51,9 @@ def test_sets_replenishing_and_discards() -> None:
     game = started("4C 5H 6H 9S", "2D 3D 8C 10H", "JD AC KC QC 2S")
     for text in ("draw", "lay 4c 5h 6h", "end", "discard 9s"):
         game.apply(actions.parse(text))
-    assert narrate(game, 0)[-3:] == ["You laid 4♣ 5♥ 6♥ for 1 point.", "You drew A♣ K♣ Q♣ to replenish.", "You discarded 9♠."]
+    assert narrate(game, 0)[-3:] == [
+        "You laid 4♣ 5♥ 6♥ for 1 point.", "You drew A♣ K♣ Q♣ to replenish.", "You discarded 9♠."
+    ]
     assert narrate(game, 1)[-2] == "Player 1 drew 3 cards to replenish."
     for text in ("draw", "end"):
         game.apply(actions.parse(text))

@@ -9,14 +9,14 @@ from __future__ import annotations
 import itertools
 import operator
 import random
-from typing import Callable, Optional
+from collections.abc import Callable
 
+from conftest import ALL_CARDS, all_zones
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from needle_widget import Card, Game, IllegalAction, Rules, set_points
 from needle_widget.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
-from conftest import ALL_CARDS, all_zones
 
 GAMES = 1000
 INDICES = list(range(52))
@@ -48,7 +48,7 @@ def new_game(seed: int) -> tuple[Game, random.Random]:
     return Game(rules=random_rules(rng), seed=seed), rng
 
 
-def play_out(game: Game, rng: random.Random, each: Optional[Callable[[Game, Action], None]] = None) -> list[Action]:
+def play_out(game: Game, rng: random.Random, each: Callable[[Game, Action], None] | None = None) -> list[Action]:
     taken: list[Action] = []
     for _ in range(20_000):
         if game.is_over:
@@ -71,10 +71,11 @@ def expected_scores(game: Game) -> tuple[int, int]:
 
 class Watcher:
     """What the test itself remembers while a game is played: each player's last steal
-    turn (public: T2), the sets laid this turn (T4), the actions taken."""
+    turn (public: T2), the sets laid this turn (T4), the actions taken.
+    """
 
     def __init__(self) -> None:
-        self.last_steal: list[Optional[int]] = [None, None]
+        self.last_steal: list[int | None] = [None, None]
         self.laid_this_turn = 0
         self.taken: list[tuple[int, Action]] = []
 
@@ -128,7 +129,8 @@ def check_state(game: Game, watcher: Watcher) -> None:
 
 def check_step(before: Game, action: Action, game: Game, watcher: Watcher) -> None:
     """What one applied action did, compared with the state before it (and the watcher's
-    memory of this turn, taken before the action)."""
+    memory of this turn, taken before the action).
+    """
     p = before.to_move
     kind = type(action)
     gained = set(game.hand(p)) - set(before.hand(p))
@@ -210,7 +212,8 @@ def test_invariants_after_every_action_in_many_random_games() -> None:
 
 def action_universe(rng: random.Random) -> list[Action]:
     """Every ChooseNeedle and Discard, the three plain actions, and a sample of LaySets
-    (real sets under some ace rule, and random triples)."""
+    (real sets under some ace rule, and random triples).
+    """
     every: list[Action] = [DrawPile(), Steal(), EndSets()]
     every += [ChooseNeedle(c) for c in ALL_CARDS] + [Discard(c) for c in ALL_CARDS]
     for start in range(1, 14):

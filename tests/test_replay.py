@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,7 +23,8 @@ RULE_SETS = [Rules(), Rules(hand_size=12, steal_every=1), Rules(ace="wrap", firs
 def random_game(seed: int, rules: Rules | None = None, careful: bool = False) -> tuple[Game, list[tuple]]:
     """A seeded random game and its snapshot after every action; `careful` players peek to
     avoid ending the round (no discarding or laying the opponent's needle, no stealing
-    their own), so games run long and reshuffle."""
+    their own), so games run long and reshuffle.
+    """
     rng = random.Random(seed)
     game = Game(rules=rules, seed=seed)
     snapshots = [game.snapshot()]
@@ -121,7 +123,8 @@ def test_error_names_the_action_and_what_is_wrong() -> None:
     k = next(i for i, a in enumerate(data["actions"]) if a["type"] == "discard" and i > 10)
     held = {c.code for c in Replay.from_dict(data).game_at(k).hand(data["actions"][k]["player"])}
     data["actions"][k]["card"] = next(c for c in ("2C", "9C", "KD", "5S", "AH") if c not in held)
-    with pytest.raises(ReplayError, match=rf"^action {k} \(Discard .*\): Discard .* not allowed: Player \d does not hold"):
+    message = rf"^action {k} \(Discard .*\): Discard .* not allowed: Player \d does not hold"
+    with pytest.raises(ReplayError, match=message):
         Replay.from_dict(data)
 
 
@@ -210,7 +213,8 @@ def _paths(value: Any, path: tuple = ()) -> Iterator[tuple]:
 REPLACEMENTS = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 60), st.floats(allow_nan=True), st.text(max_size=4),
     st.sampled_from(["AS", "10H", "QD", "7C", "draw_pile", "steal", "discard", "end_sets", "lay_set", "low"]),
-    st.lists(st.sampled_from(["AS", "2S", "3S", "KH"]), max_size=4), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.lists(st.sampled_from(["AS", "2S", "3S", "KH"]), max_size=4),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
 )
 FUZZ_RECORD = base_record(40)
 FUZZ_PATHS = list(_paths(FUZZ_RECORD))[1:]

@@ -18,7 +18,8 @@ from needle_widget.rules import MAX_TURNS
 
 def test_a_long_replay_loads_in_memory_linear_in_its_length() -> None:
     """Snapshots hold the state, not the history: 20,000 actions load in well under 150 MB,
-    and four times the actions take about four times the memory (quadratic would be 16)."""
+    and four times the actions take about four times the memory (quadratic would be 16).
+    """
     _, small = replay_memory(5_000)
     _, large = replay_memory(20_000)
     assert large < 150, large
@@ -63,7 +64,8 @@ def test_replay_steps_of_a_long_game_match_the_game() -> None:
 
 def test_E5_max_turns_has_an_upper_bound() -> None:
     assert Rules(max_turns=MAX_TURNS).validate().max_turns == MAX_TURNS
-    with pytest.raises(RulesError, match=rf"Rules.max_turns is {MAX_TURNS + 1}; allowed: an integer >= 1, at most {MAX_TURNS}"):
+    message = rf"Rules.max_turns is {MAX_TURNS + 1}; allowed: an integer >= 1, at most {MAX_TURNS}"
+    with pytest.raises(RulesError, match=message):
         Rules(max_turns=MAX_TURNS + 1).validate()
     data = Game(seed=1).replay().to_dict()
     data["rules"]["max_turns"] = 10**12

@@ -13,10 +13,10 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import ALL_CARDS, all_zones, cards, pick, pick_crossed, pick_deep, play, quiet_turn, stacked
 
 from needle_widget import Card, Game, IllegalAction, Rules, RulesError, set_points
 from needle_widget.actions import ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
-from conftest import ALL_CARDS, all_zones, cards, pick, pick_crossed, pick_deep, play, quiet_turn, stacked
 
 C = Card.parse
 DRAW, STEAL, END = DrawPile(), Steal(), EndSets()
@@ -620,7 +620,8 @@ def test_E4_exhaustion_when_nothing_can_be_drawn_at_T1() -> None:
     "with an empty hand, the discard is skipped" never happens either.)
 
     Here Player 1 counts as having stolen just before turn 1, with an empty draw pile
-    (hand_size 26) and an empty discard pile."""
+    (hand_size 26) and an empty discard pile.
+    """
     game = Game(rules=Rules(hand_size=26), seed=0)
     if not isinstance(getattr(game, "_last_steal", None), list):
         pytest.skip("engine internals changed: no Game._last_steal list")

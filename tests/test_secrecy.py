@@ -1,5 +1,6 @@
 """Secrecy twins (RULES.md "Who knows what"): two games that differ only in what a
-perspective cannot know must give that perspective identical views, step by step."""
+perspective cannot know must give that perspective identical views, step by step.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from needle_widget.cards import Card
 
 def twin_decks(seed: int, hidden_owner: int, rules_hand: int = 7) -> tuple[list[Card], list[Card], Card, Card]:
     """Deck A dealt from `seed`, and deck B with one of `hidden_owner`'s hand cards
-    swapped with the bottom card of the draw pile."""
+    swapped with the bottom card of the draw pile.
+    """
     deck = list(Game(seed=seed).deck)
     h = rules_hand
     rng = random.Random(seed)
@@ -31,7 +33,8 @@ def touches(action: actions.Action, cards: set[Card]) -> bool:
 
 def play_twins(seed: int, hidden_owner: int, watcher: int, steps: int = 400):
     """Yield the twin games after each scripted action; `hidden_owner` never touches the
-    swapped cards, `watcher` never steals, and the script stops before the pile's bottom card."""
+    swapped cards, `watcher` never steals, and the script stops before the pile's bottom card.
+    """
     deck_a, deck_b, x, y = twin_decks(seed, hidden_owner)
     a, b = Game(seed=seed, deck=deck_a), Game(seed=seed, deck=deck_b)
     rng = random.Random(seed * 7 + 1)

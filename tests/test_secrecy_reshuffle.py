@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterator, Optional
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -56,7 +57,7 @@ def careful_game(seed: int) -> Game:
     return game
 
 
-def redo(game: Game, event: Event, reshuffle: Optional[tuple[Card, ...]] = None) -> None:
+def redo(game: Game, event: Event, reshuffle: tuple[Card, ...] | None = None) -> None:
     """Apply a recorded event again: a steal takes the recorded card; `reshuffle` forces an order."""
     if type(event.action) is actions.Steal:
         game.apply_recorded(event.action, stolen=event.cards[0])
@@ -82,9 +83,10 @@ def drawn_by(history: list[Event], start: int) -> dict[Card, int]:
     return out
 
 
-def twin_order(a: Game, k: int, watcher: int, rng: random.Random) -> Optional[tuple[Card, ...]]:
+def twin_order(a: Game, k: int, watcher: int, rng: random.Random) -> tuple[Card, ...] | None:
     """The reshuffle of action k with two cards swapped that the watcher never draws; a card
-    the opponent once stole from the watcher is preferred (the case that leaked)."""
+    the opponent once stole from the watcher is preferred (the case that leaked).
+    """
     history = a.history
     order = list(history[k].reshuffles[-1])
     takers = drawn_by(history, k)
@@ -112,7 +114,8 @@ def seen(event: Event, watcher: Any) -> tuple:
 
 def twins(seed: int, watcher: int, which: int = 0, horizon: int = 60) -> Iterator[tuple[Game, Game, int]]:
     """Yield (A, B, step) after each of the `horizon` actions from the `which`-th reshuffle
-    on, while the watcher's observations agree."""
+    on, while the watcher's observations agree.
+    """
     a_full = careful_game(seed)
     history = a_full.history
     shuffles = [k for k, e in enumerate(history) if e.reshuffles]
@@ -198,7 +201,8 @@ def test_the_reshuffle_twins_reach_the_case_that_leaked() -> None:
 
 def known_by_the_log(game: Game, watcher: int) -> set[Card]:
     """The oracle: a card in the opponent's hand is known to the watcher exactly when the
-    last event that put it there was the opponent's steal from the watcher."""
+    last event that put it there was the opponent's steal from the watcher.
+    """
     q = 1 - watcher
     last_in: dict[Card, bool] = {}
     for event in game.history:
@@ -211,7 +215,8 @@ def known_by_the_log(game: Game, watcher: int) -> set[Card]:
 @pytest.mark.parametrize("seed", range(12))
 def test_known_opponent_cards_match_the_event_log_at_every_step(seed: int) -> None:
     """RULES D1 and "Who knows what": a card the opponent stole from me, discarded, and drew
-    again after a reshuffle is not known to me, since the new pile order was hidden."""
+    again after a reshuffle is not known to me, since the new pile order was hidden.
+    """
     full = careful_game(seed)
     game = Game(rules=RULES, seed=seed)
     back = 0

@@ -15,8 +15,9 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -33,8 +34,8 @@ def _missing() -> str | None:
     if not Path(CHROMIUM).exists():
         return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
     try:
-        import playwright  # noqa: F401
         import jupyterlab  # noqa: F401
+        import playwright  # noqa: F401
     except ImportError as error:
         return f"{error.name} is not installed (pip install -e '.[dev]')"
     return None

@@ -1,6 +1,7 @@
 """The widget in a real JupyterLab, driven by headless Chromium: play a turn by clicking,
 step a replay with the keyboard, measure key-to-DOM latency and synced bytes per step,
-and take screenshots (light and dark)."""
+and take screenshots (light and dark).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import shutil
 import statistics
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS, KERNEL_READY, write_notebook
