@@ -10,7 +10,16 @@
 from . import actions, bots, knowledge
 from .actions import Action
 from .cards import Card
-from .errors import CardError, IllegalAction, NeedleError, PerspectiveError, ReplayError, RulesError
+from .errors import (
+    BotError,
+    CardError,
+    IllegalAction,
+    InvalidAction,
+    NeedleError,
+    PerspectiveError,
+    ReplayError,
+    RulesError,
+)
 from .game import Event, Game
 from .observation import PlayerView
 from .replay import Replay
@@ -30,7 +39,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'needle_widget' has no attribute {name!r}")
 
 __all__ = [
-    "Action", "Card", "CardError", "Event", "Game", "IllegalAction", "NeedleError", "PerspectiveError",
+    "Action", "BotError", "Card", "CardError", "Event", "Game", "IllegalAction", "InvalidAction", "NeedleError",
+    "PerspectiveError",
     "PlayerView", "Reason", "Replay", "ReplayError", "Result", "Rules", "RulesError", "actions", "bots",
     "knowledge", "play_game", "set_points", "tournament", "view", "NeedleWidget",
 ]

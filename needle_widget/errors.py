@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class NeedleError(ValueError):
     """Base class of every error this package raises on bad input."""
@@ -40,6 +42,22 @@ class TournamentError(NeedleError):
 
 class PerspectiveError(NeedleError):
     """A perspective other than 0, 1, "spectator" or "teacher"."""
+
+
+class BotError(NeedleError):
+    """A bot failed to move: it raised, returned something that is not an action, or an illegal action.
+
+    `str(error)` is the full detail for Python (it may name the bot's hidden cards);
+    `public` is what the widget shows every perspective: the bot, its seat and the kind
+    of error, never a card. `cause` is the exception raised (with its traceback), if any.
+    """
+
+    def __init__(self, detail: str, *, public: str, player: int, bot: Any, problem: str, action: Any = None,
+                 legal: tuple = (), cause: BaseException | None = None) -> None:
+        super().__init__(detail)
+        self.public, self.player, self.bot, self.problem = public, player, bot, problem
+        self.action, self.legal, self.cause = action, legal, cause
+        self.__cause__ = cause
 
 
 class ReplayError(NeedleError):

@@ -24,7 +24,7 @@ from reprlib import repr as quote
 from typing import Any
 
 from . import actions as A
-from .errors import ArgumentError, NeedleError
+from .errors import ArgumentError, BotError
 from .game import Game
 
 MAX_REASON = 500
@@ -37,22 +37,6 @@ if not log.handlers:  # the kernel's own log (the terminal running Jupyter), nev
     log.addHandler(logging.StreamHandler(sys.__stderr__) if sys.__stderr__ is not None else logging.NullHandler())
 
 _ACTIONS = tuple(A.ACTION_TYPES.values())
-
-
-class BotError(NeedleError):
-    """A bot failed to move: it raised, returned something that is not an action, or an illegal action.
-
-    `str(error)` is the full detail for Python (it may name the bot's hidden cards);
-    `public` is what the widget shows every perspective: the bot, its seat and the kind
-    of error, never a card. `cause` is the exception raised (with its traceback), if any.
-    """
-
-    def __init__(self, detail: str, *, public: str, player: int, bot: Any, problem: str, action: Any = None,
-                 legal: tuple = (), cause: BaseException | None = None) -> None:
-        super().__init__(detail)
-        self.public, self.player, self.bot, self.problem = public, player, bot, problem
-        self.action, self.legal, self.cause = action, legal, cause
-        self.__cause__ = cause
 
 
 def move(bot: Any, game: Game, player: int) -> tuple[str | None, BotError | None]:

@@ -232,3 +232,39 @@ def test_known_opponent_cards_match_the_event_log_at_every_step(seed: int) -> No
     assert full.turn > 100
     if seed == 0:
         assert back > 0, "this seed has a stolen card that came back unseen"
+
+
+def synced(widget: Any) -> str:
+    state = widget.get_state()
+    for key in ("_esm", "_css", "_anywidget_id", "layout"):
+        state.pop(key, None)
+    return json.dumps(state, sort_keys=True)
+
+
+@pytest.mark.parametrize("seed, watcher", CASES[:8])
+def test_the_widget_syncs_identical_state_through_a_reshuffle(seed: int, watcher: int) -> None:
+    """Every mode a player's screen can be in: live and play (at the live edge, and looking
+    back one step), and a replay of the record, stepped to the same place.
+    """
+    from needle_widget import NeedleWidget
+
+    compared = 0
+    for a, b, step in twins(seed, watcher, horizon=20):
+        for mode in ("live", "play", "replay"):
+            pair = []
+            for game in (a, b):
+                if mode == "replay":
+                    widget = NeedleWidget.from_replay(game.replay(), perspective=watcher, step=step)
+                else:
+                    widget = NeedleWidget(game=game.copy(), perspective=watcher, mode=mode)
+                pair.append(widget)
+            assert synced(pair[0]) == synced(pair[1]), (seed, watcher, step, mode)
+            if mode != "replay":
+                for widget in pair:
+                    widget.step = step - 1
+                assert synced(pair[0]) == synced(pair[1]), (seed, watcher, step, mode, "looking back")
+            for widget in pair:
+                widget.perspective = "spectator"
+            assert synced(pair[0]) == synced(pair[1]), (seed, watcher, step, mode, "spectator")
+            compared += 1
+    assert compared >= 15
