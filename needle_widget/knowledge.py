@@ -84,6 +84,8 @@ from typing import Any, NamedTuple
 
 from .bitmasks import FULL
 from .cards import DECK, SUITS, Card
+from .game import Game
+from .observation import PlayerView
 
 __all__ = ["NeedleOdds", "OwnNeedleOdds", "opponent_needle_odds", "own_needle_odds", "for_player", "teacher_summary"]
 
@@ -202,14 +204,14 @@ class OwnNeedleOdds(NamedTuple):
 
 
 
-def unseen_mask(view: Any) -> int:
+def unseen_mask(view: PlayerView) -> int:
     """U: the cards `view`'s player has never seen (not in hand, never public, not known in the
     opponent's hand): they are in the draw pile or the unseen part of the opponent's hand.
     """
     return FULL & ~(view.hand_mask | view.public_mask | view.known_opponent_mask)
 
 
-def unseen_pile_share(view: Any, unseen: int | None = None) -> float:
+def unseen_pile_share(view: PlayerView, unseen: int | None = None) -> float:
     """P(an unseen card is in the draw pile): pile size / |U| before the first reshuffle, else 0."""
     if view.reshuffles:
         return 0.0
@@ -217,7 +219,7 @@ def unseen_pile_share(view: Any, unseen: int | None = None) -> float:
     return view.pile_size / size if size else 0.0
 
 
-def opponent_needle_odds(view: Any) -> NeedleOdds:
+def opponent_needle_odds(view: PlayerView) -> NeedleOdds:
     """P(the opponent's needle is c) for each card c, given only what `view`'s player knows.
 
     `view` is a `PlayerView` (`game.player_view(p)`). Eligible cards (never held
@@ -243,7 +245,7 @@ def opponent_needle_odds(view: Any) -> NeedleOdds:
     return NeedleOdds(hand, mine, 1.0 / total, unseen, share / total)
 
 
-def own_needle_odds(view: Any) -> OwnNeedleOdds:
+def own_needle_odds(view: PlayerView) -> OwnNeedleOdds:
     """Where `view`'s player's own needle is: P(in the draw pile), P(in the opponent's hand),
     and P(the top card of the pile is it).
 
@@ -270,7 +272,7 @@ def _card_code(card: Card | None) -> str | None:
     return card.code if card is not None else None
 
 
-def odds_to_json(view: Any, top: int = 5) -> dict[str, Any]:
+def odds_to_json(view: PlayerView, top: int = 5) -> dict[str, Any]:
     """The JSON form of one player's figures (what `for_player` returns), from a `PlayerView`."""
     odds = opponent_needle_odds(view)
     own = own_needle_odds(view)
@@ -292,7 +294,7 @@ def odds_to_json(view: Any, top: int = 5) -> dict[str, Any]:
     }
 
 
-def for_player(game: Any, player: int) -> dict[str, Any]:
+def for_player(game: Game, player: int) -> dict[str, Any]:
     """Player `player`'s figures as JSON, built from `game.player_view(player)` only.
 
     {"player": p,
@@ -309,7 +311,7 @@ def for_player(game: Any, player: int) -> dict[str, Any]:
     return odds_to_json(game.player_view(player))
 
 
-def needle_location(game: Any, player: int) -> dict[str, Any]:
+def needle_location(game: Game, player: int) -> dict[str, Any]:
     """Where `player`'s needle really is (omniscient: for the teacher).
 
     {"player": p, "card": code or None, "where": "pile" | "hand" (the owner's, found) |
@@ -334,7 +336,7 @@ def needle_location(game: Any, player: int) -> dict[str, Any]:
     return out
 
 
-def teacher_summary(game: Any) -> dict[str, Any]:
+def teacher_summary(game: Game) -> dict[str, Any]:
     """Where each needle really is, beside what each player infers (`for_player`).
 
     {"needles": [needle_location(game, 0), needle_location(game, 1)], each also with

@@ -7,13 +7,16 @@ build it without an import knot; `views.view()` gives the JSON form of the same 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .bitmasks import cards_of
 from .cards import DECK, Card
 from .result import Result
 from .rules import Rules
 from .seats import player_name
+
+if TYPE_CHECKING:
+    from .game import Game
 
 SetCards = tuple[Card, Card, Card]
 
@@ -61,7 +64,7 @@ class PlayerView(NamedTuple):
     result: Result | None
 
     @classmethod
-    def of(cls, game: Any, player: int) -> PlayerView:
+    def of(cls, game: Game, player: int) -> PlayerView:
         """The view of `player` in `game` (the same as `game.player_view(player)`)."""
         return game.player_view(player)
 
