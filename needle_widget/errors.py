@@ -20,7 +20,7 @@ class CardError(NeedleError):
 
 
 class RulesError(NeedleError):
-    """A `Rules` field outside what RULES.md allows."""
+    """A `Rules` field outside what docs/RULES.md allows."""
 
 
 class IllegalAction(NeedleError):

@@ -1,4 +1,4 @@
-"""Game: the state machine of one round, phase by phase, exactly as RULES.md reads.
+"""Game: the state machine of one round, phase by phase, exactly as docs/RULES.md reads.
 
 Phases: "needle" (S3, Player 1 then Player 2) -> "draw" (T1) -> "sets" (T3, ended
 by EndSets, which replenishes: T4) -> "discard" (T5) -> the next player's "draw",
@@ -198,7 +198,7 @@ class Game:
         return self._last_steal[_check_player(player)]
 
     def next_steal_turn(self, player: int) -> int:
-        """The first turn (numbered as in RULES.md) on which player may steal again under T2."""
+        """The first turn (numbered as in docs/RULES.md) on which player may steal again under T2."""
         last = self._last_steal[_check_player(player)]
         if last is None:
             return 1 if player == self.first_player else 2

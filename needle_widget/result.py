@@ -1,4 +1,4 @@
-"""How a round ended: a `Reason` enum plus a `Result` dataclass (RULES.md E1-E5, P3)."""
+"""How a round ended: a `Reason` enum plus a `Result` dataclass (docs/RULES.md E1-E5, P3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules: the variants of RULES.md as one frozen dataclass, plus set scoring (T3, P1, P2)."""
+"""Rules: the variants of docs/RULES.md as one frozen dataclass, plus set scoring (T3, P1, P2)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ ACE_RULES: tuple[str, ...] = ("low", "low_or_high", "wrap")
 
 @dataclass(frozen=True)
 class Rules:
-    """Every variant of RULES.md; the defaults are the card's literal reading.
+    """Every variant of docs/RULES.md; the defaults are the card's literal reading.
 
     >>> Rules().hand_size, Rules().steal_every, Rules().ace
     (7, 3, 'low')

@@ -31,7 +31,7 @@ def stacked(
     rules: Rules | None = None,
     seed: int = 0,
 ) -> Game:
-    """A Game dealt from a chosen deck (DESIGN "dealing": hand0, hand1, then the pile top first).
+    """A Game dealt from a chosen deck (as `Game(deck=)` deals: hand0, hand1, then the pile top first).
 
     The hand size is `rules.hand_size` if rules are given, else len(hand0). A hand
     shorter than the hand size is padded with the lowest unused cards (index order),

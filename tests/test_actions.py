@@ -1,4 +1,4 @@
-"""Actions (DESIGN `actions`): frozen dataclasses, JSON round trip, text parsing, bad input."""
+"""Actions (`needle_widget.actions`): frozen dataclasses, JSON round trip, text parsing, bad input."""
 
 from __future__ import annotations
 

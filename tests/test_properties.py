@@ -1,4 +1,4 @@
-"""Properties over many seeded random games (RULES.md as a whole), with varied Rules.
+"""Properties over many seeded random games (docs/RULES.md as a whole), with varied Rules.
 
 Every game is played by a seeded random player (a bias towards laying sets, so scores
 and replenishes happen), so each run checks exactly the same games.

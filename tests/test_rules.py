@@ -1,4 +1,4 @@
-"""The engine, rule by rule (RULES.md IDs in the test names: C1-C3, S1-S4, T1-T5, D1-D2,
+"""The engine, rule by rule (docs/RULES.md IDs in the test names: C1-C3, S1-S4, T1-T5, D1-D2,
 E1-E5, P1-P3, worked examples X1-X7), plus Rules validation, refusals and legal_actions.
 
 Most tests deal a stacked deck (see conftest.stacked): hands as written, then the

@@ -1,4 +1,4 @@
-"""Secrecy twins (RULES.md "Who knows what"): two games that differ only in what a
+"""Secrecy twins (docs/RULES.md "Who knows what"): two games that differ only in what a
 perspective cannot know must give that perspective identical views, step by step.
 """
 
