@@ -1,4 +1,4 @@
-"""Views (RULES.md "Who knows what"): what each perspective sees, as JSON-ready dicts."""
+"""Views (docs/RULES.md "Who knows what"): what each perspective sees, as JSON-ready dicts."""
 
 from __future__ import annotations
 
