@@ -270,9 +270,10 @@ class Game:
         if phase == "discard":
             return tuple(discards_of(self._hands[p]))
         if phase == "draw":
+            steal = self.why_not(A.STEAL) is None
             if self.why_not(A.DRAW_PILE) is None:
-                return _DRAWS if self._steal_block(p) is None else _ONLY_DRAW_PILE
-            return _ONLY_STEAL if self._steal_block(p) is None else ()
+                return _DRAWS if steal else _ONLY_DRAW_PILE
+            return _ONLY_STEAL if steal else ()
         if phase == "needle":
             return tuple(needles_outside(self._hands[p]))
         return ()

@@ -16,7 +16,7 @@ import pytest
 from conftest import ALL_CARDS, all_zones, cards, pick, pick_crossed, pick_deep, play, quiet_turn, stacked
 
 from needle_widget import Card, Game, IllegalAction, Rules, RulesError, set_points
-from needle_widget.actions import ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
+from needle_widget.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
 
 C = Card.parse
 DRAW, STEAL, END = DrawPile(), Steal(), EndSets()
@@ -609,23 +609,22 @@ def test_E3_laying_the_opponents_needle_in_a_set_ends_the_round_and_the_set_coun
 
 
 def test_E4_exhaustion_when_nothing_can_be_drawn_at_T1() -> None:
-    """R-E4 / D2. E4 cannot be reached by legal play, so this test reaches the engine's E4
-    branch white-box. Why it is unreachable: at a T1 with an empty draw pile, the mover's
-    needle is in the opponent's hand (in the mover's hand, the discards or a set the round
-    would be over), so a steal is possible unless T2 forbids it, which needs turn >= 3.
-    The opponent, holding that needle, had to discard on the turn before (T5); and the
-    mover discarded on the turn before that, or else the mover's hand was empty, the
-    opponent's needle was in the pile, and the opponent drew it (E1). So the discard pile
-    holds >= 2 cards and can be reshuffled (D1). (The same argument shows that T5's
-    "with an empty hand, the discard is skipped" never happens either.)
+    """R-E4 / D2. E4 cannot be reached by legal play (docs/RULES.md, under E4, gives the
+    argument: at a draw with an empty pile the mover's needle is in the opponent's hand, so
+    a steal is open unless T2 forbids it, and by then two discards exist to reshuffle).
 
-    Here Player 1 counts as having stolen just before turn 1, with an empty draw pile
-    (hand_size 26) and an empty discard pile.
+    Here the legality predicate itself is narrowed, through the public API: a Game whose
+    `why_not` also forbids a steal on turn 1, with an empty draw pile (hand_size 26) and an
+    empty discard pile. E4 follows from the predicate alone.
     """
-    game = Game(rules=Rules(hand_size=26), seed=0)
-    if not isinstance(getattr(game, "_last_steal", None), list):
-        pytest.skip("engine internals changed: no Game._last_steal list")
-    game._last_steal[0] = -1  # white box: "stole on turn -1", so T2 forbids a steal on turn 1
+
+    class NoStealOnTurnOne(Game):
+        def why_not(self, action: Action) -> str | None:
+            if type(action) is Steal and self.turn == 1:
+                return "this test forbids a steal on turn 1"
+            return super().why_not(action)
+
+    game = NoStealOnTurnOne(rules=Rules(hand_size=26), seed=0)
     pick_crossed(game)
     result = game.result
     assert game.phase == "over" and result is not None
