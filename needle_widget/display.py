@@ -88,8 +88,12 @@ def example_states() -> dict[str, dict[str, Any]]:
     add("draw_p1", game, 0)
     add("draw_p2_waiting", game, 1)
     add("draw_teacher", game, "teacher")
+    stolen = game.copy()
     game.apply(A.DrawPile())
     add("sets_p1", game, 0)
+    for action in (A.Steal(), A.EndSets(), None, A.DrawPile(), A.EndSets(), None):
+        stolen.apply(action or stolen.legal_actions()[0])
+    add("draw_p1_no_steal", stolen, 0)
     sets_game = next(
         g for g in (Game(seed=s) for s in range(200))
         if _to_sets_with_a_set(g)

@@ -2,7 +2,7 @@
 
 Players are the ints 0 and 1 (C2), shown as "Player 1" and "Player 2". A perspective
 is a player, "spectator" or "teacher" (docs/RULES.md "Who knows what"). The front end
-receives these names and labels from Python (`display.shared_constants`), never a copy.
+receives these names and labels from Python (`shared.shared_constants`, generated into js/src/shared.js), never a copy.
 
 >>> player_name(0), PERSPECTIVE_LABELS["teacher"]
 ('Player 1', 'Teacher')

@@ -6,7 +6,8 @@ that is not a trait or a timer:
 - the mode, and whose screen this is (`screen`): a player's seat, a class screen
   ("spectator", "teacher"), or the shared hotseat screen ("shared");
 - which perspectives the screen may see now (`entitled`), and which it shows;
-- who may act from the browser (`can_act`);
+- who may act from the browser (`can_act`), and why not in public words (`act_reason`,
+  the one text the widget shows and `request_act` refuses with);
 - the timeline of a live game (`step`, `steps`, the record so far);
 - the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
 - autoplay: where it is allowed and what one tick does.
@@ -40,7 +41,7 @@ from .game import Game
 from .guard import BotError
 from .replay import Replay
 from .rules import Rules
-from .seats import PERSPECTIVE_LABELS, PERSPECTIVES, Perspective
+from .seats import PERSPECTIVE_LABELS, PERSPECTIVES, Perspective, player_name
 from .views import check_perspective
 
 MODES = ("play", "hotseat", "watch", "replay", "live")
@@ -163,17 +164,42 @@ class Session:
 
     def can_act(self) -> bool:
         """May the browser act now (for the player to move)? Never for a bot's seat or from a peek."""
+        return self.act_reason() is None
+
+    def act_reason(self) -> str | None:
+        """None if the browser may act now; else why not, as a sentence every perspective may read
+        (it names seats, steps and modes, never a card): "It is Player 2's move, not yours",
+        "Go to the latest step (12) to play", "The round is over". `request_act` refuses with it.
+        """
         game = self._game
-        if game is None or self.mode in ("watch", "replay") or game.phase == "over" or self.step != len(game):
-            return False
-        player, shown = game.to_move, self.perspective
-        if player in self._bots or shown not in self.entitled():
-            return False
-        if self.mode == "play":
-            return player == self._screen
-        if self.mode == "hotseat":
-            return self._cover is None and shown == player
-        return shown == player or shown == "teacher"
+        if game is None or self.mode == "watch":
+            bots_play = ": the bots play" if game is not None else ""
+            return f"Nobody plays from the browser in {self.mode} mode{bots_play}"
+        if self.step != len(game):
+            return f"Go to the latest step ({len(game)}) to play"
+        if game.phase == "over":
+            return "The round is over"
+        player, shown, allowed = game.to_move, self.perspective, self.entitled()
+        mover = player_name(player)
+        if player in self._bots:
+            return f"It is {mover}'s move: a bot plays that seat"
+        if shown not in allowed:
+            return f"This screen may not play as {PERSPECTIVE_LABELS[shown]}"
+        if self.mode == "hotseat" and self._cover is not None:
+            return f"It is {mover}'s move, not yours: pass to {mover}"
+        if self.mode == "play" and player != self._screen:
+            return f"It is {mover}'s move, not yours"
+        if shown == player or (shown == "teacher" and self.mode != "hotseat"):
+            return None
+        return f"Switch to {mover} to play" if player in allowed else f"It is {mover}'s move, not yours"
+
+    def hidden_reason(self) -> str | None:
+        """Why the perspectives missing from `entitled()` are closed to this screen (public words), or None."""
+        if len(self.entitled()) == len(PERSPECTIVES):
+            return None
+        if self._game.phase == "over":
+            return "Hidden on this screen, even after the round"
+        return "Hidden while the round is live"
 
     @property
     def cover(self) -> dict[str, Any] | None:
@@ -320,17 +346,11 @@ class Session:
     # ---- the browser's requests -----------------------------------------------------------
 
     def request_act(self, raw: Any) -> None:
-        """{kind: "act", action}: the player at this screen acts, if it may now."""
+        """{kind: "act", action}: the player at this screen acts, if it may now (else `act_reason`)."""
         action = A.from_dict(raw)
-        game = self._game
-        if game is None or self.mode in ("replay", "watch"):
-            raise IllegalAction(f"{action} not allowed: nobody plays from the browser in {self.mode} mode")
-        if self.step != len(game):
-            raise IllegalAction(f"{action} not allowed: go to the latest step ({len(game)}) to play")
-        if game.phase == "over":
-            raise IllegalAction(f"{action} not allowed: the round is over")
-        if not self.can_act():
-            raise IllegalAction(f"{action} not allowed: it is Player {game.to_move + 1}'s move, not yours")
+        reason = self.act_reason()
+        if reason is not None:
+            raise IllegalAction(f"{action} not allowed: {reason[0].lower()}{reason[1:]}")
         self.apply(action)
 
     def request_step(self, to: Any) -> None:

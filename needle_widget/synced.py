@@ -26,11 +26,12 @@ class Synced:
         self._events: list[dict[str, Any]] = []
 
     def state(self) -> dict[str, Any]:
-        """Every synced trait of NeedleWidget except `error` and `scale`, by name (see widget.py)."""
+        """Every synced trait of NeedleWidget except `error`, `answer` and `scale`, by name (see widget.py)."""
         s = self._session
         perspective = s.perspective
         game = s.game_at(s.step)
         whole = s.whole()
+        act_reason = s.act_reason()
         key = (perspective, len(whole), id(whole))
         if key != self._events_key:
             self._events, self._events_key = display.events(whole, perspective), key
@@ -50,7 +51,9 @@ class Synced:
             "playing": s.playing,
             "speed": s.speed,
             "busy": s.busy,
-            "can_act": s.can_act(),
+            "can_act": act_reason is None,
+            "act_reason": act_reason,
+            "hidden_reason": s.hidden_reason(),
             "paused": s.paused,
         }
 

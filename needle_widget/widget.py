@@ -17,7 +17,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from .errors import NeedleError
+from .errors import ArgumentError, NeedleError
 from .game import Game
 from .guard import play_bots, seat_bots
 from .replay import Replay
@@ -26,11 +26,12 @@ from .session import MODES, Screen, Session, check_number, check_speed, new_or_g
 from .synced import Synced
 from .views import Perspective, check_perspective
 
-__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "REQUESTS"]
+__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_REQUEST_ID", "REQUESTS"]
 _STATIC = pathlib.Path(__file__).parent / "static"
 _MISSING = """export default { render({ el }) {
   el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""The autoplay speeds the browser offers (actions per second); Python accepts any from 0.1 to 20."""
 MAX_ERROR = 500
 """An error shown in the widget is cut to this many characters."""
 REQUESTS: dict[str, tuple[str, ...]] = {
@@ -38,7 +39,10 @@ REQUESTS: dict[str, tuple[str, ...]] = {
     "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
     "resume": ("request_resume", "bot"),
 }
-"""The browser's requests: {kind: (the Session method that answers, the request fields it takes)}."""
+"""The browser's requests: {kind: (the Session method that answers, the request fields it takes)}.
+Each may also carry an `id` (see `NeedleWidget.answer`)."""
+MAX_REQUEST_ID = 2**31 - 1
+"""A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
 log = logging.getLogger("needle_widget")
 
 
@@ -108,7 +112,12 @@ class NeedleWidget(anywidget.AnyWidget):
     cover = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """Hotseat: {player, text: "Pass to Player 2"} while the table waits for that player, else None."""
     error = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """The last refused request: {id (a new id is a new error), text (at most MAX_ERROR characters)} | None."""
+    """The error line: {id (a new id is a new error), text (at most MAX_ERROR characters)} | None. Set by a
+    refused request (with or without an id), a direct write or a failing timer; None once a request is accepted."""
+    answer = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """Python's answer to the last browser request that carried an `id`: {id, ok: bool, error: text | None}
+    (error: the refusal, as in `error`). Sent in the same update as the changes the request made; requests
+    are answered in the order sent, so an answer for id n also answers every earlier id of that browser."""
     paused = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """A bot failed: {player, text: "OddsBot (Player 2) made an illegal move; ...", bots: [built-in names]} | None."""
     playing = traitlets.Bool(False).tag(sync=True)
@@ -121,6 +130,12 @@ class NeedleWidget(anywidget.AnyWidget):
     """Play mode: a bot is about to answer."""
     can_act = traitlets.Bool(False).tag(sync=True)
     """The browser may send "act" requests now."""
+    act_reason = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    """None when `can_act`; else why not, in public words (never a card): "It is Player 2's move, not yours",
+    "Go to the latest step (12) to play", "The round is over"... (`Session.act_reason`; an "act" request
+    refused for this reason quotes it)."""
+    hidden_reason = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    """Why the perspectives missing from `perspectives` are closed ("Hidden while the round is live"), or None."""
     nearby = traitlets.Dict().tag(sync=True)
     """While browsing a record: {"<k>": {table, info}} for steps step-1 and step+1, shown at once on a key press."""
 
@@ -232,19 +247,28 @@ class NeedleWidget(anywidget.AnyWidget):
         self._show_error(f"Ignored a direct change of {names} from the browser; send a request instead.")
 
     def _on_message(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
+        """One browser request, answered at once: the changes, the error line and (if it had an id) `answer`
+        reach the browser in one update.
+        """
         kind = content.get("kind") if isinstance(content, dict) else None
         with self.hold_sync():
+            request_id, accepted = None, False
             with self._errors_shown(f"the {quote(kind)} request"):
+                request_id = _request_id(content)
                 if not isinstance(kind, str):
                     raise NeedleError(f"Not a request: {quote(content)}")
                 if kind not in REQUESTS:
                     raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
                 method, *fields = REQUESTS[kind]
                 getattr(self._session, method)(*(content.get(field) for field in fields))
+                accepted = True
                 if self.error is not None:
                     self.error = None
             with self._errors_shown("updating the widget"):
                 self._after(at_once=False)
+            if request_id is not None:
+                refusal = None if accepted or self.error is None else self.error["text"]
+                self.answer = {"id": request_id, "ok": accepted, "error": refusal}
 
     def _tick(self) -> None:
         self._timer = None
@@ -309,6 +333,14 @@ class NeedleWidget(anywidget.AnyWidget):
     def _show_error(self, text: str) -> None:
         self._error_id += 1
         self.error = {"id": self._error_id, "text": text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"}
+
+
+def _request_id(content: Any) -> int | None:
+    """The request's `id`, None if it has none; a bad id is refused (and so is the request)."""
+    request_id = content.get("id") if isinstance(content, dict) else None
+    if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_REQUEST_ID):
+        raise ArgumentError(f"A request id must be a whole number from 0 to {MAX_REQUEST_ID}, not {quote(request_id)}")
+    return request_id
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

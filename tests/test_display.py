@@ -45,3 +45,11 @@ def test_events_and_info_per_perspective() -> None:
     assert teacher["kind"] == "teacher" and len(teacher["pile_top"]) <= 5
     assert teacher["pile_top"] == [c.code for c in game.draw_pile[:5]]
     assert table(game, "spectator")["result"]["text"] == game.result.describe()
+
+
+def test_a_refused_steal_reaches_the_mover_with_python_s_reason_and_no_one_else() -> None:
+    states = example_states()
+    assert states["draw_p1_no_steal"]["table"]["refusals"] == {
+        "draw_pile": None, "steal": "Steal not allowed: Player 1 stole on turn 1; next steal on turn 7"}
+    assert states["draw_p2_waiting"]["table"]["refusals"] == {}
+    assert states["discard_spectator"]["table"]["refusals"] == {}

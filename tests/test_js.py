@@ -21,3 +21,22 @@ def test_front_end_unit_tests_pass() -> None:
     done = subprocess.run([npm, "test", "--silent"], cwd=JS, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout
+
+
+def test_the_shared_constants_module_is_what_python_generates_now() -> None:
+    """js/src/shared.js is generated; regenerate it with `python -m needle_widget.shared js/src/shared.js`."""
+    from needle_widget.shared import shared_module
+
+    assert (JS / "src" / "shared.js").read_text(encoding="utf-8") == shared_module()
+
+
+def test_the_front_end_keeps_no_copy_of_what_python_shares() -> None:
+    """Perspective labels, player names, speeds and the trait list come from shared.js only."""
+    import re
+
+    copies = re.compile(r"""["'`](Player [0-9$]|Spectator|Teacher)["'`]|\[0\.5, 1|["']can_act["']""")
+    code = {path.name: [line for line in path.read_text(encoding="utf-8").splitlines()
+                        if not line.lstrip().startswith(("//", "/*", "*"))]
+            for path in sorted((JS / "src").glob("*.js")) if path.name != "shared.js"}
+    found = {name: copies.findall("\n".join(lines)) for name, lines in code.items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}

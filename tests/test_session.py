@@ -26,6 +26,8 @@ from needle_widget.synced import Synced
 from needle_widget.views import PERSPECTIVES
 
 ALL = PERSPECTIVES
+CARD = re.compile(r"[♣♦♥♠]|\b(10|[2-9AJQK])[CDHScdhs]\b")
+"""A card in words or as a code: public reasons (act_reason, hidden_reason) name none."""
 PUBLIC_PAUSE = re.compile(
     r"^\w+ \(Player [12]\) (raised \w+|returned a \w+, not an action|made an illegal move); the game is paused\.$"
 )
@@ -798,6 +800,9 @@ def check_synced(state: dict, entitled: tuple, peek: Any) -> None:
         assert near["table"]["perspective"] == p
     if state["paused"] is not None:
         assert PUBLIC_PAUSE.match(state["paused"]["text"])
+    assert state["can_act"] == (state["act_reason"] is None)
+    for reason in (state["act_reason"], state["hidden_reason"]):
+        assert reason is None or not CARD.search(reason), reason
 
 
 class CheckedDriver(Driver):
@@ -819,3 +824,71 @@ def test_no_screen_is_ever_shown_a_perspective_beyond_its_entitlement(chunk: int
         driver.check()
         for _ in range(OPERATIONS):
             driver.step()
+
+
+# ---- why the browser may not act, in public words ---------------------------------------------
+
+
+def _act_reason_cases() -> list[tuple[str, Callable[[], Session], str | None]]:
+    def past() -> Session:
+        s = Session(Game(seed=2), perspective="teacher")
+        pick_needles(s)
+        s.request_step(1)
+        return s
+
+    def peek() -> Session:
+        s = Session(Game(seed=3), perspective=0)
+        s.show("teacher")
+        return s
+
+    def hotseat_revealed_then_spectator() -> Session:
+        s = Session(Game(seed=5), mode="hotseat")
+        s.request_reveal()
+        s.request_perspective("spectator")
+        return s
+
+    def play_other_seat_human() -> Session:
+        s = Session(Game(seed=3), perspective=1, mode="play", bots={0: bots.RandomBot(seed=1)})
+        s.take_seat(0)
+        return s
+
+    return [
+        ("replay", lambda: Session(replay=finished_replay()), "Nobody plays from the browser in replay mode"),
+        ("watch", lambda: Session(Game(seed=2), mode="watch", bots={0: bots.RandomBot(), 1: bots.RandomBot()}),
+         "Nobody plays from the browser in watch mode: the bots play"),
+        ("past", past, "Go to the latest step (2) to play"),
+        ("over", lambda: Session(finished_game(), perspective="teacher"), "The round is over"),
+        ("bot", lambda: Session(Game(seed=2), perspective="teacher", bots={0: bots.RandomBot(seed=1)}),
+         "It is Player 1's move: a bot plays that seat"),
+        ("peek", peek, "This screen may not play as Teacher"),
+        ("covered", lambda: Session(Game(seed=5), mode="hotseat"),
+         "It is Player 1's move, not yours: pass to Player 1"),
+        ("hotseat spectator", hotseat_revealed_then_spectator, "Switch to Player 1 to play"),
+        ("live other seat", lambda: Session(Game(seed=2), perspective=1), "It is Player 1's move, not yours"),
+        ("live spectator screen", lambda: Session(Game(seed=2), perspective="spectator"), "Switch to Player 1 to play"),
+        ("play other seat", play_other_seat_human, "It is Player 1's move, not yours"),
+        ("live teacher", lambda: Session(Game(seed=2), perspective="teacher"), None),
+        ("live own seat", lambda: Session(Game(seed=2), perspective=0), None),
+        ("play own seat", lambda: Session(Game(seed=3), perspective=0, mode="play", bots={1: bots.RandomBot()}), None),
+    ]
+
+
+@pytest.mark.parametrize("name, make, reason", _act_reason_cases(), ids=[c[0] for c in _act_reason_cases()])
+def test_act_reason_says_why_and_request_act_refuses_with_it(name: str, make: Callable[[], Session],
+                                                              reason: str | None) -> None:
+    s = make()
+    assert s.act_reason() == reason and s.can_act() == (reason is None)
+    if reason is None:
+        return
+    steps = s.steps
+    with pytest.raises(NeedleError) as refused:
+        s.request_act({"type": "draw_pile"})
+    assert str(refused.value) == f"Draw from pile not allowed: {reason[0].lower()}{reason[1:]}" and s.steps == steps
+
+
+def test_hidden_reason_says_why_perspectives_are_closed() -> None:
+    assert Session(Game(seed=1), perspective=0).hidden_reason() == "Hidden while the round is live"
+    assert Session(Game(seed=1), perspective="teacher").hidden_reason() is None
+    assert Session(finished_game(), perspective=0).hidden_reason() is None
+    closed = Session(finished_game(), perspective=0, reveal_at_end=False)
+    assert closed.hidden_reason() == "Hidden on this screen, even after the round"

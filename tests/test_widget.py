@@ -472,3 +472,83 @@ def test_a_failing_timer_stops_autoplay_and_says_so(monkeypatch: pytest.MonkeyPa
     assert not widget.playing and "Something went wrong (ZeroDivisionError) with a timer" in widget.error["text"]
     widget.speed = 4
     assert widget.speed == 4.0 and widget.replay is not None
+
+
+# ---- answers: each request with an id is answered with that id ---------------------------
+
+
+def test_a_request_with_an_id_is_answered_with_that_id_in_the_same_update() -> None:
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=9).replay()
+    widget = NeedleWidget.from_replay(replay)
+    recorder = Recorder(widget)
+    send(widget, kind="step", to=4, id=7)
+    assert widget.answer == {"id": 7, "ok": True, "error": None} and widget.step == 4 and widget.error is None
+    [update] = recorder.updates()
+    assert update["answer"] == {"id": 7, "ok": True, "error": None} and {"step", "table"} <= set(update)
+    send(widget, kind="step", to=999, id=8)
+    assert widget.answer == {"id": 8, "ok": False, "error": widget.error["text"]} and widget.step == 4
+    assert "Cannot go to step 999" in widget.answer["error"]
+    send(widget, kind="step", to=5)  # no id: still answered through the traits, `answer` unchanged
+    assert widget.step == 5 and widget.error is None and widget.answer["id"] == 8
+
+
+@pytest.mark.parametrize("request_", [r for r in BAD_REQUESTS if isinstance(r, dict)], ids=lambda r: json.dumps(r)[:40])
+def test_a_bad_request_with_an_id_is_answered_not_ok_and_changes_nothing_else(request_: dict) -> None:
+    widget = NeedleWidget(game=Game(seed=3), perspective=0)
+    before = state(widget)
+    widget._on_message(widget, {**request_, "id": 41}, [])
+    after = state(widget)
+    answer, error = after.pop("answer"), after.pop("error")
+    assert answer == {"id": 41, "ok": False, "error": error["text"]} and error["text"]
+    before.pop("answer"), before.pop("error")
+    assert after == before
+
+
+@pytest.mark.parametrize("bad_id", [-1, 2**31, "7", 1.5, True, [1], {"id": 1}, "9" * 1_000_000])
+def test_a_bad_request_id_is_refused_and_changes_nothing(bad_id: Any) -> None:
+    widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=9).replay())
+    send(widget, kind="step", to=2, id=1)
+    before = state(widget)
+    widget._on_message(widget, {"kind": "step", "to": 3, "id": bad_id}, [])
+    after = state(widget)
+    text = after.pop("error")["text"]
+    before.pop("error")
+    assert after == before and widget.step == 2 and widget.answer["id"] == 1
+    assert text.startswith("A request id must be a whole number from 0 to 2147483647, not ") and len(text) < 200
+
+
+def test_answers_follow_the_order_of_the_requests() -> None:
+    widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=9).replay())
+    recorder = Recorder(widget)
+    for k in range(1, 11):
+        send(widget, kind="step", to=k, id=100 + k)
+    answers = [u["answer"]["id"] for u in recorder.updates()]
+    steps = [u["step"] for u in recorder.updates()]
+    assert answers == list(range(101, 111)) and steps == list(range(1, 11)) and widget.step == 10
+
+
+# ---- why not: act_reason and hidden_reason, in public words ------------------------------
+
+
+def test_act_reason_is_synced_with_can_act_and_quoted_by_a_refused_act() -> None:
+    widget = NeedleWidget.play(opponent=bots.GreedyBot(), seed=3)
+    assert widget.can_act and widget.act_reason is None and widget.hidden_reason == "Hidden while the round is live"
+    send(widget, kind="perspective", to="spectator")
+    assert not widget.can_act and widget.act_reason == "Switch to Player 1 to play"
+    send(widget, kind="act", action={"type": "choose_needle", "card": "KS"}, id=3)
+    assert widget.answer["error"].endswith("not allowed: switch to Player 1 to play")
+    hotseat = NeedleWidget.hotseat(seed=5)
+    assert hotseat.act_reason == "It is Player 1's move, not yours: pass to Player 1"
+    replay = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=9).replay())
+    assert replay.act_reason == "Nobody plays from the browser in replay mode" and replay.hidden_reason is None
+
+
+def test_the_widget_s_traits_are_the_shared_list() -> None:
+    from needle_widget.shared import shared_constants
+    from needle_widget.synced import Synced
+
+    widget = NeedleWidget(game=Game(seed=1), perspective=0)
+    traits = shared_constants()["TRAITS"]
+    assert set(traits) == set(NeedleWidget.class_own_traits(sync=True))
+    assert set(Synced(widget._session).state()) | {"error", "answer", "scale"} == set(traits)
+    assert set(traits) <= set(state(widget))

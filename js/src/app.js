@@ -25,27 +25,27 @@ function errorLine(state, ui) {
   );
 }
 
-function header(state) {
+function header(state, ui) {
   return h(
     "div",
     { class: "nw-header" },
     h("span", { class: "nw-title" }, "Needle in a Card Stack"),
     state.mode ? h("span", { class: "nw-mode" }, MODE_LABELS[state.mode] || state.mode) : null,
-    state.cover ? null : renderPerspective(state),
+    state.cover ? null : renderPerspective(state, ui),
   );
 }
 
 export function renderApp(state, ui) {
   if (!state.table) {
-    return h("div", { class: "nw-app" }, header(state), h("p", { class: "nw-muted" }, "Loading the game…"));
+    return h("div", { class: "nw-app" }, header(state, ui), h("p", { class: "nw-muted" }, "Loading the game…"));
   }
   if (state.cover) {
-    return h("div", { class: "nw-app" }, header(state), errorLine(state, ui), renderCover(state.cover));
+    return h("div", { class: "nw-app" }, header(state, ui), errorLine(state, ui), renderCover(state.cover));
   }
   return h(
     "div",
     { class: "nw-app" },
-    header(state),
+    header(state, ui),
     h(
       "div",
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },

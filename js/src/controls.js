@@ -1,5 +1,7 @@
 // Play controls for the player to move: the needle picker, draw/steal, sets, discard.
 // Only what Python lists in table.legal_actions is offered; JS never decides legality.
+// A disabled button carries Python's reason (table.refusals) as its description and tooltip;
+// the card-selection hints ("Select three cards…") are the only texts made here.
 
 import { h } from "./dom.js";
 import { RANKS, SUITS, SUIT_ORDER, cardFace, cardText, sameCard } from "./cards.js";
@@ -24,6 +26,7 @@ function actionButton({ key, label, text, request, disabled, reason, reasonId, p
         disabled: Boolean(disabled),
         "aria-label": text && text !== label ? label : null,
         "aria-describedby": reason ? reasonId : null,
+        title: reason || null,
       },
       text || label,
     ),
@@ -69,20 +72,13 @@ function needlePicker(state) {
 }
 
 function drawControls(state, ui) {
-  const t = state.table;
   const me = actor(state);
   const opp = 1 - me;
   const legal = legalActions(state);
   const draw = legal.find((a) => a.type === "draw_pile");
   const steal = legal.find((a) => a.type === "steal");
-  let stealWhy = null;
-  if (!steal) {
-    const pl = t.players[me];
-    if (!pl.may_steal && pl.next_steal_turn > t.turn) stealWhy = `Next steal on turn ${pl.next_steal_turn}`;
-    else if (t.players[opp].hand_size === 0) stealWhy = `${playerName(opp)} has no cards`;
-    else stealWhy = "Not allowed now";
-  }
-  const drawWhy = draw ? null : t.pile_size === 0 ? "Nothing left to draw" : "Not allowed now";
+  const drawWhy = draw ? null : refusal(state, "draw_pile");
+  const stealWhy = steal ? null : refusal(state, "steal");
   return [
     prompt(`${playerName(me)}: draw a card from the pile, or steal one at random from ${playerName(opp)}.`),
     h(
@@ -98,6 +94,12 @@ function drawControls(state, ui) {
       }),
     ),
   ];
+}
+
+/** Python's reason for refusing the button of `type` now (table.refusals), or null. */
+function refusal(state, type) {
+  const reasons = (state.table && state.table.refusals) || {};
+  return typeof reasons[type] === "string" && reasons[type] ? reasons[type] : null;
 }
 
 function pointsText(n) {
@@ -136,7 +138,7 @@ function setsControls(state, ui) {
       }),
       actionButton({
         key: "act-end-sets", label: "Done laying sets", request: end && actRequest(end), disabled: !end,
-        reason: end ? null : "Not allowed now", reasonId: `${ui.uid}-end-why`,
+        reason: end ? null : refusal(state, "end_sets"), reasonId: `${ui.uid}-end-why`,
       }),
     ),
   ];
@@ -166,12 +168,13 @@ function discardControls(state, ui) {
   ];
 }
 
+/** Why this screen has no controls now: a bot thinking, else Python's `act_reason`. */
 function waiting(state) {
   const who = actor(state);
   if (state.mode === "replay" || who === null) return null;
   let text;
   if (state.busy) text = `${seatName(state, who)} is thinking…`;
-  else if (state.steps > state.step) text = "Looking back: go to the last step to play on.";
+  else if (state.act_reason) text = state.act_reason;
   else text = `Waiting for ${seatName(state, who)}`;
   return h("div", { class: "nw-controls nw-waiting" }, prompt(text));
 }

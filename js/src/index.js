@@ -1,20 +1,21 @@
-// anywidget entry: reads the synced traits, renders, sends requests. Never sets a trait.
+// anywidget entry: reads the synced traits, renders, sends numbered requests. Never sets a trait.
 
 import "./style.css";
 import { renderApp } from "./app.js";
 import { isStepKey, keyRequest } from "./keys.js";
 import { morph } from "./morph.js";
+import { requestIds } from "./requests.js";
+import { TRAITS } from "./shared.js";
+import { nearestShown } from "./stepping.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
 
-export const TRAITS = [
-  "mode", "perspective", "perspectives", "step", "steps", "table", "events", "info", "seats",
-  "bots", "cover", "error", "playing", "speed", "scale", "busy", "can_act", "nearby", "paused",
-];
+export { TRAITS };
 
-const DEFAULTS = {
+/** What to assume for a trait the model lacks (Python always sends them all). */
+export const DEFAULTS = {
   perspectives: [], step: 0, steps: 0, table: null, events: [], info: { kind: "spectator" }, seats: [],
-  bots: [], cover: null, error: null, playing: false, speed: 1, scale: 1, busy: false, can_act: false,
-  nearby: {}, paused: null,
+  bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
+  can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
 };
 
 /** The synced traits as one plain object, with defaults for anything missing. */
@@ -54,22 +55,26 @@ export function mount(model, el) {
   let scheduled = false;
   let disposed = false;
   let shownStep = null;
-  let sentStep = null;
 
-  // A step Python has already prepared (`nearby`) is shown at once, before its answer
-  // arrives; the preview lasts until the model's step or error changes.
-  let preview = null;
+  // Every request carries an id; Python's `answer` names it. The latest step asked for (`asked`)
+  // is what keys step from until Python has answered it; meanwhile the view shows the state
+  // nearest to it (`held`: a step Python prepared in `nearby` at once, never one further away).
+  const ids = requestIds(model.get("answer"));
+  let asked = null;
+  let held = null;
 
   const send = (msg) => {
-    if (msg.kind === "step") showPreview(msg.to);
-    model.send(msg);
+    const id = ids.next();
+    if (msg.kind === "step") asked = { id, to: msg.to };
+    model.send({ ...msg, id });
+    if (msg.kind === "step") render();
   };
 
-  function showPreview(to) {
-    const near = state.nearby && state.nearby[String(to)];
-    if (!near || to === state.step) return;
-    preview = { base: model.get("step"), error: model.get("error"), state: { step: to, table: near.table, info: near.info } };
-    render();
+  /** The step the next key press steps from: the one asked for, or the one shown. */
+  const stepFrom = () => (asked ? asked.to : state.step);
+
+  function onAnswer() {
+    ids.note(model.get("answer"));
   }
 
   function focusedKey() {
@@ -93,10 +98,18 @@ export function mount(model, el) {
     else root.focus({ preventScroll: true });
   }
 
+  // A widget rendered before it is laid out (JupyterLab attaches outputs below the fold later)
+  // scrolls its event list once it gets a size.
+  let scrollPending = false;
+  const resizes = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => { if (scrollPending) scrollCurrentEvent(); })
+    : null;
+
   function scrollCurrentEvent() {
     const list = root.querySelector(".nw-events");
     const current = list && list.querySelector('[aria-current="step"]');
-    if (!current) return;
+    scrollPending = Boolean(current) && list.clientHeight === 0;
+    if (!current || scrollPending) return;
     const item = current.parentElement;
     const top = item.offsetTop;
     const bottom = top + item.offsetHeight;
@@ -107,9 +120,15 @@ export function mount(model, el) {
   function render() {
     if (disposed) return;
     const previousStep = shownStep;
-    if (preview && (model.get("step") !== preview.base || model.get("error") !== preview.error)) preview = null;
+    onAnswer();
+    if (asked && ids.answered(asked.id)) asked = null;
     state = readState(model);
-    if (preview) state = { ...state, ...preview.state };
+    if (asked) {
+      held = nearestShown(state, held, asked.to);
+      state = { ...state, step: held.step, table: held.table, info: held.info, asked: asked.to };
+    } else {
+      held = null;
+    }
     ui = syncUi(ui, state);
     const key = focusedKey();
     root.style.setProperty("--nw-scale", String(Number(state.scale) > 0 ? state.scale : 1));
@@ -119,7 +138,6 @@ export function mount(model, el) {
     restoreFocus(key, previousStep);
     if (state.step !== shownStep) {
       shownStep = state.step;
-      sentStep = null;
       scrollCurrentEvent();
     }
   }
@@ -151,8 +169,7 @@ export function mount(model, el) {
 
   function sendStepFrom(input) {
     const to = Number(input.value);
-    if (!Number.isInteger(to) || to === state.step || to === sentStep) return;
-    sentStep = to;
+    if (!Number.isInteger(to) || to === stepFrom()) return;
     send({ kind: "step", to });
   }
 
@@ -178,7 +195,7 @@ export function mount(model, el) {
       render();
       return;
     }
-    const request = keyRequest(event, state);
+    const request = keyRequest(event, { ...state, step: stepFrom() });
     if (request) {
       event.preventDefault();
       send(request);
@@ -187,15 +204,19 @@ export function mount(model, el) {
     }
   }
 
+  model.on("change:answer", onAnswer);
   for (const name of TRAITS) model.on(`change:${name}`, onModelChange);
   root.addEventListener("click", onClick);
   root.addEventListener("input", onInput);
   root.addEventListener("change", onChange);
   root.addEventListener("keydown", onKeydown);
+  if (resizes) resizes.observe(root);
   render();
 
   return function cleanup() {
     disposed = true;
+    if (resizes) resizes.disconnect();
+    model.off("change:answer", onAnswer);
     for (const name of TRAITS) model.off(`change:${name}`, onModelChange);
     root.removeEventListener("click", onClick);
     root.removeEventListener("input", onInput);

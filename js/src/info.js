@@ -3,7 +3,7 @@
 
 import { h, percent, srOnly } from "./dom.js";
 import { RANKS, SUITS, SUIT_ORDER, cardFace, cardName, cardText } from "./cards.js";
-import { playerName, seatName } from "./names.js";
+import { perspectiveLabel, playerName, seatName } from "./names.js";
 
 /** A 4x13 heat map of where the opponent's needle may be, as an accessible table. */
 export function heatMap(grid, { caption, revealed, compact } = {}) {
@@ -167,7 +167,9 @@ export function renderInfo(state) {
     "section",
     { class: ["nw-info", `nw-info-${info.kind}`], "aria-label": "What is known" },
     h("span", { class: "nw-caption" },
-      info.kind === "player" ? `What ${playerName(info.player)} knows` : info.kind === "teacher" ? "Teacher's view" : "Spectator"),
+      info.kind === "player"
+        ? `What ${playerName(info.player)} knows`
+        : info.kind === "teacher" ? `${perspectiveLabel("teacher")}'s view` : perspectiveLabel("spectator")),
     body,
     botReasons(state),
   );

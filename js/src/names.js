@@ -1,16 +1,22 @@
-// Names of players and perspectives as shown on screen.
+// Names of players and perspectives as shown on screen, from Python's one source (shared.js).
 
-export const PERSPECTIVES = [0, 1, "spectator", "teacher"];
+import { PERSPECTIVES, PERSPECTIVE_LABELS, PLAYER_NAMES } from "./shared.js";
 
-const PERSPECTIVE_LABELS = { 0: "Player 1", 1: "Player 2", spectator: "Spectator", teacher: "Teacher" };
+export { PERSPECTIVES };
 
 export function perspectiveLabel(p) {
-  return PERSPECTIVE_LABELS[p] ?? String(p);
+  return PERSPECTIVE_LABELS[String(p)] ?? String(p);
 }
 
-/** "Player 1" / "Player 2". */
+/** "Player 1" / "Player 2" (seats.py `player_name`). */
 export function playerName(p) {
-  return p === 0 || p === 1 ? `Player ${p + 1}` : "Nobody";
+  return p === 0 || p === 1 ? PLAYER_NAMES[p] : "Nobody";
+}
+
+/** "P1" / "P2": the initial and number of `playerName`, for narrow columns. */
+export function playerShort(p) {
+  const name = playerName(p);
+  return name.charAt(0) + name.replace(/\D/g, "");
 }
 
 /** "Player 2 (greedy)", or just "Player 2" for an anonymous human seat. */

@@ -3,13 +3,14 @@
 
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { playerName } from "./names.js";
+import { playerName, playerShort } from "./names.js";
+import { AUTOPLAY_MODES, SPEEDS } from "./shared.js";
 
-export const SPEEDS = [0.5, 1, 2, 4, 8];
+export { SPEEDS };
 
-/** Modes where autoplay makes sense (the others are played by people). */
+/** Modes where autoplay makes sense (the others are played by people): Python's AUTOPLAY_MODES. */
 export function hasAutoplay(state) {
-  return state.mode !== "play" && state.mode !== "hotseat";
+  return AUTOPLAY_MODES.includes(state.mode);
 }
 
 /** "Step 12 of 40: Player 1 drew a card from the pile." */
@@ -70,7 +71,7 @@ function eventList(state) {
           h("span", { class: "nw-ev-turn", "aria-hidden": "true" },
             newTurn && ev.turn ? String(ev.turn) : ""),
           h("span", { class: "nw-ev-who", "aria-hidden": "true" },
-            ev.player === 0 || ev.player === 1 ? `P${ev.player + 1}` : ""),
+            ev.player === 0 || ev.player === 1 ? playerShort(ev.player) : ""),
           h("span", { class: "nw-ev-text" }, ev.text),
           ev.player === 0 || ev.player === 1 ? h("span", { class: "nw-sr" }, ` (${playerName(ev.player)})`) : null,
         ),
@@ -81,6 +82,8 @@ function eventList(state) {
 
 export function renderReplayBar(state) {
   const { step, steps, playing } = state;
+  // The slider follows the step asked for (index.js sets `asked` while Python has not answered it).
+  const asked = Number.isInteger(state.asked) ? state.asked : step;
   const speed = state.speed || 1;
   const speeds = SPEEDS.includes(speed) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b);
   const autoplay = hasAutoplay(state);
@@ -127,12 +130,12 @@ export function renderReplayBar(state) {
         min: "0",
         max: String(steps),
         step: "1",
-        value: String(step),
+        value: String(asked),
         "aria-label": "Step",
-        "aria-valuetext": `Step ${step} of ${steps}`,
+        "aria-valuetext": `Step ${asked} of ${steps}`,
         disabled: steps === 0,
       }),
-      h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${step} / ${steps}`),
+      h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${asked} / ${steps}`),
     ),
     h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" }, liveText(state)),
     eventList(state),

@@ -22,7 +22,9 @@ export function statusText(state) {
   return t.turn > 0 ? `Turn ${t.turn} · ${what}` : `Picking needles · ${what}`;
 }
 
-/** "Steal available" / "Next steal on turn 9" / null when it does not apply. */
+/** The public steal status of player `p`: "Steal available" (Python says the mover may steal now),
+ * "Next steal on turn 9" (the limit of docs/RULES.md T2, a public fact), else null. Why a steal is
+ * refused now is Python's text on the Steal button, never made up here. */
 export function stealText(state, p) {
   const t = state.table;
   if (t.phase === "over" || t.phase === "needle") return null;
@@ -31,7 +33,7 @@ export function stealText(state, p) {
   if (pl.next_steal_turn !== null && pl.next_steal_turn !== undefined && pl.next_steal_turn > t.turn) {
     return `Next steal on turn ${pl.next_steal_turn}`;
   }
-  return "No steal now";
+  return null;
 }
 
 function needleNote(needles, code) {
@@ -181,7 +183,7 @@ function centre(state, ui, needles) {
     "div",
     { class: "nw-status" },
     h("span", { class: "nw-status-line" }, statusText(state)),
-    h("span", { class: "nw-scoreline", "aria-label": `Score: Player 1 ${t.scores[0]}, Player 2 ${t.scores[1]}` },
+    h("span", { class: "nw-scoreline", "aria-label": `Score: ${playerName(0)} ${t.scores[0]}, ${playerName(1)} ${t.scores[1]}` },
       `${t.scores[0]} – ${t.scores[1]}`),
   );
   const history =

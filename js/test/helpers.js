@@ -34,12 +34,14 @@ export function stateFrom(name, overrides = {}) {
   };
 }
 
-/** A fake anywidget model: records sent messages and live listeners. */
+/** A fake anywidget model: records sent messages (`requests` as sent, `sent` without their
+ * ids) and live listeners. */
 export function fakeModel(initial) {
   const data = { ...initial };
   const listeners = new Map();
   const model = {
     sent: [],
+    requests: [],
     saves: 0,
     sets: 0,
     get: (name) => data[name],
@@ -58,12 +60,19 @@ export function fakeModel(initial) {
       if (listeners.has(event)) listeners.get(event).delete(fn);
     },
     send(msg) {
-      model.sent.push(structuredClone(msg));
+      model.requests.push(structuredClone(msg));
+      const { id: _id, ...rest } = msg;
+      model.sent.push(structuredClone(rest));
     },
     listenerCount() {
       let n = 0;
       for (const set of listeners.values()) n += set.size;
       return n;
+    },
+    /** What Python does for the last request sent: apply `patch` and answer its id. */
+    answer(patch = {}, { ok = true, error = null } = {}) {
+      const last = model.requests[model.requests.length - 1];
+      model.update({ ...patch, answer: { id: last.id, ok, error } });
     },
     /** What Python does: change traits, then fire change events. */
     update(patch) {

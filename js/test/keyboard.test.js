@@ -8,9 +8,12 @@ const open = mountsCleanedAfterEach();
 const replay = (over = {}) => stateFrom("over_0", { mode: "replay", step: 12, ...over });
 
 describe("keyboard", () => {
-  it("ArrowRight / ArrowLeft step forward and back", () => {
+  it("ArrowRight / ArrowLeft step forward and back", async () => {
     const { root, model } = open(replay());
     const right = key(root, "ArrowRight");
+    model.answer({ step: 13 }); // Python answers, then Python itself shows step 12 again
+    model.update({ step: 12 });
+    await flush();
     key(root, "ArrowLeft");
     expect(right.defaultPrevented).toBe(true);
     expect(model.sent).toEqual([{ kind: "step", to: 13 }, { kind: "step", to: 11 }]);
@@ -97,7 +100,7 @@ describe("prefetched neighbouring steps", () => {
     const { root, model } = open({ ...base, nearby: near(base, 11) });
     key(root, "ArrowLeft");
     expect(root.querySelector(".nw-live").textContent).toMatch(new RegExp(`^Step 11 of ${LAST}`));
-    model.update({ error: { id: 1, text: "Cannot go to step 11" } });
+    model.answer({ error: { id: 1, text: "Cannot go to step 11" } }, { ok: false, error: "Cannot go to step 11" });
     await flush();
     expect(root.querySelector(".nw-live").textContent).toMatch(new RegExp(`^Step 12 of ${LAST}`));
   });

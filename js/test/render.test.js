@@ -60,6 +60,7 @@ describe("controls by phase and perspective", () => {
     const state = stateFrom("draw_p1");
     state.table.legal_actions = state.table.legal_actions.filter((a) => a.type !== "steal");
     Object.assign(state.table.players[0], { may_steal: false, next_steal_turn: 9 });
+    state.table.refusals = { draw_pile: null, steal: "Next steal on turn 9" }; // Python's reason
     const { root } = open(state);
     const steal = button(root, "Steal from opponent");
     expect(steal.disabled).toBe(true);
@@ -212,7 +213,7 @@ describe("info panel", () => {
 
 describe("perspective switcher", () => {
   it("disables the perspectives not allowed now", () => {
-    const { root } = open("draw_p1", { perspectives: [0, "spectator"] });
+    const { root } = open("draw_p1", { perspectives: [0, "spectator"], hidden_reason: "Hidden while the round is live" });
     const p1 = button(root, "Player 1");
     expect(p1.getAttribute("aria-pressed")).toBe("true");
     const p2 = button(root, "Player 2");
@@ -227,5 +228,57 @@ describe("scale", () => {
   it("sets --nw-scale on the root", () => {
     const { root } = open("draw_p1", { scale: 1.5 });
     expect(root.style.getPropertyValue("--nw-scale")).toBe("1.5");
+  });
+});
+
+describe("Python's reasons on disabled controls", () => {
+  const description = (root, el) => root.querySelector(`#${el.getAttribute("aria-describedby")}`).textContent;
+
+  it("a refused Steal carries Python's reason as its description and tooltip", () => {
+    const { root } = open("draw_p1_no_steal");
+    const why = FIXTURES.draw_p1_no_steal.table.refusals.steal;
+    expect(why).toBe("Steal not allowed: Player 1 stole on turn 1; next steal on turn 7");
+    const steal = button(root, "Steal from opponent");
+    expect(steal.disabled).toBe(true);
+    expect(description(root, steal)).toBe(why);
+    expect(steal.title).toBe(why);
+    const draw = button(root, "Draw from pile");
+    expect(draw.disabled).toBe(false);
+    expect(draw.hasAttribute("aria-describedby") || draw.hasAttribute("title")).toBe(false);
+  });
+
+  it("a disabled control without Python's reason gets no made-up one", () => {
+    const state = stateFrom("draw_p1");
+    state.table.legal_actions = state.table.legal_actions.filter((a) => a.type !== "steal");
+    const { root } = open(state); // refusals say steal: null, e.g. an older Python
+    const steal = button(root, "Steal from opponent");
+    expect(steal.disabled).toBe(true);
+    expect(steal.hasAttribute("aria-describedby")).toBe(false);
+    expect(root.querySelector(".nw-controls").textContent).not.toMatch(/Not allowed now|Nothing left to draw/);
+  });
+
+  it("the waiting line says Python's act_reason", () => {
+    const reason = "It is Player 1's move, not yours";
+    const { root } = open("draw_p2_waiting", { act_reason: reason });
+    expect(root.querySelector(".nw-waiting").textContent).toBe(reason);
+    const past = open("draw_p1", { can_act: false, act_reason: "Go to the latest step (12) to play", step: 1 });
+    expect(past.root.querySelector(".nw-waiting").textContent).toBe("Go to the latest step (12) to play");
+  });
+
+  it("a bot thinking says so rather than the reason", () => {
+    const { root } = open("draw_p2_waiting", { busy: true, act_reason: "It is Player 1's move: a bot plays that seat" });
+    expect(root.querySelector(".nw-waiting").textContent).toBe("Player 1 (You) is thinking…");
+  });
+
+  it("closed perspectives carry hidden_reason as description and tooltip; open ones carry none", () => {
+    const why = "Hidden on this screen, even after the round";
+    const { root } = open("over_0", { perspectives: [0, "spectator"], hidden_reason: why });
+    for (const name of ["Player 2", "Teacher"]) {
+      const b = button(root, name);
+      expect(b.disabled).toBe(true);
+      expect(b.title).toBe(why);
+      expect(description(root, b)).toBe(why);
+    }
+    expect(button(root, "Spectator").hasAttribute("aria-describedby")).toBe(false);
   });
 });

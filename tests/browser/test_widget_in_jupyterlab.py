@@ -50,7 +50,7 @@ def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str]) -> Non
     page.wait_for_function(KERNEL_READY)
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name=re.compile(r"^Run All Cells")).click()
-    expect(widget_root(page)).to_be_visible()
+    expect(widget_root(page).first).to_be_visible()
 
 
 def widget_root(page: Page):

@@ -1,0 +1,12 @@
+// Generated from needle_widget.shared.shared_constants(): `python -m needle_widget.shared js/src/shared.js`.
+// Do not edit: tests/test_js.py fails when this file differs from what Python generates now.
+
+export const PERSPECTIVES = [0, 1, "spectator", "teacher"];
+export const PERSPECTIVE_LABELS = {"0": "Player 1", "1": "Player 2", "spectator": "Spectator", "teacher": "Teacher"};
+export const PLAYER_NAMES = ["Player 1", "Player 2"];
+export const MODES = ["play", "hotseat", "watch", "replay", "live"];
+export const AUTOPLAY_MODES = ["watch", "replay", "live"];
+export const SPEEDS = [0.5, 1.0, 2.0, 4.0, 8.0];
+export const TRAITS = ["act_reason", "answer", "bots", "busy", "can_act", "cover", "error", "events", "hidden_reason", "info", "mode", "nearby", "paused", "perspective", "perspectives", "playing", "scale", "seats", "speed", "step", "steps", "table"];
+export const REQUESTS = {"act": ["action"], "step": ["to"], "perspective": ["to"], "autoplay": ["playing", "speed"], "reveal": [], "resume": ["bot"]};
+export const MAX_REQUEST_ID = 2147483647;
