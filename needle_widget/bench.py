@@ -134,7 +134,21 @@ def replay_stepping(seconds: float) -> list[Figure]:
     figure = per_call(
         f"game_at(k), {game.turn} turns, {n} actions", lambda: replay.game_at(int(rand() * (n + 1))), seconds
     )
-    return [Figure(f"load + check a {game.turn}-turn replay", load * 1e3, "ms"), figure]
+    branch = per_call(f"branch(k), {n} actions", lambda: replay.branch(int(rand() * (n + 1))), seconds)
+    return [Figure(f"load + check a {game.turn}-turn replay", load * 1e3, "ms"), figure, branch]
+
+
+def worlds_sampling(game: Game, seconds: float) -> Figure:
+    """Milliseconds for `worlds.sample` to draw 1,000 worlds from Player 1's view of `game` (at least one call)."""
+    from .worlds import sample
+
+    view = game.view(0)
+    calls = 0
+    start = time.perf_counter()
+    while calls == 0 or time.perf_counter() < start + seconds:
+        sample(view, 1000, seed=calls)
+        calls += 1
+    return Figure("1,000 model-free worlds from a mid-game view", (time.perf_counter() - start) / calls * 1e3, "ms")
 
 
 def greedy_selfplay(seconds: float) -> Figure:
@@ -191,4 +205,5 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     mine = game.player_view(0)
     report(per_call("knowledge: both needle odds", lambda: (opponent_needle_odds(mine).in_my_hand,
                                                          own_needle_odds(mine)), seconds / 4))
+    report(worlds_sampling(game, seconds / 4))
     return figures

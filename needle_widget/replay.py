@@ -259,6 +259,33 @@ class Replay:
             _apply(game, step)
         return game
 
+    def branch(self, k: int) -> Game:
+        """The real game after the first `k` actions, live and independent of this replay: "play from here".
+
+        Its generator state is the one the original game had at that step (the
+        replay re-applies each recorded chance outcome and advances the generator as
+        the original did), so applying the recorded actions from here on with plain
+        `apply` reproduces the original, steals and reshuffles included; any other
+        action starts a new line of play. Fast for any k (as `game_at`); a bad k
+        raises ReplayError.
+
+        One record cannot tell two originals apart: a game dealt from a given deck
+        under `first_player="random"` that drew the first player from the generator
+        (`Game(deck=...)`) or was told it (`Game(deck=..., first_player=...)`); a
+        branch follows the second. A game dealt by its seed alone is always exact.
+
+        >>> from needle_widget import Game
+        >>> g = Game(seed=7)
+        >>> for _ in range(30):
+        ...     g.apply(g.legal_actions()[-1])
+        >>> b = g.replay().branch(10)
+        >>> for event in g.history[10:]:
+        ...     b.apply(event.action)
+        >>> b.snapshot() == g.snapshot()
+        True
+        """
+        return self.game_at(k)
+
     def _rebuild(self, result: dict | None) -> None:
         dealt = Game(rules=self.rules, seed=self.seed)
         if dealt.deck != self.deck or dealt.first_player != self.first_player:
