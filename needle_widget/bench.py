@@ -151,6 +151,23 @@ def worlds_sampling(game: Game, seconds: float) -> Figure:
     return Figure("1,000 model-free worlds from a mid-game view", (time.perf_counter() - start) / calls * 1e3, "ms")
 
 
+def worlds_outcomes(game: Game, label: str, seconds: float) -> Figure:
+    """Milliseconds for `worlds.outcomes` of 200 worlds from Player 1's view of `game`, GreedyBot playing both
+    seats (after one warm-up call; at least one timed call).
+    """
+    from .bots import GreedyBot
+    from .worlds import outcomes
+
+    view, pair = game.view(0), (GreedyBot(), GreedyBot())
+    outcomes(view, pair, 200, seed=0)
+    calls = 0
+    start = time.perf_counter()
+    while calls == 0 or time.perf_counter() < start + seconds:
+        outcomes(view, pair, 200, seed=1 + calls)
+        calls += 1
+    return Figure(f"outcomes of 200 worlds, GreedyBot, {label}", (time.perf_counter() - start) / calls * 1e3, "ms")
+
+
 def greedy_selfplay(seconds: float) -> Figure:
     """Whole GreedyBot vs GreedyBot games per second (after a warm-up)."""
     from .bots import GreedyBot
@@ -206,4 +223,6 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     report(per_call("knowledge: both needle odds", lambda: (opponent_needle_odds(mine).in_my_hand,
                                                          own_needle_odds(mine)), seconds / 4))
     report(worlds_sampling(game, seconds / 4))
+    report(worlds_outcomes(game, f"turn {game.turn}", seconds / 4))
+    report(worlds_outcomes(Game(seed=21), "the deal", seconds / 4))
     return figures
