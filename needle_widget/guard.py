@@ -26,6 +26,7 @@ from typing import Any
 from . import actions as A
 from .errors import ArgumentError, BotError
 from .game import Game
+from .observation import reads_history
 
 MAX_REASON = 500
 """A bot's explanation is cut to this many characters."""
@@ -43,7 +44,7 @@ def move(bot: Any, game: Game, player: int) -> tuple[str | None, BotError | None
     """`bot` moves for `player` (the player to move): (its reason, None), or (None, the BotError)
     with `game` unchanged. Only the bot's own `PlayerView` is passed to it.
     """
-    legal, view = tuple(game.legal_actions()), game.player_view(player)
+    legal, view = tuple(game.legal_actions()), game.player_view(player, record=reads_history(bot))
     try:
         action = bot.choose(view, list(legal))
     except Exception as error:  # a bot's bug pauses the game, never the kernel

@@ -7,9 +7,11 @@ build it without an import knot; `views.view()` gives the JSON form of the same 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .bitmasks import cards_of
+from . import actions as A
+from .actions import Action
+from .bitmasks import cards_of, discards_of, needles_outside, sets_in
 from .cards import DECK, Card
 from .result import Result
 from .rules import Rules
@@ -62,6 +64,9 @@ class PlayerView(NamedTuple):
     """Cards this player knows are in the opponent's hand now (`Game.known_opponent_mask`)."""
     reshuffles: int
     result: Result | None
+    record: dict[str, Any] | None = None
+    """The whole view as `game.view(player)` gives it (the public history included), only when
+    asked for (`game.player_view(p, record=True)`; bots with `reads_history = True` get it), else None."""
 
     @classmethod
     def of(cls, game: Game, player: int) -> PlayerView:
@@ -88,8 +93,54 @@ class PlayerView(NamedTuple):
         """Whether this player is to move in a live turn (not picking needles, not over)."""
         return self.phase != "over" and self.phase != "needle" and self.to_move == self.player
 
+    def legal_actions(self) -> list[Action]:
+        """The actions open to this player now, as `Game.legal_actions()` lists them when the player
+        is to move (the same function makes both lists), else [].
+
+        A player's legal actions depend only on what they see, so a view is enough:
+        `worlds` uses this to ask an opponent model what it would have done.
+        """
+        if self.to_move != self.player:
+            return []
+        may_draw = self.pile_size > 0 or len(self.discards) >= 2
+        return list(legal_for(self.phase, self.hand_mask, self.rules.set_starts()[11:], may_draw, self.may_steal))
+
     def __repr__(self) -> str:
         return (
             f"<PlayerView of {player_name(self.player)}: {self.phase}, turn {self.turn}, "
             f"hand {' '.join(map(str, self.hand))}>"
         )
+
+
+def reads_history(bot: object) -> bool:
+    """Whether `bot` asks for the whole view with each decision (`reads_history = True`, e.g. SearchBot):
+    then callers pass `game.player_view(p, record=True)`. Other bots get the light view.
+    """
+    return getattr(bot, "reads_history", False) is True
+
+
+_ONLY_END_SETS = (A.END_SETS,)
+_DRAWS = (A.DRAW_PILE, A.STEAL)
+_ONLY_DRAW_PILE, _ONLY_STEAL = (A.DRAW_PILE,), (A.STEAL,)
+
+
+def legal_for(phase: str, hand: int, extra_starts: tuple[int, ...], may_draw: bool, may_steal: bool) -> tuple:
+    """The legal actions of the player to move, from their hand and what the draw allows (D1, T1, T2):
+    the one list `Game.legal_actions` and `PlayerView.legal_actions` both give.
+
+    needle: ChooseNeedle for each card outside the hand; draw: DrawPile then Steal;
+    sets: each LaySet (by starting rank; `extra_starts` beyond J) then EndSets;
+    discard: each card of the hand; over: none.
+    """
+    if phase == "sets":
+        sets = sets_in(hand, extra_starts)
+        return (*sets, A.END_SETS) if sets else _ONLY_END_SETS
+    if phase == "discard":
+        return tuple(discards_of(hand))
+    if phase == "draw":
+        if may_draw:
+            return _DRAWS if may_steal else _ONLY_DRAW_PILE
+        return _ONLY_STEAL if may_steal else ()
+    if phase == "needle":
+        return tuple(needles_outside(hand))
+    return ()

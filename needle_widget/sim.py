@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from .errors import TournamentError
 from .game import Game
+from .observation import reads_history
 from .rules import Rules
 
 MAX_GAMES = 10_000_000
@@ -41,10 +42,11 @@ def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -
         hook = getattr(bot, "new_game", None)
         if hook is not None:
             hook(game.seed, p)
+    record = (reads_history(bot0), reads_history(bot1))
     while game.phase != "over":
         p = game.to_move
         legal = game.legal_actions()
-        game.apply(players[p].choose(game.player_view(p), legal) if len(legal) > 1 else legal[0])
+        game.apply(players[p].choose(game.player_view(p, record=record[p]), legal) if len(legal) > 1 else legal[0])
     return game
 
 

@@ -9,6 +9,7 @@ from .cards import Card
 from .errors import NeedleError
 from .game import Game
 from .narration import narrate
+from .observation import reads_history
 from .result import Result
 
 
@@ -88,7 +89,8 @@ def play_in_terminal(opponent: str, seed: int | None, you: int, save: str | None
         told = len(lines)
         legal = game.legal_actions()
         if game.to_move != you:
-            game.apply(bot.choose(game.player_view(1 - you), legal) if len(legal) > 1 else legal[0])
+            view = game.player_view(1 - you, record=reads_history(bot))
+            game.apply(bot.choose(view, legal) if len(legal) > 1 else legal[0])
             continue
         say()
         say(describe_table(game.view(you)))

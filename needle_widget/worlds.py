@@ -81,6 +81,7 @@ from .actions import Action
 from .cards import DECK, Card
 from .errors import ArgumentError, BotError, IllegalAction, NeedleError, PerspectiveError, ReplayError
 from .game import Game
+from .observation import reads_history
 from .rules import Rules
 
 __all__ = ["MAX_WORLDS", "Outcomes", "evaluation", "outcomes", "sample", "wilson"]
@@ -995,7 +996,7 @@ def _roll(world: Game, bots: tuple[Any, Any], seed: int, k: int, n: int) -> Any:
             continue
         bot = players[p]
         try:
-            action = bot.choose(world.player_view(p), legal)
+            action = bot.choose(world.player_view(p, record=reads_history(bot)), legal)
         except Exception as error:
             raise _bot_error(bot, p, "raised", legal, k, n, seed, cause=error) from error
         try:
