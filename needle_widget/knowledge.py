@@ -84,10 +84,17 @@ from typing import Any, NamedTuple
 
 from .bitmasks import FULL
 from .cards import DECK, SUITS, Card
+from .errors import ArgumentError
 from .game import Game
 from .observation import PlayerView
 
-__all__ = ["NeedleOdds", "OwnNeedleOdds", "opponent_needle_odds", "own_needle_odds", "for_player", "teacher_summary"]
+__all__ = [
+    "MODEL_WORLDS", "ModelNeedleOdds", "NeedleOdds", "OwnNeedleOdds", "opponent_needle_odds", "own_needle_odds",
+    "for_player", "teacher_summary",
+]
+
+MODEL_WORLDS = 400
+"""How many worlds (particles) `opponent_needle_odds` weighs with a model, by default."""
 
 _BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
@@ -188,6 +195,43 @@ class NeedleOdds:
         return f"<NeedleOdds: {self.possible} possible, in my hand {self.in_my_hand:.3f}; {top}>"
 
 
+class ModelNeedleOdds(NeedleOdds):
+    """Needle odds from a model's posterior (`opponent_needle_odds(view, model=...)`): any 52 probabilities.
+
+    The same API as NeedleOdds; `ess` is the effective sample size of the worlds
+    behind it and `model` the model's name.
+    """
+
+    __slots__ = ("ess", "model")
+
+    def __init__(self, hand_mask: int, probs: tuple[float, ...], ess: float, model: str) -> None:
+        possible = sum(1 << i for i, p in enumerate(probs) if p > 0)
+        super().__init__(hand_mask, possible, 0.0, 0, 0.0)
+        self._probs = tuple(probs)
+        self.in_my_hand = sum(p for i, p in enumerate(probs) if hand_mask >> i & 1)
+        self.ess = ess
+        self.model = model
+
+    def of(self, card: Card | str) -> float:
+        """P(the opponent's needle is `card`); text such as "7h" is read with `Card.parse`."""
+        return self.probs[Card.parse(card).index]
+
+    def most_likely(self, n: int = 5) -> list[tuple[Card, float]]:
+        """The `n` likeliest cards, likeliest first (ties by card index); impossible cards left out."""
+        ranked = sorted((-p, i) for i, p in enumerate(self.probs) if p > 0)
+        return [(DECK[i], -p) for p, i in ranked[: max(n, 0)]]
+
+    @property
+    def possible_mask(self) -> int:
+        """Cards with a probability above 0."""
+        return self.my_mask
+
+    def __repr__(self) -> str:
+        top = ", ".join(f"{c} {w:.3f}" for c, w in self.most_likely(3))
+        return (f"<NeedleOdds under {self.model}: {self.possible} possible, in my hand {self.in_my_hand:.3f}; {top}; "
+                f"ESS {self.ess:.0f}>")
+
+
 class OwnNeedleOdds(NamedTuple):
     """Where a player's own needle is, as they see it.
 
@@ -219,14 +263,30 @@ def unseen_pile_share(view: PlayerView, unseen: int | None = None) -> float:
     return view.pile_size / size if size else 0.0
 
 
-def opponent_needle_odds(view: PlayerView) -> NeedleOdds:
+def opponent_needle_odds(
+    view: PlayerView | dict[str, Any], model: Any = None, *, n: int = MODEL_WORLDS, seed: int = 0,
+    epsilon: float | None = None,
+) -> NeedleOdds:
     """P(the opponent's needle is c) for each card c, given only what `view`'s player knows.
 
     `view` is a `PlayerView` (`game.player_view(p)`). Eligible cards (never held
     by the opponent, never public) weigh 1 in the player's hand and m/|U| when
     unseen (0 after a reshuffle); see the module docstring for why. Once the round
     is over the opponent's needle is shown and gets probability 1.
+
+    With a `model` of the opponent (a bot such as `bots.GreedyBot()`, or an object
+    with `policy(view, legal_actions)`), the odds are the posterior that also weighs
+    how likely the opponent's observed decisions are under it (`worlds.posterior`,
+    `n` particles, `seed`, `epsilon`): A2 and A3 give way to the model. That needs
+    the history, so `view` is then the dict `game.view(p)` gives, or a PlayerView
+    with its `record` (`game.player_view(p, record=True)`). The result has the same
+    API (`probs`, `of`, `grid`, `in_my_hand`, `most_likely`), plus `ess`.
     """
+    if model is not None:
+        return _modelled_odds(view, model, n, seed, epsilon)
+    if not isinstance(view, PlayerView):
+        raise ArgumentError(f"view must be a PlayerView (game.player_view(p)), not {type(view).__name__}"
+                            " (a view dict needs a model)")
     hand = view.hand_mask
     shown = view.opponent_needle
     if shown is not None:
@@ -243,6 +303,22 @@ def opponent_needle_odds(view: PlayerView) -> NeedleOdds:
         count = eligible.bit_count()
         return NeedleOdds(hand, eligible, 1.0 / count if count else 0.0, 0, 0.0)
     return NeedleOdds(hand, mine, 1.0 / total, unseen, share / total)
+
+
+def _modelled_odds(view: Any, model: Any, n: int, seed: int, epsilon: float | None) -> NeedleOdds:
+    """The model's posterior needle odds (see `opponent_needle_odds`)."""
+    from . import worlds
+
+    record = view.record if isinstance(view, PlayerView) else view
+    if not isinstance(record, dict):
+        raise ArgumentError("with a model, view must be game.view(p) or game.player_view(p, record=True): "
+                            "the model reads the opponent's decisions in the history")
+    post = worlds.posterior(record, n, seed=seed, model=model,
+                            epsilon=worlds.EPSILON if epsilon is None else epsilon)
+    hand = 0
+    for code in record["players"][record["perspective"]]["hand"]:
+        hand |= 1 << Card.parse(code).index
+    return ModelNeedleOdds(hand, post.needle_probs, post.ess, post.model)
 
 
 def own_needle_odds(view: PlayerView) -> OwnNeedleOdds:

@@ -25,7 +25,7 @@ from test_secrecy import play_twins
 from test_secrecy_reshuffle import careful_game, redo
 from test_secrecy_reshuffle import twins as reshuffle_twins
 
-from needle_widget import Card, Game, Replay, Rules, actions, knowledge, worlds
+from needle_widget import Card, Game, Replay, Rules, actions, knowledge, slots, worlds
 from needle_widget.errors import ArgumentError, NeedleError, PerspectiveError, ReplayError
 from needle_widget.result import Reason
 
@@ -250,7 +250,7 @@ def test_the_spectator_after_reshuffles_with_hidden_steals_matches_or_says_it_is
             try:
                 sampled = worlds.sample(view, 2, seed=1)
             except ReplayError as error:
-                assert "too rare" in str(error) and f"{worlds.MAX_TRIES:,} proposals" in str(error)
+                assert "too rare" in str(error) and f"{slots.MAX_TRIES:,} proposals" in str(error)
                 outcomes["too rare"] += 1
                 continue
             assert all(w.view("spectator") == view for w in sampled)
@@ -502,8 +502,8 @@ def test_bad_input_raises_clear_errors() -> None:
     for bad in (None, [view], json.dumps(view), state):
         with pytest.raises(ArgumentError, match="view must be"):
             worlds.sample(bad, 1)  # type: ignore[arg-type]
-    with pytest.raises(ArgumentError, match="later version"):
-        worlds.sample(view, 1, model="greedy")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="model must be a bot"):
+        worlds.sample(view, 1, model="greedy")
     for seed in (-1, "1", 1.0):
         with pytest.raises(ArgumentError, match="seed"):
             worlds.sample(view, 1, seed=seed)  # type: ignore[arg-type]
@@ -649,3 +649,46 @@ def test_branch_with_a_random_first_player() -> None:
     for event in game.history[5:]:
         branch.apply(event.action)
     assert branch.snapshot() == game.snapshot()
+
+
+# ---- the quick path: a world made from another by replacing what the seat cannot see ------------------
+
+
+def test_a_world_made_from_a_template_equals_the_replayed_one() -> None:
+    compared = Counter()
+    for game in seat_games():
+        for state in some_steps(steps_of(game), every=17):
+            for p in (0, 1):
+                plan = slots.plan_for(state.view(p))
+                rng = random.Random(len(state))
+                template = plan.world(rng)
+                for _ in range(2):
+                    placed, needle = plan.draw(rng)
+                    slow, quick = plan.build(placed, needle, 5), plan.variant(template, placed, needle, 5)
+                    a, b = slow.snapshot(), quick.snapshot()
+                    assert a[:-2] == b[:-2] and a[-1] == b[-1]  # all but the generator's state
+                    assert quick.legal_actions() == slow.legal_actions()
+                    compared[state.phase, bool(state.reshuffles)] += 1
+    assert compared["over", True] and compared["draw", True] and compared["needle", False]
+
+
+def test_with_hidden_refuses_what_does_not_fit_the_public_record() -> None:
+    state = midgame()
+    deck, hands = list(state.deck), (state.hand_mask(0), state.hand_mask(1))
+    pile = [c.index for c in state.draw_pile]
+    needles = (state.needle(0).index, state.needle(1).index)
+    ok = state.with_hidden(deck=deck, seed=1, hands=hands, pile=pile, needles=needles, events={})
+    assert ok.view("teacher") == state.view("teacher") and ok.seed == 1
+    with pytest.raises(ArgumentError, match="do not fill"):
+        state.with_hidden(deck=deck, seed=1, hands=hands, pile=pile[1:], needles=needles, events={})
+    with pytest.raises(ArgumentError, match="do not fill"):
+        state.with_hidden(deck=deck, seed=1, hands=(hands[1], hands[0]), pile=pile, needles=needles, events={})
+    with pytest.raises(ArgumentError, match="needles"):
+        state.with_hidden(deck=deck, seed=1, hands=hands, pile=pile, needles=(-1, needles[1]), events={})
+    first = state.event(0)
+    with pytest.raises(ArgumentError, match="entry 0"):
+        state.with_hidden(deck=deck, seed=1, hands=hands, pile=pile, needles=needles,
+                          events={0: (actions.DRAW_PILE, (), ())})
+    assert state.event(0) == first
+    with pytest.raises(NeedleError):
+        state.with_hidden(deck=deck[:-1], seed=1, hands=hands, pile=pile, needles=needles, events={})

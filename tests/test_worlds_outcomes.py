@@ -226,8 +226,10 @@ def test_bad_input_raises_needle_errors() -> None:
         worlds.outcomes(view, (pair[0], "greedy"), 5)
     with pytest.raises(PerspectiveError, match="not the teacher's"):
         worlds.outcomes(Game(seed=1).view("teacher"), pair, 5)
-    with pytest.raises(ArgumentError, match="model="):
+    with pytest.raises(ArgumentError, match="model must be a bot"):
         worlds.outcomes(view, pair, 5, model="uniform")
+    with pytest.raises(ArgumentError, match="the spectator sees neither hand"):
+        worlds.outcomes(Game(seed=1).view("spectator"), pair, 5, model=bots.GreedyBot())
     with pytest.raises(ArgumentError, match="seed must be"):
         worlds.outcomes(view, pair, 5, seed=-1)
     with pytest.raises(ArgumentError, match="for_player must be 0, 1 or None, not 2"):
