@@ -22,7 +22,7 @@ class Figure:
     unit: str
 
     def __str__(self) -> str:
-        return f"{self.name:<40} {self.value:>12,.1f} {self.unit}"
+        return f"{self.name:<66} {self.value:>10,.1f} {self.unit}"
 
 
 def random_selfplay(seconds: float, seed: int = 0) -> tuple[Figure, Figure]:
@@ -138,35 +138,61 @@ def replay_stepping(seconds: float) -> list[Figure]:
     return [Figure(f"load + check a {game.turn}-turn replay", load * 1e3, "ms"), figure, branch]
 
 
-def worlds_sampling(game: Game, seconds: float) -> Figure:
-    """Milliseconds for `worlds.sample` to draw 1,000 worlds from Player 1's view of `game` (at least one call)."""
-    from .worlds import sample
-
-    view = game.view(0)
+def timed(label: str, fn: Callable[[int], object], seconds: float) -> Figure:
+    """Milliseconds per call of `fn(k)` (k = 0, 1, ...: a fresh seed each time), over about `seconds`,
+    after one warm-up call; at least one timed call.
+    """
+    fn(0)
     calls = 0
     start = time.perf_counter()
     while calls == 0 or time.perf_counter() < start + seconds:
-        sample(view, 1000, seed=calls)
+        fn(1 + calls)
         calls += 1
-    return Figure("1,000 model-free worlds from a mid-game view", (time.perf_counter() - start) / calls * 1e3, "ms")
+    return Figure(label, (time.perf_counter() - start) / calls * 1e3, "ms")
 
 
-def worlds_outcomes(game: Game, label: str, seconds: float) -> Figure:
-    """Milliseconds for `worlds.outcomes` of 200 worlds from Player 1's view of `game`, GreedyBot playing both
-    seats (after one warm-up call; at least one timed call).
+def worlds_figures(game: Game, seconds: float) -> list[Figure]:
+    """`worlds` from Player 1's view of `game` (random players) and of a GreedyBot game at a similar
+    turn: 1,000 model-free worlds, 1,000 worlds under the GreedyBot model, `outcomes` of 200 worlds
+    with GreedyBot rollouts (also from the deal), and the model's needle odds (400 worlds).
     """
     from .bots import GreedyBot
-    from .worlds import outcomes
+    from .knowledge import opponent_needle_odds
+    from .outcomes import outcomes
+    from .worlds import posterior, sample
 
-    view, pair = game.view(0), (GreedyBot(), GreedyBot())
-    outcomes(view, pair, 200, seed=0)
-    calls = 0
-    start = time.perf_counter()
-    while calls == 0 or time.perf_counter() < start + seconds:
-        outcomes(view, pair, 200, seed=1 + calls)
-        calls += 1
-    return Figure(f"outcomes of 200 worlds, GreedyBot, {label}", (time.perf_counter() - start) / calls * 1e3, "ms")
+    view, greedy_view, pair = game.view(0), _greedy_midgame(game.turn).view(0), (GreedyBot(), GreedyBot())
+    turn = f"turn {game.turn}"
+    return [
+        timed(f"1,000 model-free worlds, {turn}", lambda k: sample(view, 1000, seed=k), seconds),
+        timed(f"1,000 worlds, GreedyBot model, {turn} of a GreedyBot game",
+              lambda k: posterior(greedy_view, 1000, seed=k, model=GreedyBot()), seconds),
+        timed(f"1,000 worlds, GreedyBot model, {turn} of a random game (worst case)",
+              lambda k: posterior(view, 1000, seed=k, model=GreedyBot()), seconds),
+        timed(f"needle odds, GreedyBot model (400 worlds), {turn}",
+              lambda k: opponent_needle_odds(greedy_view, model=GreedyBot(), seed=k), seconds),
+        timed(f"outcomes of 200 worlds, GreedyBot, {turn}", lambda k: outcomes(view, pair, 200, seed=k), seconds),
+        timed("outcomes of 200 worlds, GreedyBot, the deal",
+              lambda k: outcomes(Game(seed=21).view(0), pair, 200, seed=k), seconds),
+    ]
 
+
+def _greedy_midgame(turn: int, seed: int = 5) -> Game:
+    """A GreedyBot game stopped at `turn` (or the longest such game's last live step)."""
+    from .bots import GreedyBot
+    from .sim import play_game
+
+    best = None
+    for s in range(seed, seed + 100):
+        replay = play_game(GreedyBot(), GreedyBot(), seed=s).replay()
+        live = [k for k in range(len(replay)) if replay.game_at(k).turn <= turn]
+        game = replay.game_at(live[-1])
+        if game.turn == turn:
+            return game
+        if best is None or game.turn > best.turn:
+            best = game
+    assert best is not None
+    return best
 
 def greedy_selfplay(seconds: float) -> Figure:
     """Whole GreedyBot vs GreedyBot games per second (after a warm-up)."""
@@ -222,7 +248,6 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     mine = game.player_view(0)
     report(per_call("knowledge: both needle odds", lambda: (opponent_needle_odds(mine).in_my_hand,
                                                          own_needle_odds(mine)), seconds / 4))
-    report(worlds_sampling(game, seconds / 4))
-    report(worlds_outcomes(game, f"turn {game.turn}", seconds / 4))
-    report(worlds_outcomes(Game(seed=21), "the deal", seconds / 4))
+    for figure in worlds_figures(game, seconds / 4):
+        report(figure)
     return figures
