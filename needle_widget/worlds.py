@@ -198,8 +198,11 @@ def posterior(
     prior times model. Each decision multiplies a particle's weight by the model's
     probability of what the opponent did; when the effective sample size falls below
     n / 2 the particles are resampled (systematic resampling). The rest of the
-    hidden state (the undrawn pile) is then drawn uniformly. With a model that is
-    uniform over the legal actions this is exactly the uniform posterior of `sample`.
+    hidden state (the undrawn pile) is then drawn uniformly. A model that gives each
+    observed decision the same probability in every world (a policy of all ones) tells
+    nothing, and this is then the uniform posterior of `sample`. (RandomBot's uniform
+    policy is not quite that: a player who could lay a set and ended its sets instead
+    says something about its hand, 1 / (sets + 1).)
 
     The same view, n, seed, model and epsilon give the same Posterior. The spectator's
     view raises ArgumentError (both players are hidden from it: use model=None).
