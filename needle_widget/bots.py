@@ -16,13 +16,16 @@ processes). Bots are plain picklable objects; none of them ever holds a Game.
   lays the cards likely to be the opponent's needle, draws where its own needle
   is likelier) and when behind it keeps the round going (keeps those cards,
   draws where its own needle is less likely).
+- `SearchBot(seed, worlds=, rollouts=, time_limit=, model=, policy=)`: tries its
+  options in worlds sampled from its own view (`worlds.sample`) and plays each on
+  with GreedyBot; it lives in `needle_widget.search` and is loaded on first use.
 
 >>> from needle_widget.sim import play_game
 >>> game = play_game(GreedyBot(), RandomBot(seed=1), seed=3)
 >>> game.phase
 'over'
 >>> sorted(BOTS), make_bot("odds").name
-(['greedy', 'odds', 'random'], 'odds')
+(['greedy', 'odds', 'random', 'search'], 'odds')
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from . import actions as A
 from . import knowledge
@@ -43,7 +46,10 @@ from .observation import PlayerView
 from .rules import ACE_RULES, Rules, set_points
 from .seats import player_name
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "BOTS", "make_bot"]
+if TYPE_CHECKING:  # at run time `__getattr__` loads it: search imports this module
+    from .search import SearchBot
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot"]
 
 
 @runtime_checkable
@@ -342,6 +348,8 @@ class RandomBot(_BaseBot):
     """
 
     name = "random"
+    needle_blind = True
+    """Its choices never read its own needle (what `worlds.posterior` may use)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(secrets.randbits(63) if seed is None else seed)
@@ -358,6 +366,10 @@ class RandomBot(_BaseBot):
         self._why = ("Picked “{}” at random from {} legal action{}.", action, len(legal_actions),
                      "s" if len(legal_actions) != 1 else "")
         return action
+
+    def policy(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[float]:
+        """The probability of each legal action: uniform (as an opponent model, `worlds.posterior`)."""
+        return [1.0 / len(legal_actions)] * len(legal_actions)
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"
@@ -384,6 +396,8 @@ class GreedyBot(_BaseBot):
     """
 
     name = "greedy"
+    needle_blind = True
+    """After its pick it never reads its own needle (`worlds.posterior` uses this)."""
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """The greedy choice of this phase (see the class docstring)."""
@@ -488,6 +502,8 @@ class OddsBot(GreedyBot):
     """
 
     name = "odds"
+    needle_blind = False
+    """Its draws read where its own needle may be."""
 
     def __init__(self, seed: int | None = None, *, card_weight: float = 0.002, steal_bonus: float = 0.03) -> None:
         super().__init__(seed)
@@ -577,11 +593,31 @@ class OddsBot(GreedyBot):
         return best
 
 
-BOTS: dict[str, Callable[..., _BaseBot]] = {"random": RandomBot, "greedy": GreedyBot, "odds": OddsBot}
+def _search_bot(seed: int | None = None) -> Bot:
+    """Tries its options in worlds sampled from its own view, played on by GreedyBot (SearchBot).
+
+    `search` imports this module, so SearchBot is loaded here on call.
+    """
+    from .search import SearchBot
+
+    return SearchBot(seed=seed)
+
+
+def __getattr__(name: str) -> object:
+    """`bots.SearchBot`, loaded from `needle_widget.search` on first use (it imports this module)."""
+    if name == "SearchBot":
+        from .search import SearchBot
+
+        return SearchBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "odds": OddsBot,
+                                       "search": _search_bot}
 """The bots by name (the CLI's `--bots greedy random`); each is called with `seed=`."""
 
 
-def make_bot(name: str, seed: int | None = None) -> _BaseBot:
+def make_bot(name: str, seed: int | None = None) -> Bot:
     """A new bot by its name in `BOTS` (case-insensitive); an unknown name raises
     ValueError listing the names.
 
@@ -590,7 +626,7 @@ def make_bot(name: str, seed: int | None = None) -> _BaseBot:
     >>> make_bot("wizard")
     Traceback (most recent call last):
     ...
-    needle_widget.errors.ArgumentError: Unknown bot 'wizard'; the bots are: greedy, odds, random
+    needle_widget.errors.ArgumentError: Unknown bot 'wizard'; the bots are: greedy, odds, random, search
     """
     factory = BOTS.get(name.strip().lower()) if isinstance(name, str) else None
     if factory is None:

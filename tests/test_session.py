@@ -386,7 +386,7 @@ def test_a_failing_bot_pauses_the_game_without_showing_its_cards(bot: Any, probl
         s.run_bots()
     error = s.bot_error
     assert isinstance(error, BotError) and (error.player, error.problem, error.public) == (1, problem, public)
-    assert s.paused == {"player": 1, "text": public, "bots": ["greedy", "odds", "random"]}
+    assert s.paused == {"player": 1, "text": public, "bots": ["greedy", "odds", "random", "search"]}
     assert PUBLIC_PAUSE.match(public) and not any(code in public for code in hand)
     assert s.steps == 1 and not s.busy and s.timer() is None and s.bot_to_move() is None
     assert "Legal were: Choose needle" in str(error) and "replace_bot(1, bot) or take_seat(1)" in str(error)

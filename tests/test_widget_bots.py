@@ -31,7 +31,7 @@ def test_a_bot_that_raises_after_a_browser_move_pauses_the_game(caplog: pytest.L
     hand = [c.code for c in widget.game.hand(1)]
     with caplog.at_level(logging.ERROR, logger="needle_widget"):
         send(widget, kind="act", action=needle_for(widget, 0))
-    assert widget.paused == {"player": 1, "text": PAUSED_TEXT, "bots": ["greedy", "odds", "random"]}
+    assert widget.paused == {"player": 1, "text": PAUSED_TEXT, "bots": ["greedy", "odds", "random", "search"]}
     assert widget.error is None and not widget.busy and not widget.can_act and widget.steps == 1
     assert widget.bot_error.public == PAUSED_TEXT and "I hold" in str(widget.bot_error.cause)
     assert all(code in caplog.text for code in hand), "the full detail is in the kernel log"
