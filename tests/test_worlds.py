@@ -16,7 +16,7 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 
 import pytest
 from conftest import pick, play, stacked
@@ -304,14 +304,10 @@ def test_twins_differing_in_the_opponents_needle_give_identical_worlds() -> None
 # ---- the sampler agrees with knowledge and with an exact enumeration ------------------------------
 
 
-def needle_check(state: Game, p: int, n: int, seed: int) -> tuple[float, float]:
-    """Chi-square p-values of the opponent's needle (by card, unseen cards pooled by suit) against
-    `knowledge.opponent_needle_odds`, and of my needle's place (top of the pile, rest of the pile,
-    the opponent's hand) against `knowledge.own_needle_odds`.
+def needle_classes(odds: knowledge.NeedleOdds) -> tuple[Callable[[Card], Hashable], Counter]:
+    """A class per card for a chi-square of the opponent's needle (my cards one by one, unseen cards pooled
+    by suit) and the probability of each class under `odds`.
     """
-    view = state.player_view(p)
-    odds = knowledge.opponent_needle_odds(view)
-    own = knowledge.own_needle_odds(view)
     mine = odds.hand_mask
 
     def cls(card: Card) -> Hashable:
@@ -321,6 +317,18 @@ def needle_check(state: Game, p: int, n: int, seed: int) -> tuple[float, float]:
     for card_index, prob in enumerate(odds.probs):
         if prob:
             probs[cls(Card.from_index(card_index))] += prob
+    return cls, probs
+
+
+def needle_check(state: Game, p: int, n: int, seed: int) -> tuple[float, float]:
+    """Chi-square p-values of the opponent's needle (by card, unseen cards pooled by suit) against
+    `knowledge.opponent_needle_odds`, and of my needle's place (top of the pile, rest of the pile,
+    the opponent's hand) against `knowledge.own_needle_odds`.
+    """
+    view = state.player_view(p)
+    odds = knowledge.opponent_needle_odds(view)
+    own = knowledge.own_needle_odds(view)
+    cls, probs = needle_classes(odds)
     sampled = worlds.sample(state.view(p), n, seed=seed)
     needles = Counter(cls(w.needle(1 - p)) for w in sampled)
     places: Counter = Counter()

@@ -23,6 +23,7 @@ from test_worlds import (
     chi2_sf,
     chi_square,
     midgame,
+    needle_classes,
     seat_games,
     some_steps,
     steps_of,
@@ -183,15 +184,7 @@ def test_a_model_that_tells_nothing_gives_the_uniform_posterior(seed: int, lengt
     post = worlds.posterior(state.view(p), 2500, seed=seed, model=Flat())
     assert post.ess == pytest.approx(2500) and post.resamples == 0
     odds = knowledge.opponent_needle_odds(state.player_view(p))
-    mine = odds.hand_mask
-
-    def cls(card: Card) -> str:
-        return card.code if mine >> card.index & 1 else f"unseen {card.suit}"
-
-    probs: Counter = Counter()
-    for i, prob in enumerate(odds.probs):
-        if prob:
-            probs[cls(DECK[i])] += prob
+    cls, probs = needle_classes(odds)
     stat, df, p_value = chi_square(Counter(cls(w.needle(1 - p)) for w in post.worlds), probs, 2500)
     assert p_value > LEVEL, (stat, df, p_value)
     for i, prob in enumerate(odds.probs):  # the needle odds under it are knowledge's, up to sampling
@@ -265,6 +258,7 @@ def test_greedybot_never_reads_its_own_needle_after_the_pick() -> None:
 
 
 def test_player_views_list_the_legal_actions_as_the_game_does() -> None:
+    """S3, T1-T5, D1: a player's view lists exactly the game's legal actions (one function makes both)."""
     for game in seat_games():
         for state in steps_of(game)[::3]:
             for p in (0, 1):
