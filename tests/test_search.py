@@ -240,3 +240,21 @@ def test_twins_get_identical_choices_and_explanations_until_the_difference_shows
         b.apply(moves[1])
     assert a.view("teacher") != b.view("teacher")
     assert compared >= least, compared
+
+
+@pytest.mark.parametrize("seed, watcher", [(0, 0), (1, 1)])
+def test_twins_differing_in_a_reshuffles_order_get_identical_choices(seed: int, watcher: int) -> None:
+    from test_secrecy_reshuffle import twins as reshuffle_twins
+
+    compared = 0
+    for a, b, step in reshuffle_twins(seed, watcher, horizon=30):
+        if a.to_move == watcher and a.phase != "over" and len(a.legal_actions()) > 1:
+            bots_ = [small(7, worlds=3), small(7, worlds=3)]
+            for bot in bots_:
+                bot.new_game(seed, watcher)
+            moves = [bot.choose(g.player_view(watcher, record=True), g.legal_actions())
+                     for bot, g in zip(bots_, (a, b), strict=True)]
+            assert moves[0] == moves[1] and bots_[0].explain() == bots_[1].explain(), (seed, step)
+            assert bots_[0].last == bots_[1].last
+            compared += 1
+    assert compared >= 2

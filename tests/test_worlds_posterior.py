@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import pytest
 from test_secrecy import play_twins
 from test_secrecy_reshuffle import careful_game
+from test_secrecy_reshuffle import twins as reshuffle_twins
 from test_worlds import (
     LEVEL,
     TAMPERS,
@@ -336,3 +337,16 @@ def test_bad_models_and_views_raise_clear_errors() -> None:
         knowledge.opponent_needle_odds(state.player_view(0), model=bots.GreedyBot())
     record = knowledge.opponent_needle_odds(state.player_view(0, record=True), model=bots.GreedyBot(), n=20)
     assert record.probs == knowledge.opponent_needle_odds(view, model=bots.GreedyBot(), n=20).probs
+
+
+@pytest.mark.parametrize("seed, watcher", [(0, 0), (1, 1)])
+def test_twins_differing_in_a_reshuffles_order_give_identical_posteriors(seed: int, watcher: int) -> None:
+    compared = 0
+    for a, b, step in reshuffle_twins(seed, watcher, horizon=30):
+        if step % 6 == 0:
+            pa = worlds.posterior(a.view(watcher), 4, seed=2, model=bots.GreedyBot())
+            pb = worlds.posterior(b.view(watcher), 4, seed=2, model=bots.GreedyBot())
+            assert [w.snapshot() for w in pa.worlds] == [w.snapshot() for w in pb.worlds], (seed, step)
+            assert (pa.ess, pa.needle_probs) == (pb.ess, pb.needle_probs)
+            compared += 1
+    assert compared >= 2
