@@ -194,6 +194,62 @@ def _greedy_midgame(turn: int, seed: int = 5) -> Game:
     assert best is not None
     return best
 
+def _sixty_actions() -> object:
+    """The replay of a GreedyBot game of at least 60 actions (the graph's benchmark)."""
+    from .bots import GreedyBot
+    from .sim import play_game
+
+    return next(r for r in (play_game(GreedyBot(), GreedyBot(), seed=s).replay() for s in range(200)) if len(r) >= 60)
+
+
+def whatif_figures(seconds: float) -> list[Figure]:
+    """The widget's hypotheticals, through NeedleWidget on a GreedyBot replay of 60+ actions: the
+    possible-worlds panel for a step (model-free and with the GreedyBot model) and its play-out, set
+    from Python (computed at once); the whole graph for one seat; and, with both panels open in an
+    event loop, how long a browser's step request takes to be answered (the panels follow after).
+    """
+    import asyncio
+
+    from .widget import NeedleWidget
+
+    replay = _sixty_actions()
+    n = len(replay)
+
+    def panel(model: str, playout: bool = False) -> Callable[[int], object]:
+        widget = NeedleWidget.from_replay(replay, perspective=0, step=1)
+        widget.show_worlds(model=model)
+        if playout:
+            widget.play_out()
+        return lambda k: setattr(widget, "step", 1 + k % (n - 1))
+
+    def graph(k: int) -> None:
+        NeedleWidget.from_replay(replay, perspective=0).show_graph(model="random")
+
+    async def stepping() -> Figure:
+        widget = NeedleWidget.from_replay(replay, perspective=0, step=n // 2)
+        widget.show_worlds()
+        widget.show_graph()
+        widget.close_graph()
+        widget.show_graph()
+        times = []
+        for k in range(40):
+            start = time.perf_counter()
+            widget._on_message(widget, {"kind": "step", "to": 1 + k % (n - 1), "id": k}, [])
+            times.append(time.perf_counter() - start)
+            await asyncio.sleep(0)
+        times.sort()
+        return Figure("a step request answered, worlds panel and graph open (median)",
+                      times[len(times) // 2] * 1e3, "ms")
+
+    return [
+        timed(f"worlds panel for a step, model-free ({n}-action replay)", panel("random"), seconds),
+        timed("worlds panel for a step, GreedyBot model", panel("greedy"), seconds),
+        timed("worlds panel + play-out of 200 worlds, model-free", panel("random", playout=True), seconds),
+        timed(f"the graph of the {n}-action replay for one seat", graph, 0),
+        asyncio.run(stepping()),
+    ]
+
+
 def greedy_selfplay(seconds: float) -> Figure:
     """Whole GreedyBot vs GreedyBot games per second (after a warm-up)."""
     from .bots import GreedyBot
@@ -249,5 +305,7 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     report(per_call("knowledge: both needle odds", lambda: (opponent_needle_odds(mine).in_my_hand,
                                                          own_needle_odds(mine)), seconds / 4))
     for figure in worlds_figures(game, seconds / 4):
+        report(figure)
+    for figure in whatif_figures(seconds / 4):
         report(figure)
     return figures

@@ -90,6 +90,23 @@ def _explain(bot: Any, player: int, action: A.Action) -> str:
     return text if len(text) <= MAX_REASON else text[: MAX_REASON - 1] + "…"
 
 
+def thought(bot: Any) -> dict[str, Any] | None:
+    """What a searching bot thought for its last move (`whatif.thought` of `bot.last.to_dict()`), else None.
+    A failing `to_dict` is logged, never raised.
+    """
+    to_dict = getattr(getattr(bot, "last", None), "to_dict", None)
+    if not callable(to_dict):
+        return None
+    try:
+        data = to_dict()
+    except Exception as error:
+        log.warning("%s: last.to_dict() failed", type(bot).__name__, exc_info=error)
+        return None
+    from .whatif import thought as bounded
+
+    return bounded(data)
+
+
 # ---- seating bots ------------------------------------------------------------------------
 
 

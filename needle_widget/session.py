@@ -109,7 +109,7 @@ class Session:
         self.step = self.steps if replay is None else 0
         self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
         self._cover: int | None = None  # hotseat: the player the table waits for
-        self._reasons: list[tuple[int, int, str, str]] = []
+        self._reasons: list[tuple[int, int, str, str, dict[str, Any] | None]] = []
         self._timeline: Replay | None = None
         self._final: Game | None = None
         self._bot_error: BotError | None = None
@@ -253,12 +253,13 @@ class Session:
 
     def reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
         """The bots' latest reasons up to `step`: each shown to its own seat and the teacher only
-        (a reason may name the bot's hidden cards).
+        (a reason may name the bot's hidden cards), with what a searching bot thought
+        (`whatif.thought` of its `last` decision; None for the others).
         """
         latest: dict[int, dict[str, Any]] = {}
-        for step, player, name, text in self._reasons:
+        for step, player, name, text, thought in self._reasons:
             if step <= self.step and (perspective == player or perspective == "teacher"):
-                latest[player] = {"player": player, "name": name, "text": text, "step": step}
+                latest[player] = {"player": player, "name": name, "text": text, "step": step, "thought": thought}
         return [latest[p] for p in sorted(latest)]
 
     # ---- Python's calls -------------------------------------------------------------------
@@ -441,7 +442,7 @@ class Session:
             self._bot_error = error
             self._resume_playing, self.playing = self.playing, False
             return False
-        self._reasons.append((len(game), player, guard.bot_name(bot), reason))
+        self._reasons.append((len(game), player, guard.bot_name(bot), reason, guard.thought(bot)))
         self._moved(following)
         return True
 

@@ -1,8 +1,9 @@
 """What one screen receives: a session's synced state, built for the perspective it shows.
 
-Every part that depends on hidden information (table, info, events, bots, nearby) is
-built from `display` for `session.perspective` and nothing else, so a screen gets
-what that perspective may know. No Jupyter import: the widget copies `state()` into
+Every part that depends on hidden information (table, info, events, bots, nearby, and
+the hypotheticals: worlds, graph, branch_info) is built from `display` and `whatif`
+for `session.perspective` and nothing else, so a screen gets what that perspective
+may know. No Jupyter import: the widget copies `state()` into
 its traits, and tests compare it directly.
 """
 
@@ -11,23 +12,28 @@ from __future__ import annotations
 from typing import Any
 
 from . import display
+from .desk import Desk
 from .session import Session
 from .views import Perspective
 
 
 class Synced:
-    """Builds `state()` for a session; the event list is rebuilt only when the
-    perspective or the record's length changes.
+    """Builds `state()` for a desk's shown session (a Session alone is put on a desk of its own);
+    the event list is rebuilt only when the perspective or the record's length changes.
     """
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, desk: Desk | Session) -> None:
+        self._desk = desk if isinstance(desk, Desk) else Desk(desk)
         self._events_key: tuple | None = None
         self._events: list[dict[str, Any]] = []
 
+    @property
+    def _session(self) -> Session:
+        return self._desk.session
+
     def state(self) -> dict[str, Any]:
         """Every synced trait of NeedleWidget except `error`, `answer` and `scale`, by name (see widget.py)."""
-        s = self._session
+        s, desk = self._session, self._desk
         perspective = s.perspective
         game = s.game_at(s.step)
         whole = s.whole()
@@ -55,6 +61,10 @@ class Synced:
             "act_reason": act_reason,
             "hidden_reason": s.hidden_reason(),
             "paused": s.paused,
+            "branch_info": desk.branch_info(),
+            "offers": desk.offers(game),
+            "worlds": desk.analysis.worlds_state(perspective),
+            "graph": desk.analysis.graph_state(perspective),
         }
 
     def _nearby(self, perspective: Perspective) -> dict[str, Any]:

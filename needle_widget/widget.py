@@ -17,6 +17,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .desk import Desk
 from .errors import ArgumentError, NeedleError
 from .game import Game
 from .guard import play_bots, seat_bots
@@ -38,8 +39,11 @@ REQUESTS: dict[str, tuple[str, ...]] = {
     "act": ("request_act", "action"), "step": ("request_step", "to"), "perspective": ("request_perspective", "to"),
     "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
     "resume": ("request_resume", "bot"),
+    "branch": ("request_branch", "seat", "opponent", "world"), "back": ("request_back",),
+    "worlds": ("request_worlds", "open", "seat", "model"), "resample": ("request_resample",),
+    "playout": ("request_playout",), "graph": ("request_graph", "open", "seat", "model"),
 }
-"""The browser's requests: {kind: (the Session method that answers, the request fields it takes)}.
+"""The browser's requests: {kind: (the Desk or Session method that answers, the request fields it takes)}.
 Each may also carry an `id` (see `NeedleWidget.answer`)."""
 MAX_REQUEST_ID = 2**31 - 1
 """A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
@@ -53,11 +57,14 @@ def _read(name: str, settable: bool = False) -> property:
 
 
 def _call(method: Callable[..., None]) -> Callable[..., None]:
-    """A widget method calling the session's `method` from Python: errors are raised, bots answer at once."""
+    """A widget method calling the session's (or the desk's) `method` from Python: errors are raised,
+    bots answer and the open panels are computed at once.
+    """
 
     @functools.wraps(method)
     def call(self: NeedleWidget, *args: Any, **kwargs: Any) -> None:
-        self._python(getattr(self._session, method.__name__), *args, **kwargs)
+        owner = self._desk if method.__qualname__.startswith("Desk.") else self._session
+        self._python(getattr(owner, method.__name__), *args, **kwargs)
 
     call.__doc__ = f"{method.__doc__}\n\nEvery open view follows; a bot to move answers at once."
     call.__module__, call.__qualname__ = __name__, f"NeedleWidget.{method.__name__}"
@@ -87,7 +94,7 @@ class NeedleWidget(anywidget.AnyWidget):
     _css = _STATIC / "widget.css" if (_STATIC / "widget.css").exists() else ""
 
     mode = traitlets.Unicode("live").tag(sync=True)
-    """"play" | "hotseat" | "watch" | "replay" | "live", fixed at construction."""
+    """"play" | "hotseat" | "watch" | "replay" | "live", fixed at construction; a branch is "play" or "hotseat"."""
     perspective = traitlets.Union([traitlets.Int(), traitlets.Unicode()], default_value="spectator").tag(sync=True)
     """Shown now: 0 | 1 | "spectator" | "teacher". Python may set any; the browser asks for one of `perspectives`."""
     perspectives = traitlets.List().tag(sync=True)
@@ -138,15 +145,28 @@ class NeedleWidget(anywidget.AnyWidget):
     """Why the perspectives missing from `perspectives` are closed ("Hidden while the round is live"), or None."""
     nearby = traitlets.Dict().tag(sync=True)
     """While browsing a record: {"<k>": {table, info}} for steps step-1 and step+1, shown at once on a key press."""
+    branch_info = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """In a branch ("play from here"): {from_step, world: "real" | "sampled", seat, opponent, back, text:
+    "Branch from step 34: the real cards"} (the replay's seed is named to the teacher only); else None."""
+    offers = traitlets.Dict().tag(sync=True)
+    """What this screen may start now: {branch: {seats, worlds, opponents: [{id, label}], reason},
+    worlds: {seats, models: [{id, label}], reason}, graph: {seats, models, reason}} (reason: why not, or None)."""
+    worlds = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The possible-worlds panel (`whatif.worlds_panel` for the shown step and seat) with status
+    "computing" | "ready" | "failed" and playout (None, or `whatif.playout` with its status); None when closed."""
+    graph = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The game's graph for one seat: {status, seat, model, n, done, total, steps, needle, points:
+    [`whatif.graph_point`], markers: [`whatif.graph_markers`]}; None when closed."""
 
     def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
                  bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
                  bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, **kwargs: Any) -> None:
         self.bot_delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
-        self._session = Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
-                                allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed)
-        self._synced, self._timer, self._syncing, self._error_id = Synced(self._session), None, False, 0
+        self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
+                                  allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed))
+        self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk), None, False, 0
+        self._work: asyncio.Handle | None = None
         super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
@@ -185,6 +205,10 @@ class NeedleWidget(anywidget.AnyWidget):
         widget.step = step
         return widget
 
+    @property
+    def _session(self) -> Session:
+        return self._desk.session
+
     # ---- Python's side ------------------------------------------------------------------------
 
     @property
@@ -204,6 +228,37 @@ class NeedleWidget(anywidget.AnyWidget):
     bot_error = _read("bot_error")
     set_screen, apply, advance = _call(Session.set_screen), _call(Session.apply), _call(Session.advance)
     replace_bot, take_seat = _call(Session.replace_bot), _call(Session.take_seat)
+    branch, back = _call(Desk.branch), _call(Desk.back)
+
+    def show_worlds(self, seat: Perspective | None = None, model: str | None = None, seed: int | None = None) -> None:
+        """Open the possible-worlds panel at the shown step: the worlds `seat` cannot tell apart (a
+        player's perspective shows its own; the teacher's chooses, default Player 1, beside the real
+        one), the opponent modelled as `model` ("random" or "greedy"), drawn from `seed`.
+        """
+        self._python(self._desk.analysis.show_worlds, self._session.perspective, True, seat, model, seed)
+
+    def close_worlds(self) -> None:
+        """Close the possible-worlds panel."""
+        self._python(self._desk.analysis.show_worlds, self._session.perspective, False)
+
+    def resample(self) -> None:
+        """Other possible worlds (the seed goes up by one)."""
+        self._python(self._desk.analysis.resample)
+
+    def play_out(self) -> None:
+        """Play the possible worlds out with bots: the seat's win / draw / loss shares (`worlds["playout"]`)."""
+        self._python(self._desk.analysis.play_out)
+
+    def show_graph(self, seat: int | None = None, model: str | None = None) -> None:
+        """Draw the game's graph for `seat` (a player's perspective: its own; the teacher's chooses):
+        its win share from its own view at every step, and its belief in the opponent's true needle.
+        From Python every step is computed at once; from the browser it fills in between requests.
+        """
+        self._python(self._desk.analysis.show_graph, self._session.perspective, True, seat, model)
+
+    def close_graph(self) -> None:
+        """Close the game's graph (its figures stay cached)."""
+        self._python(self._desk.analysis.show_graph, self._session.perspective, False)
 
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""
@@ -260,7 +315,8 @@ class NeedleWidget(anywidget.AnyWidget):
                 if kind not in REQUESTS:
                     raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
                 method, *fields = REQUESTS[kind]
-                getattr(self._session, method)(*(content.get(field) for field in fields))
+                owner = self._desk if hasattr(Desk, method) else self._session
+                getattr(owner, method)(*(content.get(field) for field in fields))
                 accepted = True
                 if self.error is not None:
                     self.error = None
@@ -284,17 +340,37 @@ class NeedleWidget(anywidget.AnyWidget):
     def _after(self, at_once: bool) -> None:
         """Copy the session into the traits, then wait for what it asks: a bot answers after
         `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
+        The open panels' work is done at once for Python (or with no loop), else one job per turn
+        of the loop after this update is sent, so a browser request is never held up by it.
         """
         s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
         if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
             self._cancel_timer()
             s.run_bots()
+        if at_once or loop is None:
+            while (job := self._desk.next_job()) is not None:
+                job()
         self._sync()
         wait = s.timer()
         if wait is None:
             self._cancel_timer()
         elif self._timer is None and loop is not None:
             self._timer = loop.call_later(self.bot_delay if wait == "bot" else 1.0 / s.speed, self._tick)
+        if self._work is None and loop is not None and self._desk.next_job() is not None:
+            self._work = loop.call_soon(self._one_job)
+
+    def _one_job(self) -> None:
+        """One piece of the panels' work (a job never raises; see `desk.Analysis.next_job`), then the update."""
+        self._work = None
+        job = self._desk.next_job()
+        if job is None:
+            return
+        with self.hold_sync(), self._errors_shown("the panels"):
+            job()
+            self._sync()
+        loop = _running_loop()
+        if loop is not None and self._desk.next_job() is not None:
+            self._work = loop.call_soon(self._one_job)
 
     def _sync(self) -> None:
         """Set every trait from the session (traitlets sends only what changed, in one message)."""
@@ -312,8 +388,11 @@ class NeedleWidget(anywidget.AnyWidget):
             timer.cancel()
 
     def close(self) -> None:
-        """Stop the timers and close the widget."""
+        """Stop the timers and the panels' work, and close the widget."""
         self._cancel_timer()
+        work, self._work = getattr(self, "_work", None), None
+        if work is not None:
+            work.cancel()
         super().close()
 
     @contextmanager

@@ -468,7 +468,8 @@ def test_a_bot_without_explain_is_explained_by_its_action_to_its_own_seat() -> N
     s = Session(Game(seed=4), mode="watch", bots={0: Plain(), 1: Plain()})
     s.advance(2)
     assert s.names() == ["human", "human"]  # named by seat_bots only
-    assert s.reasons(0) == [{"player": 0, "name": "Plain", "text": str(s.game_at(2).history[0].action), "step": 1}]
+    assert s.reasons(0) == [{"player": 0, "name": "Plain", "text": str(s.game_at(2).history[0].action), "step": 1,
+                            "thought": None}]
 
 
 def test_twin_games_give_identical_synced_state_when_a_bot_fails() -> None:

@@ -1,0 +1,449 @@
+"""The widget's desk: the session on show, the branch it may have opened ("play from here"),
+and each session's hypotheticals (the possible-worlds panel and the game's graph). No Jupyter.
+
+`Desk.session` is the session the widget shows: the one it was made with (`home`), or a
+branch: a live game from the home's current step, with the real cards or with the unseen
+cards of a possible world, played from one seat against a bot or at one screen
+(`branch`, `back`). Each session has its `Analysis`: which panels are open, for which seat
+and model, and what is cached. The panels' figures are built by `whatif` from one seat's
+views alone; the work they need is done one small job at a time (`next_job`), which the
+widget runs between browser messages so that stepping never waits for it.
+
+What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
+only for a seat the screen may see, and with the real cards only if the screen may see every
+perspective; a player's panels are its own seat's.
+
+>>> from needle_widget import examples
+>>> from needle_widget.session import Session
+>>> desk = Desk(Session(replay=examples.load("found_early"), perspective="teacher"))
+>>> desk.session.go(5)
+>>> desk.branch(seat=0, opponent="hotseat", world="real")
+>>> desk.session.mode, desk.session.steps, desk.branch_info()["text"]
+('hotseat', 5, 'Branch from step 5: the real cards')
+>>> desk.back()
+>>> desk.session.mode, desk.session.step
+('replay', 5)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from . import guard, whatif
+from . import worlds as W
+from .errors import ArgumentError, NeedleError, PerspectiveError
+from .game import Game
+from .seats import PERSPECTIVE_LABELS, Perspective, player_name
+from .session import Session, quote
+
+__all__ = ["Analysis", "Desk", "WORLDS", "CACHE"]
+
+WORLDS = ("real", "sampled")
+"""The two kinds of branch: the game's own cards, or a possible world drawn from the seat's view."""
+CACHE = 64
+"""Panels (and play-outs) kept per session; the graph keeps every step of each (seat, model)."""
+HOTSEAT = "hotseat"
+log = logging.getLogger("needle_widget")
+
+
+def _models(seat: Perspective) -> list[dict[str, str]]:
+    names = ["random"] if seat == "spectator" else list(whatif.MODELS)
+    return [{"id": name, "label": whatif.MODELS[name]} for name in names]
+
+
+def _graph_order(last: int) -> list[int]:
+    """Steps 0..last, coarse first (every 8th, then the 4ths between...), so the graph fills in across its width."""
+    seen: set[int] = set()
+    order: list[int] = []
+    for stride in (8, 4, 2, 1):
+        for k in [*range(0, last + 1, stride), last]:
+            if k not in seen:
+                seen.add(k)
+                order.append(k)
+    return order
+
+
+class Analysis:
+    """One session's possible-worlds panel and game graph: what is open, for which seat and model,
+    the cache, and the next piece of work.
+
+    The seat follows the perspective shown: a player's panels are its own, the spectator's
+    worlds the spectator's (model-free; it has no graph), and the teacher chooses a seat.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.worlds_open = False
+        self.graph_open = False
+        self.seed = 0
+        """The possible worlds' seed ("Resample" adds one)."""
+        self._worlds_seat: Perspective = 0
+        self._worlds_model = "random"
+        self._playout = False
+        self._graph_seat = 0
+        self._graph_model = "random"
+        self._panels: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+        self._playouts: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+        self._last: dict[tuple, dict[str, Any]] = {}
+        self._points: dict[tuple, dict[int, dict[str, Any]]] = {}
+        self._markers: tuple[tuple, list[dict[str, Any]]] | None = None
+
+    # ---- which seat, which model -----------------------------------------------------------
+
+    def worlds_seats(self, perspective: Perspective) -> list[Perspective]:
+        """The seats whose worlds `perspective` may see: its own; the teacher's, any."""
+        return [0, 1, "spectator"] if perspective == "teacher" else [perspective]
+
+    def graph_seats(self, perspective: Perspective) -> list[int]:
+        """The seats whose graph `perspective` may see: a player's own; the teacher's, either; the spectator's, none."""
+        if perspective == "teacher":
+            return [0, 1]
+        return [perspective] if perspective in (0, 1) else []
+
+    def worlds_seat(self, perspective: Perspective) -> Perspective:
+        """The seat whose worlds `perspective` is shown (the teacher's choice, else its own)."""
+        return self._worlds_seat if perspective == "teacher" else perspective
+
+    def worlds_model(self, perspective: Perspective) -> str:
+        """The opponent model of the worlds shown ("random" for the spectator, which has no opponent)."""
+        return "random" if self.worlds_seat(perspective) == "spectator" else self._worlds_model
+
+    def graph_seat(self, perspective: Perspective) -> int | None:
+        """The seat whose graph `perspective` is shown, None for the spectator."""
+        seats = self.graph_seats(perspective)
+        if not seats:
+            return None
+        return self._graph_seat if perspective == "teacher" else seats[0]
+
+    def offers(self, perspective: Perspective) -> dict[str, Any]:
+        """What `perspective` may open: {"worlds": {seats, models, reason}, "graph": {seats, models, reason}}."""
+        graph = self.graph_seats(perspective)
+        return {
+            "worlds": {"seats": self.worlds_seats(perspective),
+                       "models": _models(self.worlds_seat(perspective)), "reason": None},
+            "graph": {"seats": graph, "models": _models(0) if graph else [],
+                      "reason": None if graph else "The graph follows a player: switch to Player 1, Player 2 "
+                                                   "or the teacher"},
+        }
+
+    # ---- requests (checked first: a refusal changes nothing) -------------------------------------
+
+    def show_worlds(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None,
+                    seed: Any = None) -> None:
+        """Open (or close, open_=False) the possible-worlds panel, for `seat` (the teacher's choice)
+        with opponent `model` ("random" or "greedy"); `seed` starts the worlds from that seed.
+        """
+        open_ = _check_bool(open_, "open")
+        seats = self.worlds_seats(perspective)
+        if seat is not None and (type(seat) not in (int, str) or seat not in seats):
+            raise PerspectiveError(f"Cannot show the worlds of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
+                                   f" perspective: allowed {', '.join(map(repr, seats))}")
+        if model is not None:
+            model = whatif.check_model(model)
+            shown = seats[0] if seat is None and perspective != "teacher" else (
+                self._worlds_seat if seat is None else seat)
+            if model != "random" and shown == "spectator":
+                raise ArgumentError(f"The spectator's worlds are drawn at random: model {quote(model)} needs a "
+                                    "player's seat (the model reads the opponent's decisions from that seat)")
+        if seed is not None:
+            seed = W.check_seed(seed)
+        if seat is not None and perspective == "teacher":
+            self._worlds_seat = seat
+        if model is not None:
+            self._worlds_model = model
+        if seed is not None:
+            self.seed = seed
+        self.worlds_open = open_
+        if not open_:
+            self._playout = False
+
+    def resample(self) -> None:
+        """Draw other worlds (the seed goes up by one)."""
+        self._require_worlds("Resample")
+        self.seed += 1
+
+    def play_out(self) -> None:
+        """Play the worlds out with bots (`whatif.playout`), at this step and the next ones while the panel is open."""
+        self._require_worlds("Play them out")
+        self._playout = True
+
+    def show_graph(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None) -> None:
+        """Open (or close) the game's graph for `seat` (the teacher's choice) and opponent `model`."""
+        open_ = _check_bool(open_, "open")
+        seats = self.graph_seats(perspective)
+        if open_ and not seats:
+            raise PerspectiveError(self.offers(perspective)["graph"]["reason"])
+        if seat is not None and (type(seat) is not int or seat not in seats):
+            raise PerspectiveError(f"Cannot draw the graph of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
+                                   f" perspective: allowed {', '.join(map(repr, seats)) or 'none'}")
+        if model is not None:
+            model = whatif.check_model(model)
+        if seat is not None and perspective == "teacher":
+            self._graph_seat = seat
+        if model is not None:
+            self._graph_model = model
+        self.graph_open = open_
+
+    def _require_worlds(self, what: str) -> None:
+        if not self.worlds_open:
+            raise ArgumentError(f"{what}: open the possible worlds first")
+
+    # ---- what the screen receives ------------------------------------------------------------------
+
+    def _worlds_key(self, perspective: Perspective) -> tuple:
+        return (self._session.step, self.worlds_seat(perspective), self.worlds_model(perspective), self.seed,
+                perspective == "teacher")
+
+    def worlds_state(self, perspective: Perspective) -> dict[str, Any] | None:
+        """The `worlds` trait: None (closed), or the panel with its status and play-out."""
+        if not self.worlds_open:
+            return None
+        key = self._worlds_key(perspective)
+        step, seat, model, seed, _teacher = key
+        panel = self._panels.get(key)
+        if panel is not None:
+            out = {**panel, "status": panel.get("status", "ready")}
+        else:
+            last = self._last.get(key[1:])
+            out = {**(last or {"seat": seat, "step": step, "model": model, "model_label": whatif.MODELS[model],
+                               "seed": seed, "n": whatif.WORLDS_SHOWN, "hidden": [], "rows": [],
+                               "same": {"hands": {}, "needles": {}, "pile": []}}), "status": "computing"}
+        playout = None
+        if self._playout:
+            done = self._playouts.get(key)
+            playout = {**done, "status": done.get("status", "ready")} if done else {"status": "computing", "step": step}
+        out["playout"] = playout
+        return out
+
+    def graph_state(self, perspective: Perspective) -> dict[str, Any] | None:
+        """The `graph` trait: None (closed, or the spectator's), or the points computed so far."""
+        seat = self.graph_seat(perspective)
+        if not self.graph_open or seat is None:
+            return None
+        key, order = self._graph_key(seat), _graph_order(self._session.steps)
+        points = self._points.get(key, {})
+        failed = next((p for p in points.values() if p.get("status") == "failed"), None)
+        done = sum(1 for k in order if k in points)
+        return {
+            "status": "failed" if failed else ("ready" if done == len(order) else "computing"),
+            "error": failed["error"] if failed else None,
+            "seat": seat, "model": key[1], "model_label": whatif.MODELS[key[1]], "n": whatif.GRAPH_WORLDS,
+            "done": done, "total": len(order), "steps": self._session.steps, "needle": key[2],
+            "points": [points[k] for k in sorted(points) if points[k].get("status") != "failed"],
+            "markers": self._graph_markers(seat),
+        }
+
+    def _graph_key(self, seat: int) -> tuple:
+        return (seat, self._graph_model, whatif.graph_truth(self._session.whole().view(seat)))
+
+    def _graph_markers(self, seat: int) -> list[dict[str, Any]]:
+        whole = self._session.whole()
+        key = (id(whole), len(whole), seat)
+        if self._markers is None or self._markers[0] != key:
+            self._markers = (key, whatif.graph_markers(whole.view(seat)))
+        return self._markers[1]
+
+    # ---- work ----------------------------------------------------------------------------------------
+
+    def next_job(self, perspective: Perspective) -> Callable[[], None] | None:
+        """The next piece of work the open panels need (None when all is done): a panel, a play-out,
+        or one step of the graph. A job never raises: a failure is kept and shown in its panel.
+        """
+        if self.worlds_open:
+            key = self._worlds_key(perspective)
+            if key not in self._panels:
+                return lambda: self._run(self._panels, key, lambda: self._panel(key), remember=True)
+            if self._playout and key not in self._playouts:
+                return lambda: self._run(self._playouts, key, lambda: self._play(key))
+        seat = self.graph_seat(perspective)
+        if self.graph_open and seat is not None:
+            key = self._graph_key(seat)
+            points = self._points.setdefault(key, {})
+            missing = next((k for k in _graph_order(self._session.steps) if k not in points), None)
+            if missing is not None:
+                return lambda: self._run(points, missing, lambda: self._point(key, missing), bounded=False)
+        return None
+
+    def _panel(self, key: tuple) -> dict[str, Any]:
+        step, seat, model, seed, teacher = key
+        game = self._session.game_at(step)
+        return whatif.worlds_panel(game.view(seat), seed=seed, model=model, real=game if teacher else None)
+
+    def _play(self, key: tuple) -> dict[str, Any]:
+        step, seat, model, seed, _teacher = key
+        return {**whatif.playout(self._session.game_at(step).view(seat), seed=seed, model=model), "step": step}
+
+    def _point(self, key: tuple, k: int) -> dict[str, Any]:
+        seat, model, needle = key
+        return whatif.graph_point(self._session.game_at(k).view(seat), step=k, seed=k, model=model, needle=needle)
+
+    def _run(self, cache: Any, key: Any, make: Callable[[], dict[str, Any]], *, remember: bool = False,
+             bounded: bool = True) -> None:
+        try:
+            value = make()
+        except NeedleError as error:
+            value = {"status": "failed", "error": str(error)[:300]}
+        except Exception as error:  # a bug must not stop the widget or repeat forever
+            log.error("needle_widget: computing a panel failed", exc_info=error)
+            value = {"status": "failed", "error": f"Something went wrong ({type(error).__name__}); "
+                                                  "the details are in the kernel log."}
+        cache[key] = value
+        if bounded:
+            while len(cache) > CACHE:
+                cache.popitem(last=False)
+        if remember and value.get("status") != "failed":
+            self._last[key[1:]] = value
+
+
+class Desk:
+    """The session on show (`session`): the widget's own (`home`) or a branch played from it."""
+
+    def __init__(self, session: Session) -> None:
+        self.home = session
+        self.session = session
+        self._branch: dict[str, Any] | None = None
+        self._analyses: dict[int, Analysis] = {id(session): Analysis(session)}
+        self._made = 0
+
+    @property
+    def analysis(self) -> Analysis:
+        """The shown session's panels."""
+        return self._analyses[id(self.session)]
+
+    # ---- play from here ----------------------------------------------------------------------------
+
+    def branch_reason(self, game: Game | None = None) -> str | None:
+        """Why "Play from here" is closed now (public words), or None."""
+        s = self.session
+        if self._branch is not None:
+            return f"This is a branch: {self._branch['back'].lower()} to branch again"
+        if s.live and s.whole().phase != "over":
+            return "Play from here opens once the round is over"
+        if (game or s.game_at(s.step)).phase == "over":
+            return "The round is over at this step: go back a step to play from there"
+        if not any(p in s.entitled() for p in (0, 1)):
+            return "This screen may not play a seat"
+        return None
+
+    def branch_offer(self, game: Game | None = None) -> dict[str, Any]:
+        """{"seats", "worlds", "opponents": [{id, label}], "reason"}: what "Play from here" may start."""
+        allowed = self.session.entitled()
+        bots = guard.builtin_bots()
+        return {
+            "seats": [p for p in (0, 1) if p in allowed],
+            "worlds": list(WORLDS) if "teacher" in allowed else ["sampled"],
+            "opponents": [{"id": name, "label": type(bots[name](seed=0)).__name__} for name in bots]
+                         + [{"id": HOTSEAT, "label": "Two people (hotseat)"}],
+            "reason": self.branch_reason(game),
+        }
+
+    def offers(self, game: Game | None = None) -> dict[str, Any]:
+        """The `offers` trait: the branch, worlds and graph this screen may start now."""
+        return {"branch": self.branch_offer(game), **self.analysis.offers(self.session.perspective)}
+
+    def branch(self, seat: Any = 0, opponent: Any = None, world: Any = "real", seed: Any = None) -> None:
+        """Python: play on from the shown step in a new live game, as `seat` against `opponent` (a bot,
+        GreedyBot for None, or "hotseat"), with the real cards (`world="real"`) or a possible world
+        drawn from `seat`'s view (`"sampled"`, from `seed`). The branch keeps the widget's
+        `allow_peek` and `reveal_at_end`; `back()` returns to where the widget was.
+        """
+        if self._branch is not None:
+            raise ArgumentError(f"Already in a branch from step {self._branch['from_step']}: back() first")
+        if type(seat) is not int or seat not in (0, 1):
+            raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
+        if world not in WORLDS:
+            raise ArgumentError(f"world must be 'real' or 'sampled', not {quote(world)}")
+        home, k = self.session, self.session.step
+        record = home.record()
+        if home.playing:
+            home.set_playing(False)
+        game = record.branch(k)
+        if game.phase == "over":
+            raise ArgumentError(f"Cannot play from step {k}: the round is over there")
+        world_seed = None
+        if world == "sampled":
+            world_seed = W.check_seed(seed)
+            game = W.sample(game.view(seat), 1, seed=world_seed)[0]
+        options = {"allow_peek": home.allow_peek, "reveal_at_end": home.reveal_at_end}
+        if opponent == HOTSEAT:
+            new, against = Session(game, mode="hotseat", **options), HOTSEAT
+        else:
+            bots = guard.play_bots(game, opponent, seat)
+            new = Session(game, seat, mode="play", bots=bots, **options)
+            against = guard.bot_name(bots[1 - seat])
+        self._made += 1
+        self._branch = {"from_step": k, "world": world, "seat": seat, "opponent": against, "seed": record.seed,
+                        "world_seed": world_seed, "back": "Back to the replay" if home.mode == "replay"
+                        else "Back to the game"}
+        self.session = new
+        self._analyses[id(new)] = Analysis(new)
+
+    def back(self) -> None:
+        """Leave the branch: the widget shows its own game or replay again, where it was."""
+        if self._branch is None:
+            raise ArgumentError("Not in a branch: there is nothing to go back to")
+        del self._analyses[id(self.session)]
+        self.session, self._branch = self.home, None
+
+    def branch_info(self) -> dict[str, Any] | None:
+        """The `branch_info` trait: None, or where the branch comes from (the seed only to the teacher)."""
+        b = self._branch
+        if b is None:
+            return None
+        of = f" of seed {b['seed']}" if self.session.perspective == "teacher" else ""
+        kind = ("the real cards" if b["world"] == "real"
+                else f"a possible world, drawn from {player_name(b['seat'])}'s view")
+        return {"from_step": b["from_step"], "world": b["world"], "seat": b["seat"], "opponent": b["opponent"],
+                "back": b["back"], "text": f"Branch from step {b['from_step']}{of}: {kind}"}
+
+    # ---- the browser's requests ------------------------------------------------------------------------
+
+    def request_branch(self, seat: Any, opponent: Any, world: Any) -> None:
+        """{kind: "branch", seat, opponent (a built-in bot's name or "hotseat"), world}: checked against `offers`."""
+        offer = self.branch_offer()
+        if offer["reason"] is not None:
+            raise ArgumentError(f"Cannot play from here: {offer['reason'][0].lower()}{offer['reason'][1:]}")
+        if type(seat) is not int or seat not in offer["seats"]:
+            raise PerspectiveError(f"Cannot play from here as {quote(seat)}: this screen may play "
+                                   + (", ".join(player_name(p) for p in offer["seats"]) or "no seat"))
+        if world not in offer["worlds"]:
+            raise PerspectiveError(f"Cannot play from here with world {quote(world)}: this screen may choose "
+                                   + " or ".join(map(repr, offer["worlds"])))
+        bots = guard.builtin_bots()
+        if opponent != HOTSEAT and (not isinstance(opponent, str) or opponent not in bots):
+            raise ArgumentError(f"Cannot play against {quote(opponent)}: choose {', '.join(bots)} or {HOTSEAT!r}")
+        self.branch(seat, HOTSEAT if opponent == HOTSEAT else bots[opponent](seed=self._made), world,
+                    seed=self._made)
+
+    def request_back(self) -> None:
+        """{kind: "back"}: leave the branch."""
+        self.back()
+
+    def request_worlds(self, open_: Any, seat: Any = None, model: Any = None) -> None:
+        """{kind: "worlds", open, seat?, model?}: open or close the possible-worlds panel."""
+        self.analysis.show_worlds(self.session.perspective, open_, seat, model)
+
+    def request_resample(self) -> None:
+        """{kind: "resample"}: other worlds."""
+        self.analysis.resample()
+
+    def request_playout(self) -> None:
+        """{kind: "playout"}: play the worlds out."""
+        self.analysis.play_out()
+
+    def request_graph(self, open_: Any, seat: Any = None, model: Any = None) -> None:
+        """{kind: "graph", open, seat?, model?}: open or close the game's graph."""
+        self.analysis.show_graph(self.session.perspective, open_, seat, model)
+
+    def next_job(self) -> Callable[[], None] | None:
+        """The next piece of work of the shown session's panels, or None."""
+        return self.analysis.next_job(self.session.perspective)
+
+
+def _check_bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{what} must be true or false, not {quote(value)}")
+    return value
