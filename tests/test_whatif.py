@@ -197,7 +197,7 @@ def test_graph_point(long) -> None:
     assert whatif.graph_point(game.view(0), step=30, seed=1, n=20)["belief"] is None
     assert whatif.graph_point(long.game_at(1).view(0), step=1, seed=1, n=5, needle=needle)["belief"] is None
     greedy = whatif.graph_point(game.view(0), step=30, seed=1, n=10, model="greedy", needle=needle)
-    odds = knowledge.opponent_needle_odds(game.view(0), bots.GreedyBot(), seed=1)
+    odds = knowledge.opponent_needle_odds(game.view(0), bots.GreedyBot(), n=10, seed=1)
     assert greedy["belief"] == round(odds.of(needle), 4)
 
 
