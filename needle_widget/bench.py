@@ -210,6 +210,8 @@ def whatif_figures(seconds: float) -> list[Figure]:
     """
     import asyncio
 
+    from .desk import Desk
+    from .session import Session
     from .widget import NeedleWidget
 
     replay = _sixty_actions()
@@ -241,12 +243,26 @@ def whatif_figures(seconds: float) -> list[Figure]:
         return Figure("a step request answered, worlds panel and graph open (median)",
                       times[len(times) // 2] * 1e3, "ms")
 
+    def longest_job() -> Figure:
+        desk = Desk(Session(replay=replay, perspective=0))
+        desk.session.go(n // 2)
+        desk.request_worlds(True, model="greedy")
+        desk.request_playout()
+        desk.request_graph(True)
+        longest = 0.0
+        while (job := desk.next_job()) is not None:
+            start = time.perf_counter()
+            job()
+            longest = max(longest, time.perf_counter() - start)
+        return Figure("the longest job (GreedyBot model; a request may wait behind it)", longest * 1e3, "ms")
+
     return [
         timed(f"worlds panel for a step, model-free ({n}-action replay)", panel("random"), seconds),
         timed("worlds panel for a step, GreedyBot model", panel("greedy"), seconds),
         timed("worlds panel + play-out of 200 worlds, model-free", panel("random", playout=True), seconds),
         timed(f"the graph of the {n}-action replay for one seat", graph, 0),
         asyncio.run(stepping()),
+        longest_job(),
     ]
 
 

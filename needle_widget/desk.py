@@ -49,6 +49,18 @@ HOTSEAT = "hotseat"
 log = logging.getLogger("needle_widget")
 
 
+_LABELS: dict[str, str] = {}
+
+
+def _opponents() -> list[dict[str, str]]:
+    """The opponents "Play from here" offers: the built-in bots by name and class, and two people."""
+    bots = guard.builtin_bots()
+    for name in bots:
+        if name not in _LABELS:
+            _LABELS[name] = type(bots[name](seed=0)).__name__
+    return [{"id": name, "label": _LABELS[name]} for name in bots] + [{"id": HOTSEAT, "label": "Two people (hotseat)"}]
+
+
 def _models(seat: Perspective) -> list[dict[str, str]]:
     names = ["random"] if seat == "spectator" else list(whatif.MODELS)
     return [{"id": name, "label": whatif.MODELS[name]} for name in names]
@@ -331,12 +343,10 @@ class Desk:
     def branch_offer(self, game: Game | None = None) -> dict[str, Any]:
         """{"seats", "worlds", "opponents": [{id, label}], "reason"}: what "Play from here" may start."""
         allowed = self.session.entitled()
-        bots = guard.builtin_bots()
         return {
             "seats": [p for p in (0, 1) if p in allowed],
             "worlds": list(WORLDS) if "teacher" in allowed else ["sampled"],
-            "opponents": [{"id": name, "label": type(bots[name](seed=0)).__name__} for name in bots]
-                         + [{"id": HOTSEAT, "label": "Two people (hotseat)"}],
+            "opponents": _opponents(),
             "reason": self.branch_reason(game),
         }
 

@@ -79,3 +79,57 @@ class Synced:
                 game = record.game_at(k)
                 out[str(k)] = {"table": display.table(game, perspective), "info": display.info(game, perspective)}
         return out
+
+
+def example_whatif_states() -> dict[str, dict[str, Any]]:
+    """Named synced states with the hypotheticals open, from real sessions (for the front end's tests):
+    the teacher's and a player's worlds (with a play-out) and graph on a bundled replay, the
+    spectator's worlds, a branch, and a SearchBot's thought. `python -m needle_widget.synced PATH`
+    writes them as JSON; tests/test_js.py fails when js/test/whatif_states.json differs.
+    """
+    from .bots import GreedyBot
+    from .examples import load
+    from .game import Game
+    from .search import SearchBot
+
+    out: dict[str, dict[str, Any]] = {}
+    replay = load("found_early")
+
+    def run(desk: Desk) -> Desk:
+        while (job := desk.next_job()) is not None:
+            job()
+        return desk
+
+    for perspective in ("teacher", 0, "spectator"):
+        desk = Desk(Session(replay=replay, perspective=perspective))
+        desk.session.go(6)
+        desk.request_worlds(True)
+        desk.request_playout()
+        if perspective != "spectator":
+            desk.request_graph(True)
+        out[f"worlds_graph_{perspective}"] = Synced(run(desk)).state()
+    desk = Desk(Session(replay=replay, perspective="teacher"))
+    desk.session.go(4)
+    desk.branch(seat=0, opponent=GreedyBot(), world="sampled", seed=1)
+    desk.session.run_bots()
+    out["branch_player"] = Synced(desk).state()
+    watch = Session(Game(seed=5), "teacher", mode="watch", bots={0: SearchBot(seed=1, worlds=4, rollouts=16),
+                                                                  1: GreedyBot()})
+    watch.advance(6)
+    out["search_thought_teacher"] = Synced(watch).state()
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a fixture writer for js tests
+    """Write `example_whatif_states()` as JSON to the path given (default js/test/whatif_states.json)."""
+    import json
+    import sys
+
+    path = (argv or sys.argv[1:] or ["js/test/whatif_states.json"])[0]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(example_whatif_states(), f, indent=1, ensure_ascii=False, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -230,8 +230,8 @@ def graph_point(view: dict[str, Any], *, step: int, seed: int, model: str = "ran
     """One point of the graph: the seat's win share over `n` worlds played on by two GreedyBots
     (with its Wilson 95% interval `lo`-`hi`, and the draw share; `certain` once the round is
     over), and `belief`, P(the opponent's needle is `needle`) from this view
-    (`knowledge.opponent_needle_odds`, with `n` particles under the greedy model), None when `needle` is None, for the spectator, or
-    before the opponent picks.
+    (`knowledge.opponent_needle_odds`, with `n` particles under the greedy model), None when
+    `needle` is None, for the spectator, or before the opponent picks.
     """
     seat, model = _model(view, model)
     seed = _check_seed(seed)

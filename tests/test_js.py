@@ -30,6 +30,16 @@ def test_the_shared_constants_module_is_what_python_generates_now() -> None:
     assert (JS / "src" / "shared.js").read_text(encoding="utf-8") == shared_module()
 
 
+def test_the_what_if_states_the_js_tests_render_are_what_python_sends_now() -> None:
+    """js/test/whatif_states.json is generated; regenerate it with `python -m needle_widget.synced`."""
+    import json
+
+    from needle_widget.synced import example_whatif_states
+
+    text = json.dumps(example_whatif_states(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    assert (JS / "test" / "whatif_states.json").read_text(encoding="utf-8") == text
+
+
 def test_the_front_end_keeps_no_copy_of_what_python_shares() -> None:
     """Perspective labels, player names, speeds and the trait list come from shared.js only."""
     import re

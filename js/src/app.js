@@ -8,6 +8,9 @@ import { renderPaused } from "./paused.js";
 import { renderPerspective } from "./perspective.js";
 import { renderReplayBar } from "./replaybar.js";
 import { renderTable } from "./table.js";
+import { renderGraph } from "./graph.js";
+import { renderBranchBanner, renderBranchForm, renderToolbar } from "./whatif.js";
+import { renderWorlds } from "./worlds.js";
 
 const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live" };
 
@@ -49,9 +52,17 @@ export function renderApp(state, ui) {
     h(
       "div",
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },
-      h("div", { class: "nw-board" },
+      h("div", { class: "nw-board" }, renderBranchBanner(state),
         renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
       h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
     ),
+    analysis(state, ui),
   );
+}
+
+/** The full-width area below the board: the "what if" toolbar, the branch form and the panels. */
+function analysis(state, ui) {
+  const parts = [renderToolbar(state, ui), renderBranchForm(state, ui), renderWorlds(state, ui), renderGraph(state, ui)]
+    .filter(Boolean);
+  return parts.length ? h("div", { class: "nw-analysis", "data-key": "analysis" }, parts) : null;
 }

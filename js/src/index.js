@@ -2,12 +2,14 @@
 
 import "./style.css";
 import { renderApp } from "./app.js";
+import { graphDrag } from "./graphdrag.js";
 import { isStepKey, keyRequest } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
 import { TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
+import { seatValue } from "./worlds.js";
 
 export { TRAITS };
 
@@ -16,6 +18,7 @@ export const DEFAULTS = {
   perspectives: [], step: 0, steps: 0, table: null, events: [], info: { kind: "spectator" }, seats: [],
   bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
   can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
+  branch_info: null, offers: {}, worlds: null, graph: null,
 };
 
 /** The synced traits as one plain object, with defaults for anything missing. */
@@ -31,6 +34,8 @@ export function readState(model) {
 }
 
 let instances = 0;
+
+const FOCUS_FALLBACKS = { "branch-": ["tool-branch", "branch-back"], "worlds-": ["tool-worlds"], "graph-": ["tool-graph"] };
 
 function parseJson(text) {
   try {
@@ -91,10 +96,11 @@ export function mount(model, el) {
     if (key === `ev-${previousStep}`) key = `ev-${state.step}`;
     const active = document.activeElement;
     if (active && root.contains(active) && (key === "" || active.getAttribute("data-key") === key)) return;
-    const target = key
-      ? Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === key)
-      : null;
-    if (target && !target.disabled) target.focus({ preventScroll: true });
+    const find = (k) => Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === k && !n.disabled);
+    // A control of a closed form or panel hands the focus to what opens it again (or the way back).
+    const prefix = key ? Object.keys(FOCUS_FALLBACKS).find((p) => key.startsWith(p)) : null;
+    const target = key ? [key, ...(prefix ? FOCUS_FALLBACKS[prefix] : [])].map(find).find(Boolean) : null;
+    if (target) target.focus({ preventScroll: true });
     else root.focus({ preventScroll: true });
   }
 
@@ -156,6 +162,7 @@ export function mount(model, el) {
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");
     if (!target || !root.contains(target) || target.disabled) return;
     if (target.hasAttribute("data-ui")) {
+      if (target.tagName === "SUMMARY") event.preventDefault(); // the UI state opens its <details>
       const action = parseJson(target.getAttribute("data-ui"));
       if (action) {
         ui = reduceUi(ui, action, state);
@@ -178,6 +185,12 @@ export function mount(model, el) {
     if (t && t.getAttribute && t.getAttribute("data-input") === "step") sendStepFrom(t);
   }
 
+  // The panels' selects ask Python at once; the branch form's stay local until "Play".
+  const PANEL_INPUTS = {
+    "worlds-seat": ["worlds", "seat"], "worlds-model": ["worlds", "model"],
+    "graph-seat": ["graph", "seat"], "graph-model": ["graph", "model"],
+  };
+
   function onChange(event) {
     const t = event.target;
     const kind = t && t.getAttribute && t.getAttribute("data-input");
@@ -185,6 +198,16 @@ export function mount(model, el) {
     else if (kind === "speed") {
       const speed = Number(t.value);
       if (speed > 0) send({ kind: "autoplay", playing: Boolean(state.playing), speed });
+    } else if (PANEL_INPUTS[kind]) {
+      const [panel, field] = PANEL_INPUTS[kind];
+      const shown = state[panel] || {};
+      const request = { kind: panel, open: true, seat: shown.seat ?? null, model: shown.model ?? null };
+      request[field] = field === "seat" ? seatValue(t.value) : t.value;
+      send(request);
+    } else if (kind && kind.startsWith("branch-")) {
+      const field = kind.slice("branch-".length);
+      ui = reduceUi(ui, { ui: "branch-set", field, value: field === "seat" ? seatValue(t.value) : t.value }, state);
+      render();
     }
   }
 
@@ -207,6 +230,7 @@ export function mount(model, el) {
   model.on("change:answer", onAnswer);
   for (const name of TRAITS) model.on(`change:${name}`, onModelChange);
   root.addEventListener("click", onClick);
+  const stopDrag = graphDrag(root, { send, stepFrom });
   root.addEventListener("input", onInput);
   root.addEventListener("change", onChange);
   root.addEventListener("keydown", onKeydown);
@@ -219,6 +243,7 @@ export function mount(model, el) {
     model.off("change:answer", onAnswer);
     for (const name of TRAITS) model.off(`change:${name}`, onModelChange);
     root.removeEventListener("click", onClick);
+    stopDrag();
     root.removeEventListener("input", onInput);
     root.removeEventListener("change", onChange);
     root.removeEventListener("keydown", onKeydown);

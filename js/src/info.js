@@ -147,13 +147,36 @@ function teacherInfo(state, info) {
   ];
 }
 
+/** What a SearchBot weighed for its last move: the candidates, value and games each, the chosen marked. */
+export function thoughtTable(t) {
+  if (!t || !Array.isArray(t.values) || !t.values.length) return null;
+  const games = t.rollouts === 1 ? "1 game" : `${t.rollouts} games`;
+  return h(
+    "div",
+    { class: "nw-thought" },
+    h("table", { class: "nw-data-table" },
+      h("caption", null, `Moves weighed over ${t.worlds} worlds (${games}; ${t.legal} legal moves)`),
+      h("thead", null, h("tr", null,
+        h("th", { scope: "col" }, "Move"), h("th", { scope: "col" }, "Value"), h("th", { scope: "col" }, "Games"))),
+      h("tbody", null, t.values.map((v) => {
+        const chosen = v.action === t.chosen;
+        return h("tr", { class: chosen ? "nw-chosen" : null },
+          h("th", { scope: "row" }, chosen ? h("span", { "aria-hidden": "true" }, "✓ ") : null, v.action,
+            chosen ? srOnly(" (chosen)") : null),
+          h("td", null, percent(v.value)), h("td", null, String(v.count)));
+      }))),
+    t.kept ? h("p", { class: "nw-legend" }, "Kept GreedyBot's move: no other was clearly better.") : null,
+  );
+}
+
 function botReasons(state) {
   const bots = state.bots || [];
   if (!bots.length) return null;
   return h(
     "ul",
     { class: "nw-bots", "aria-label": "Why the bots did it" },
-    bots.map((b) => h("li", null, h("span", { class: "nw-bot-name" }, `${seatName(state, b.player)}: `), b.text)),
+    bots.map((b) => h("li", null, h("span", { class: "nw-bot-name" }, `${seatName(state, b.player)}: `), b.text,
+      thoughtTable(b.thought))),
   );
 }
 

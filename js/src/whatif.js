@@ -1,0 +1,164 @@
+// "What if": the analysis toolbar (Possible worlds / Graph / Play from here…), the branch form
+// and the banner shown while a branch is played. Pure (state, ui) -> DOM; index.js dispatches.
+
+import { h } from "./dom.js";
+import { playerName } from "./names.js";
+
+export const WORLD_LABELS = { real: "the real cards", sampled: "a possible world" };
+
+/** The offer of `kind` ("branch" | "worlds" | "graph"), or null when Python offers nothing. */
+export function offer(state, kind) {
+  const o = state.offers && state.offers[kind];
+  return o && typeof o === "object" ? o : null;
+}
+
+/** Python's public reason why `kind` is closed now, or null. */
+export function offerReason(state, kind) {
+  const o = offer(state, kind);
+  return o && typeof o.reason === "string" && o.reason ? o.reason : null;
+}
+
+function toggle({ key, label, pressed, request, ui, reason, reasonId, controls }) {
+  const disabled = Boolean(reason) && !pressed;
+  return h(
+    "span",
+    { class: "nw-tool" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: ["nw-btn", "nw-toggle", pressed ? "nw-toggle-on" : null],
+        "data-key": key,
+        "aria-pressed": String(Boolean(pressed)),
+        "aria-controls": pressed ? controls : null,
+        "aria-describedby": reason ? reasonId : null,
+        "data-request": disabled ? null : request,
+        "data-ui": disabled ? null : ui,
+        disabled,
+        title: reason || null,
+      },
+      label,
+    ),
+    reason ? h("span", { class: "nw-tool-reason", id: reasonId }, reason) : null,
+  );
+}
+
+/** The toolbar of the analysis area, or null when Python offers none of it. */
+export function renderToolbar(state, ui) {
+  const uid = ui.uid || "nw";
+  const tools = [];
+  if (offer(state, "worlds")) {
+    const open = Boolean(state.worlds);
+    tools.push(toggle({
+      key: "tool-worlds", label: "Possible worlds", pressed: open, controls: `${uid}-worlds`,
+      request: { kind: "worlds", open: !open, seat: null, model: null },
+      reason: offerReason(state, "worlds"), reasonId: `${uid}-worlds-why`,
+    }));
+  }
+  if (offer(state, "graph")) {
+    const open = Boolean(state.graph);
+    tools.push(toggle({
+      key: "tool-graph", label: "Graph", pressed: open, controls: `${uid}-graph`,
+      request: { kind: "graph", open: !open, seat: null, model: null },
+      reason: offerReason(state, "graph"), reasonId: `${uid}-graph-why`,
+    }));
+  }
+  if (offer(state, "branch")) {
+    const reason = offerReason(state, "branch");
+    tools.push(toggle({
+      key: "tool-branch", label: "Play from here…", pressed: Boolean(ui.branch && ui.branch.open) && !reason,
+      controls: `${uid}-branch-form`, ui: { ui: "branch-form" }, reason, reasonId: `${uid}-branch-why`,
+    }));
+  }
+  if (!tools.length) return null;
+  return h("div", { class: "nw-toolbar", role: "group", "aria-label": "What if" }, tools);
+}
+
+/** The form's choices: the UI's where still offered, else the defaults. */
+export function branchChoice(state, ui) {
+  const o = offer(state, "branch") || {};
+  const seats = o.seats || [];
+  const opponents = (o.opponents || []).map((x) => x.id);
+  const worlds = o.worlds || [];
+  const b = ui.branch || {};
+  const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
+  const own = seats.includes(state.perspective) ? state.perspective : seats[0];
+  return {
+    seat: pick(b.seat, seats, own ?? null),
+    opponent: pick(b.opponent, opponents, opponents[0] ?? null),
+    world: pick(b.world, worlds, worlds.includes("real") ? "real" : worlds[0] ?? null),
+  };
+}
+
+function field(label, control) {
+  return h("label", { class: "nw-field" }, h("span", { class: "nw-field-label" }, label), control);
+}
+
+/** The "Play from here" form, or null while closed (or not offered now). */
+export function renderBranchForm(state, ui) {
+  const o = offer(state, "branch");
+  if (!o || !ui.branch || !ui.branch.open || offerReason(state, "branch")) return null;
+  const uid = ui.uid || "nw";
+  const choice = branchChoice(state, ui);
+  const complete = choice.seat !== null && choice.opponent !== null && choice.world !== null;
+  const seatSelect = h(
+    "select",
+    { class: "nw-select", "data-key": "branch-seat", "data-input": "branch-seat", value: String(choice.seat) },
+    (o.seats || []).map((p) => h("option", { value: String(p), selected: p === choice.seat }, playerName(p))),
+  );
+  const opponentSelect = h(
+    "select",
+    { class: "nw-select", "data-key": "branch-opponent", "data-input": "branch-opponent", value: String(choice.opponent) },
+    (o.opponents || []).map((x) => h("option", { value: x.id, selected: x.id === choice.opponent }, x.label)),
+  );
+  const worlds = h(
+    "fieldset",
+    { class: "nw-field nw-radios" },
+    h("legend", { class: "nw-field-label" }, "Cards"),
+    (o.worlds || []).map((w) =>
+      h("label", { class: "nw-radio" },
+        h("input", {
+          type: "radio", name: `${uid}-branch-world`, value: w, "data-key": `branch-world-${w}`,
+          "data-input": "branch-world", checked: w === choice.world,
+        }),
+        WORLD_LABELS[w] || w)),
+  );
+  const who = choice.seat === null ? "" : playerName(choice.seat);
+  const hint = choice.world === "sampled"
+    ? `The cards ${who} cannot see are dealt anew, as they might have been.`
+    : "The game goes on with the cards as they really are.";
+  return h(
+    "div",
+    { class: "nw-branch-form", id: `${uid}-branch-form`, role: "group", "aria-label": "Play from here" },
+    h("p", { class: "nw-branch-lead" }, `Play on from step ${state.step} in a new game. ${hint}`),
+    h("div", { class: "nw-fields" },
+      field("Play as", seatSelect), field("Against", opponentSelect), worlds),
+    h(
+      "div",
+      { class: "nw-actions" },
+      h("button", {
+        type: "button", class: "nw-btn nw-btn-primary", "data-key": "branch-play", disabled: !complete,
+        "data-request": complete ? { kind: "branch", ...choice } : null,
+      }, `Play from step ${state.step}`),
+      h("button", { type: "button", class: "nw-btn", "data-key": "branch-cancel", "data-ui": { ui: "branch-form" } },
+        "Cancel"),
+    ),
+  );
+}
+
+/** "Branch from step 34 …" with the way back, or null outside a branch. */
+export function renderBranchBanner(state) {
+  const b = state.branch_info;
+  if (!b) return null;
+  const against = b.opponent === "hotseat"
+    ? "Two people play at this screen."
+    : `${playerName(b.seat)} plays against ${b.opponent}.`;
+  return h(
+    "div",
+    { class: "nw-branch-banner", "data-key": "branch-banner", role: "group", "aria-label": "Branch" },
+    h("p", { class: "nw-branch-text" }, h("strong", null, b.text), " ", h("span", { class: "nw-branch-who" }, against)),
+    h("button", {
+      type: "button", class: "nw-btn", "data-key": "branch-back", "data-request": { kind: "back" },
+    }, b.back || "Back to the replay"),
+  );
+}
