@@ -38,7 +38,7 @@ from .seats import player_name
 
 __all__ = [
     "GRAPH_WORLDS", "MODELS", "MODEL_PARTICLES", "PILE_SHOWN", "PLAYOUT_WORLDS", "WORLDS_SHOWN", "check_model",
-    "graph_markers", "graph_point", "graph_truth", "model_for", "playout", "thought", "worlds_panel",
+    "graph_markers", "graph_point", "graph_truth", "model_for", "playout", "thought", "worlds_panel", "worlds_text",
 ]
 
 MODELS: dict[str, str] = {"random": "plays at random", "greedy": "plays like GreedyBot"}
@@ -55,6 +55,9 @@ replay takes 2.6-2.9 s (median 36-43 ms a step, worst 75 ms), leaving room for t
 three times slower; model "greedy" about 8 s (the belief's posterior then has n particles too)."""
 MODEL_PARTICLES = 200
 """Particles of the greedy model's posterior in the panel (the rows are n of them)."""
+SAME_WORLDS = 200
+"""Worlds (besides the rows) the panel checks "the same in every world" against, so that a card six
+rows happen to share is not taken for one the seat knows (about 20 ms, model-free)."""
 THOUGHT_VALUES = 8
 """The most candidates `thought` keeps."""
 THOUGHT_TEXT = 80
@@ -134,10 +137,12 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
     """The possible-worlds panel: `n` worlds the seat of `view` cannot tell from the real one.
 
     `hidden` lists the players whose hand and needle are drawn (the opponent, or both for
-    the spectator). `same` holds what every row shares: per hidden player the cards in
-    that hand in every world (by card index), the needle if it is one card in every world
-    (None before the pick; the key is absent when it varies), and per position of the
-    next PILE_SHOWN pile cards the card if it is the same everywhere, else None. Each row
+    the spectator). `same` holds what every world shares, checked against SAME_WORLDS more
+    worlds than the rows (the model's MODEL_PARTICLES with "greedy"), so that it is what the
+    seat knows, not a coincidence of six rows: per hidden player the cards in that hand in
+    every world (by card index), the needle if it is one card in every world (None before
+    the pick; the key is absent when it varies), and per position of the next PILE_SHOWN
+    pile cards the card if it is the same everywhere, else None. Each row
     holds only the rest: `hands[q]` is the world's hand minus `same`, `needles[q]` is given
     only where `same` has no needle, and `pile[i]` is None where `same.pile[i]` is a card.
 
@@ -163,29 +168,33 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
     hidden = [1 - seat] if seat in (0, 1) else [0, 1]
     ess = particles = None
     if model == "random":
-        worlds = W.sample(view, n, seed=seed)
+        pool = W.sample(view, n + SAME_WORLDS, seed=seed)
+        worlds = pool[:n]
     else:
         if n > MODEL_PARTICLES:
             raise ArgumentError(f"n must be at most {MODEL_PARTICLES} with model 'greedy', not {n!r}")
         post = W.posterior(view, MODEL_PARTICLES, seed=seed, model=model_for(model))
         picked = random.Random(f"whatif worlds_panel {seed}").sample(range(MODEL_PARTICLES), n)
         worlds = [post.worlds[i] for i in picked]
+        pool = post.worlds
         ess, particles = post.ess, MODEL_PARTICLES
     drawn = [_world_cards(w, hidden) for w in worlds]
+    checked = [_world_cards(w, hidden) for w in pool]
     if real is not None:
         if not isinstance(real, Game) or real.view(seat) != view:
             raise ArgumentError(f"real must be the Game this view was made from, not {real!r}"[:200])
         drawn.insert(0, _world_cards(real, hidden))
+        checked.append(drawn[0])
     same_hands: dict[str, list[Card]] = {}
     same_needles: dict[str, str | None] = {}
     for q in map(str, hidden):
-        common = set(drawn[0][0][q]).intersection(*(set(h[q]) for h, _, _ in drawn[1:]))
+        common = set(checked[0][0][q]).intersection(*(set(h[q]) for h, _, _ in checked[1:]))
         same_hands[q] = sorted(common, key=lambda c: c.index)
-        picks = {needles[q] for _, needles, _ in drawn}
+        picks = {needles[q] for _, needles, _ in checked}
         if len(picks) == 1:
             same_needles[q] = picks.pop()
     size = min(PILE_SHOWN, view["pile_size"])
-    same_pile = [drawn[0][2][i] if all(pile[i] == drawn[0][2][i] for _, _, pile in drawn) else None
+    same_pile = [checked[0][2][i] if all(pile[i] == checked[0][2][i] for _, _, pile in checked) else None
                  for i in range(size)]
     rows = []
     for k, (hands, needles, pile) in enumerate(drawn):
@@ -209,6 +218,41 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
                  "needles": same_needles, "pile": same_pile},
         "rows": rows, "ess": ess, "particles": particles, "note": note,
     })
+
+
+def worlds_text(panel: dict[str, Any]) -> str:
+    """A `worlds_panel` in words, one line per world with its rows made whole again (what is the
+    same in every world is said once, first), for a notebook or a terminal.
+
+    >>> from needle_widget import Game, actions
+    >>> g = Game(seed=7)
+    >>> g.apply(actions.ChooseNeedle("7h")); g.apply(actions.ChooseNeedle("QS"))
+    >>> print(worlds_text(worlds_panel(g.view(0), seed=3, n=2)))  # doctest: +NORMALIZE_WHITESPACE
+    2 worlds Player 1 cannot tell from the real one, as if Player 2 plays at random.
+    Same in every world: nothing.
+    World 1: Player 2 holds A♥ 2♣ 2♥ 2♠ 5♣ 10♦ K♣, needle 4♦; the pile 7♦ 4♦ 4♥ 6♠ 6♥
+    World 2: Player 2 holds 4♣ 5♠ 7♣ Q♦ Q♥ K♣ K♥, needle A♦; the pile 7♠ 4♠ 4♥ J♦ 3♣
+    """
+    def cards(codes: list[str | None]) -> str:
+        return " ".join(str(Card.parse(c)) if c else "?" for c in codes) or "no card"
+
+    same, hidden = panel["same"], [str(q) for q in panel["hidden"]]
+    common = [f"{player_name(int(q))} holds {cards(same['hands'][q])}" for q in hidden if same["hands"].get(q)]
+    common += [f"{player_name(int(q))}'s needle {cards([same['needles'][q]]) if same['needles'][q] else 'not picked'}"
+               for q in hidden if q in same["needles"]]
+    if any(same["pile"]):
+        common.append(f"the pile {cards(same['pile'])}")
+    lines = [panel["note"], f"Same in every world: {'; '.join(common) or 'nothing'}."]
+    for row in panel["rows"]:
+        parts = []
+        for q in hidden:
+            needle = row["needles"].get(q, same["needles"].get(q))
+            held = sorted(same["hands"].get(q, []) + row["hands"].get(q, []), key=lambda c: Card.parse(c).index)
+            picked = cards([needle]) if needle else "not picked"
+            parts.append(f"{player_name(int(q))} holds {cards(held)}, needle {picked}")
+        pile = [mine or common for mine, common in zip(row["pile"], same["pile"], strict=True)]
+        lines.append(f"{row['label']}: {'; '.join(parts)}; the pile {cards(pile)}")
+    return "\n".join(lines)
 
 
 def _pair() -> tuple[Any, Any]:

@@ -242,3 +242,29 @@ def test_thought_refuses_garbage_and_bounds_the_rest() -> None:
     out = whatif.thought(data)
     assert len(out["values"]) == 8 and len(out["chosen"]) == 80 and len(out["values"][0]["action"]) == 80
     assert out["values"][0]["value"] == 0.3333 and "seconds" not in out
+
+
+def test_same_in_every_world_is_what_the_seat_knows_not_a_coincidence_of_the_rows() -> None:
+    """With few unseen cards left, six rows often share a card by chance; `same` must not call it known."""
+    replay = examples.load("discarded_by_opponent")
+    for k in range(20, len(replay) + 1, 3):
+        game = replay.game_at(k)
+        view = game.view(0)
+        known = set(view["known_opponent_cards"]) if view["result"] is None else set()
+        for seed in range(5):
+            panel = whatif.worlds_panel(view, seed=seed, n=2)
+            assert set(panel["same"]["hands"]["1"]) <= known | set(game.view(1)["players"][1]["hand"]), (k, seed)
+            if view["result"] is None:
+                assert set(panel["same"]["hands"]["1"]) == known, (k, seed, panel["same"], known)
+
+
+def test_worlds_text_puts_each_row_back_together() -> None:
+    game = examples.load("discarded_by_opponent").final_game
+    panel = whatif.worlds_panel(game.view(1), seed=2)
+    text = whatif.worlds_text(panel).splitlines()
+    assert text[0] == panel["note"] and text[1].startswith("Same in every world: Player 1 holds")
+    assert len(text) == 2 + len(panel["rows"])
+    hand = len(game.hand(0))
+    for line in text[2:]:
+        held = line.split("holds ")[1].split(",")[0].split()
+        assert len(held) == hand and "needle A♣" in line
