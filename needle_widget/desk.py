@@ -383,7 +383,7 @@ class Desk:
         else:
             bots = guard.play_bots(game, opponent, seat)
             new = Session(game, seat, mode="play", bots=bots, **options)
-            against = guard.bot_name(bots[1 - seat])
+            against = type(bots[1 - seat]).__name__
         self._made += 1
         self._branch = {"from_step": k, "world": world, "seat": seat, "opponent": against, "seed": record.seed,
                         "world_seed": world_seed, "back": "Back to the replay" if home.mode == "replay"

@@ -27,7 +27,7 @@ from .session import MODES, Screen, Session, check_number, check_speed, new_or_g
 from .synced import Synced
 from .views import Perspective, check_perspective
 
-__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_REQUEST_ID", "REQUESTS"]
+__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_REQUEST_ID", "REQUESTS", "SETTLE"]
 _STATIC = pathlib.Path(__file__).parent / "static"
 _MISSING = """export default { render({ el }) {
   el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
@@ -45,6 +45,9 @@ REQUESTS: dict[str, tuple[str, ...]] = {
 }
 """The browser's requests: {kind: (the Desk or Session method that answers, the request fields it takes)}.
 Each may also carry an `id` (see `NeedleWidget.answer`)."""
+SETTLE = 0.25
+"""Seconds the panels' work waits after a step from the browser or autoplay, so that stepping
+(a held key, quick presses) never queues behind it; the panels follow once the step settles."""
 MAX_REQUEST_ID = 2**31 - 1
 """A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
 log = logging.getLogger("needle_widget")
@@ -321,7 +324,7 @@ class NeedleWidget(anywidget.AnyWidget):
                 if self.error is not None:
                     self.error = None
             with self._errors_shown("updating the widget"):
-                self._after(at_once=False)
+                self._after(at_once=False, settle=kind == "step")
             if request_id is not None:
                 refusal = None if accepted or self.error is None else self.error["text"]
                 self.answer = {"id": request_id, "ok": accepted, "error": refusal}
@@ -335,13 +338,14 @@ class NeedleWidget(anywidget.AnyWidget):
                 self._session.set_playing(False)  # a failing tick is not repeated
                 self._sync()
                 raise
-            self._after(at_once=False)
+            self._after(at_once=False, settle=True)
 
-    def _after(self, at_once: bool) -> None:
+    def _after(self, at_once: bool, settle: bool = False) -> None:
         """Copy the session into the traits, then wait for what it asks: a bot answers after
         `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
         The open panels' work is done at once for Python (or with no loop), else one job per turn
-        of the loop after this update is sent, so a browser request is never held up by it.
+        of the loop after this update is sent, starting SETTLE seconds after the latest step
+        (`settle`), so a browser request waits for one job at most.
         """
         s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
         if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
@@ -356,8 +360,12 @@ class NeedleWidget(anywidget.AnyWidget):
             self._cancel_timer()
         elif self._timer is None and loop is not None:
             self._timer = loop.call_later(self.bot_delay if wait == "bot" else 1.0 / s.speed, self._tick)
-        if self._work is None and loop is not None and self._desk.next_job() is not None:
-            self._work = loop.call_soon(self._one_job)
+        if loop is not None and self._desk.next_job() is not None:
+            if settle and self._work is not None:
+                self._work.cancel()
+                self._work = None
+            if self._work is None:
+                self._work = loop.call_later(SETTLE, self._one_job) if settle else loop.call_soon(self._one_job)
 
     def _one_job(self) -> None:
         """One piece of the panels' work (a job never raises; see `desk.Analysis.next_job`), then the update."""

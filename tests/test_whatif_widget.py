@@ -51,7 +51,8 @@ def test_a_branch_with_the_real_cards_plays_on_from_the_step_and_back_returns() 
     assert [e.action for e in w.game.history[:9]] == [e.action for e in replay.final_game.history[:9]]
     assert w.game.to_move == 0 and w.can_act, "the bot answered at once until it was Player 1's move"
     assert w.branch_info["from_step"] == 9 and w.branch_info["world"] == "real"
-    assert w.branch_info["back"] == "Back to the replay" and w.seats == ["You", "greedy"]
+    assert w.branch_info["back"] == "Back to the replay" and w.branch_info["opponent"] == "GreedyBot"
+    assert w.seats == ["You", "greedy"]
     send(w, kind="act", action={k: v for k, v in w.table["legal_actions"][0].items() if k != "label"})
     assert w.error is None and w.steps > 9
     send(w, kind="back")
@@ -209,20 +210,28 @@ def test_the_teacher_sees_the_real_world_beside_the_worlds_of_the_seat_chosen() 
 
 
 def test_the_panel_is_computed_after_the_answer_in_the_notebook_loop() -> None:
-    """In a kernel the step request is answered at once; the panel follows on the loop."""
-    async def run() -> tuple[dict, dict, dict]:
+    """In a kernel a step request is answered at once; the panel follows once the steps settle
+    (quick steps run no panel work in between).
+    """
+    async def run() -> tuple[list[dict], dict, dict]:
         w = NeedleWidget.from_replay(finished(), perspective=0, step=5)
         w.show_worlds()
         w.play_out()
-        send(w, kind="step", to=6, id=1)
-        at_answer = {"answer": w.answer, "status": w.worlds["status"], "step": w.worlds["step"]}
-        for _ in range(20):
-            await asyncio.sleep(0)
-        return at_answer, w.worlds, w.worlds["playout"]
+        seen = []
+        for k in (6, 7, 8):
+            send(w, kind="step", to=k, id=k)
+            for _ in range(5):
+                await asyncio.sleep(0)
+            seen.append({"answer": w.answer["ok"], "status": w.worlds["status"], "step": w.worlds["step"]})
+        for _ in range(200):
+            await asyncio.sleep(0.02)
+            if w.worlds["status"] == "ready" and w.worlds["playout"]["status"] == "ready":
+                break
+        return seen, w.worlds, w.worlds["playout"]
 
-    at_answer, later, playout = asyncio.run(run())
-    assert at_answer == {"answer": {"id": 1, "ok": True, "error": None}, "status": "computing", "step": 5}
-    assert (later["status"], later["step"], playout["status"]) == ("ready", 6, "ready")
+    seen, later, playout = asyncio.run(run())
+    assert seen == [{"answer": True, "status": "computing", "step": 5}] * 3
+    assert (later["status"], later["step"], playout["status"], playout["step"]) == ("ready", 8, "ready", 8)
 
 
 # ---- the game's graph -----------------------------------------------------------------------------------

@@ -137,7 +137,7 @@ export function renderGraph(state, ui) {
   const models = o.models && o.models.length ? o.models : [{ id: g.model, label: g.model_label || g.model }];
   return h(
     "section",
-    { class: "nw-graph nw-panel", id: `${ui.uid || "nw"}-graph`, "aria-label": "Graph" },
+    { class: "nw-graph nw-panel", id: `${ui.uid || "nw"}-graph`, "aria-label": "Graph", "aria-busy": String(computing) },
     h("h3", { class: "nw-panel-title" }, `${who}'s chances, step by step`),
     h("div", { class: "nw-panel-controls" },
       (o.seats || []).length > 1

@@ -115,13 +115,14 @@ export function renderBranchForm(state, ui) {
     "fieldset",
     { class: "nw-field nw-radios" },
     h("legend", { class: "nw-field-label" }, "Cards"),
-    (o.worlds || []).map((w) =>
-      h("label", { class: "nw-radio" },
-        h("input", {
-          type: "radio", name: `${uid}-branch-world`, value: w, "data-key": `branch-world-${w}`,
-          "data-input": "branch-world", checked: w === choice.world,
-        }),
-        WORLD_LABELS[w] || w)),
+    h("div", { class: "nw-radio-row" },
+      (o.worlds || []).map((w) =>
+        h("label", { class: "nw-radio" },
+          h("input", {
+            type: "radio", name: `${uid}-branch-world`, value: w, "data-key": `branch-world-${w}`,
+            "data-input": "branch-world", checked: w === choice.world,
+          }),
+          WORLD_LABELS[w] || w))),
   );
   const who = choice.seat === null ? "" : playerName(choice.seat);
   const hint = choice.world === "sampled"
