@@ -51,7 +51,7 @@ function sameLine(w) {
   });
   return h("div", { class: "nw-same" },
     h("span", { class: "nw-same-label" }, "Same in every world:"),
-    items.length ? h("ul", { class: "nw-same-list" }, items) : h("span", { class: "nw-muted-inline" }, " nothing of what is hidden: every world differs."));
+    items.length ? h("ul", { class: "nw-same-list" }, items) : h("span", { class: "nw-muted-inline" }, " nothing."));
 }
 
 function pileCell(row, same) {
