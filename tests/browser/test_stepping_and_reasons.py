@@ -76,13 +76,16 @@ def test_holding_the_right_arrow_down(jupyter: dict, page: Page) -> None:
     root.focus()
     page.keyboard.down("ArrowRight")
     start = time.monotonic()
-    while time.monotonic() - start < 1.0:  # a held key repeats about 30 times a second
+    # A held key repeats about 30 times a second: at least a second of it, and at least 20
+    # repeats however slow the machine is (a busy machine delivers fewer per second).
+    while time.monotonic() - start < 1.0 or (page.evaluate("() => window.__nwKeys") < 20
+                                             and time.monotonic() - start < 20):
         page.wait_for_timeout(30)
         page.keyboard.down("ArrowRight")
     page.keyboard.up("ArrowRight")
     keys = page.evaluate("() => window.__nwKeys")
     target = min(keys, STEPS)
-    assert keys >= 15, keys
+    assert keys >= 20, keys
     shown = _settled(page, target)
     last_key, marks = page.evaluate("() => [window.__nwLastKey, window.__nwShown]")
     reached = next(t for t, k in marks if k == target)
