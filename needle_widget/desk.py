@@ -6,8 +6,9 @@ branch: a live game from the home's current step, with the real cards or with th
 cards of a possible world, played from one seat against a bot or at one screen
 (`branch`, `back`). Each session has its `Analysis`: which panels are open, for which seat
 and model, and what is cached. The panels' figures are built by `whatif` from one seat's
-views alone; the work they need is done one small job at a time (`next_job`), which the
-widget runs between browser messages so that stepping never waits for it.
+views alone; the work they need is done one job at a time (`next_job`): a `Job` is made
+from view dicts taken at once, so its computation reads nothing that changes and may run
+on another thread (the widget's worker) while the kernel goes on answering requests.
 
 What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
 only for a seat the screen may see, and with the real cards only if the screen may see every
@@ -30,6 +31,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import guard, whatif
@@ -39,7 +41,7 @@ from .game import Game
 from .seats import PERSPECTIVE_LABELS, Perspective, player_name
 from .session import Session, quote
 
-__all__ = ["Analysis", "Desk", "WORLDS", "CACHE"]
+__all__ = ["Analysis", "Desk", "Job", "WORLDS", "CACHE"]
 
 WORLDS = ("real", "sampled")
 """The two kinds of branch: the game's own cards, or a possible world drawn from the seat's view."""
@@ -78,6 +80,34 @@ def _graph_order(last: int) -> list[int]:
     return order
 
 
+@dataclass(frozen=True)
+class Job:
+    """One piece of the panels' work. `result()` computes it from the inputs it was made with
+    (view dicts, copies): nothing it reads changes, so it may run on another thread; a failure
+    becomes {"status": "failed", "error"} (a NeedleError's text, else a generic line, logged),
+    never an exception. `store(value)` puts the value where its panel reads it: call it where
+    the desk lives. `run()` does both, here.
+    """
+
+    compute: Callable[[], dict[str, Any]]
+    store: Callable[[dict[str, Any]], None]
+
+    def result(self) -> dict[str, Any]:
+        """The computed value, or the failure as a value."""
+        try:
+            return self.compute()
+        except NeedleError as error:
+            return {"status": "failed", "error": str(error)[:300]}
+        except Exception as error:  # a bug must not stop the widget or repeat forever
+            log.error("needle_widget: computing a panel failed", exc_info=error)
+            return {"status": "failed", "error": f"Something went wrong ({type(error).__name__}); "
+                                                 "the details are in the kernel log."}
+
+    def run(self) -> None:
+        """Compute and store, on this thread."""
+        self.store(self.result())
+
+
 class Analysis:
     """One session's possible-worlds panel and game graph: what is open, for which seat and model,
     the cache, and the next piece of work.
@@ -100,6 +130,7 @@ class Analysis:
         self._panels: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
         self._playouts: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
         self._last: dict[tuple, dict[str, Any]] = {}
+        self._pending: set[tuple] = set()
         self._points: dict[tuple, dict[int, dict[str, Any]]] = {}
         self._markers: tuple[tuple, list[dict[str, Any]]] | None = None
 
@@ -219,7 +250,7 @@ class Analysis:
         if panel is not None:
             out = {**panel, "status": panel.get("status", "ready")}
         else:
-            last = self._last.get(key[1:])
+            last = self._last.get((key[1], key[2], key[4]))
             out = {**(last or {"seat": seat, "step": step, "model": model, "model_label": whatif.MODELS[model],
                                "seed": seed, "n": whatif.WORLDS_SHOWN, "hidden": [], "rows": [],
                                "same": {"hands": {}, "needles": {}, "pile": []}}), "status": "computing"}
@@ -260,54 +291,66 @@ class Analysis:
 
     # ---- work ----------------------------------------------------------------------------------------
 
-    def next_job(self, perspective: Perspective) -> Callable[[], None] | None:
-        """The next piece of work the open panels need (None when all is done): a panel, a play-out,
-        or one step of the graph. A job never raises: a failure is kept and shown in its panel.
+    def next_job(self, perspective: Perspective) -> Job | None:
+        """The next piece of work the open panels need (None when all is done, or when what is
+        left is in hand): a panel, a play-out, or one step of the graph. It stays in hand until
+        its value is stored.
         """
+        found = self._next(perspective)
+        return None if found is None else found()
+
+    def has_work(self, perspective: Perspective) -> bool:
+        """Whether `next_job` would give a job (without taking it)."""
+        return self._next(perspective) is not None
+
+    def _next(self, perspective: Perspective) -> Callable[[], Job] | None:
         if self.worlds_open:
             key = self._worlds_key(perspective)
-            if key not in self._panels:
-                return lambda: self._run(self._panels, key, lambda: self._panel(key), remember=True)
-            if self._playout and key not in self._playouts:
-                return lambda: self._run(self._playouts, key, lambda: self._play(key))
+            if key not in self._panels and ("panel", key) not in self._pending:
+                return lambda: self._job(("panel", key), self._panel(key), self._panels, key, remember=True)
+            if self._playout and key not in self._playouts and ("playout", key) not in self._pending:
+                return lambda: self._job(("playout", key), self._play(key), self._playouts, key)
         seat = self.graph_seat(perspective)
         if self.graph_open and seat is not None:
             key = self._graph_key(seat)
             points = self._points.setdefault(key, {})
-            missing = next((k for k in _graph_order(self._session.steps) if k not in points), None)
+            missing = next((k for k in _graph_order(self._session.steps)
+                            if k not in points and ("point", key, k) not in self._pending), None)
             if missing is not None:
-                return lambda: self._run(points, missing, lambda: self._point(key, missing), bounded=False)
+                return lambda: self._job(("point", key, missing), self._point(key, missing), points, missing,
+                                         bounded=False)
         return None
 
-    def _panel(self, key: tuple) -> dict[str, Any]:
+    def _panel(self, key: tuple) -> Callable[[], dict[str, Any]]:
         step, seat, model, seed, teacher = key
         game = self._session.game_at(step)
-        return whatif.worlds_panel(game.view(seat), seed=seed, model=model, real=game if teacher else None)
+        view, real = game.view(seat), game.copy() if teacher else None
+        return lambda: whatif.worlds_panel(view, seed=seed, model=model, real=real)
 
-    def _play(self, key: tuple) -> dict[str, Any]:
+    def _play(self, key: tuple) -> Callable[[], dict[str, Any]]:
         step, seat, model, seed, _teacher = key
-        return {**whatif.playout(self._session.game_at(step).view(seat), seed=seed, model=model), "step": step}
+        view = self._session.game_at(step).view(seat)
+        return lambda: {**whatif.playout(view, seed=seed, model=model), "step": step}
 
-    def _point(self, key: tuple, k: int) -> dict[str, Any]:
+    def _point(self, key: tuple, k: int) -> Callable[[], dict[str, Any]]:
         seat, model, needle = key
-        return whatif.graph_point(self._session.game_at(k).view(seat), step=k, seed=k, model=model, needle=needle)
+        view = self._session.game_at(k).view(seat)
+        return lambda: whatif.graph_point(view, step=k, seed=k, model=model, needle=needle)
 
-    def _run(self, cache: Any, key: Any, make: Callable[[], dict[str, Any]], *, remember: bool = False,
-             bounded: bool = True) -> None:
-        try:
-            value = make()
-        except NeedleError as error:
-            value = {"status": "failed", "error": str(error)[:300]}
-        except Exception as error:  # a bug must not stop the widget or repeat forever
-            log.error("needle_widget: computing a panel failed", exc_info=error)
-            value = {"status": "failed", "error": f"Something went wrong ({type(error).__name__}); "
-                                                  "the details are in the kernel log."}
-        cache[key] = value
-        if bounded:
-            while len(cache) > CACHE:
-                cache.popitem(last=False)
-        if remember and value.get("status") != "failed":
-            self._last[key[1:]] = value
+    def _job(self, name: tuple, compute: Callable[[], dict[str, Any]], cache: Any, key: Any, *,
+             remember: bool = False, bounded: bool = True) -> Job:
+        self._pending.add(name)
+
+        def store(value: dict[str, Any]) -> None:
+            self._pending.discard(name)
+            cache[key] = value
+            if bounded:
+                while len(cache) > CACHE:
+                    cache.popitem(last=False)
+            if remember and value.get("status") != "failed":
+                self._last[(key[1], key[2], key[4])] = value
+
+        return Job(compute, store)
 
 
 class Desk:
@@ -368,8 +411,6 @@ class Desk:
             raise ArgumentError(f"world must be 'real' or 'sampled', not {quote(world)}")
         home, k = self.session, self.session.step
         record = home.record()
-        if home.playing:
-            home.set_playing(False)
         game = record.branch(k)
         if game.phase == "over":
             raise ArgumentError(f"Cannot play from step {k}: the round is over there")
@@ -384,6 +425,8 @@ class Desk:
             bots = guard.play_bots(game, opponent, seat)
             new = Session(game, seat, mode="play", bots=bots, **options)
             against = type(bots[1 - seat]).__name__
+        if home.playing:
+            home.set_playing(False)
         self._made += 1
         self._branch = {"from_step": k, "world": world, "seat": seat, "opponent": against, "seed": record.seed,
                         "world_seed": world_seed, "back": "Back to the replay" if home.mode == "replay"
@@ -448,9 +491,13 @@ class Desk:
         """{kind: "graph", open, seat?, model?}: open or close the game's graph."""
         self.analysis.show_graph(self.session.perspective, open_, seat, model)
 
-    def next_job(self) -> Callable[[], None] | None:
-        """The next piece of work of the shown session's panels, or None."""
+    def next_job(self) -> Job | None:
+        """The next piece of work of the shown session's panels, or None (see `Analysis.next_job`)."""
         return self.analysis.next_job(self.session.perspective)
+
+    def has_work(self) -> bool:
+        """Whether the shown session's panels have work left that is not in hand."""
+        return self.analysis.has_work(self.session.perspective)
 
 
 def _check_bool(value: Any, what: str) -> bool:

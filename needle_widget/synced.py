@@ -97,7 +97,7 @@ def example_whatif_states() -> dict[str, dict[str, Any]]:
 
     def run(desk: Desk) -> Desk:
         while (job := desk.next_job()) is not None:
-            job()
+            job.run()
         return desk
 
     for perspective in ("teacher", 0, "spectator"):

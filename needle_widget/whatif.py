@@ -138,8 +138,9 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
 
     `hidden` lists the players whose hand and needle are drawn (the opponent, or both for
     the spectator). `same` holds what every world shares, checked against SAME_WORLDS more
-    worlds than the rows (the model's MODEL_PARTICLES with "greedy"), so that it is what the
-    seat knows, not a coincidence of six rows: per hidden player the cards in that hand in
+    worlds than the rows (the model's MODEL_PARTICLES with "greedy"; for the spectator, whose
+    worlds are drawn by rejection, it is read from its view), so that it is what the seat
+    knows, not a coincidence of six rows: per hidden player the cards in that hand in
     every world (by card index), the needle if it is one card in every world (None before
     the pick; the key is absent when it varies), and per position of the next PILE_SHOWN
     pile cards the card if it is the same everywhere, else None. Each row
@@ -167,7 +168,9 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
     n = W.check_count(n)
     hidden = [1 - seat] if seat in (0, 1) else [0, 1]
     ess = particles = None
-    if model == "random":
+    if seat == "spectator":  # drawn by rejection (slow late in long games): what it knows is in its view
+        worlds = pool = W.sample(view, n, seed=seed)
+    elif model == "random":
         pool = W.sample(view, n + SAME_WORLDS, seed=seed)
         worlds = pool[:n]
     else:
@@ -187,15 +190,23 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
         checked.append(drawn[0])
     same_hands: dict[str, list[Card]] = {}
     same_needles: dict[str, str | None] = {}
-    for q in map(str, hidden):
-        common = set(checked[0][0][q]).intersection(*(set(h[q]) for h, _, _ in checked[1:]))
-        same_hands[q] = sorted(common, key=lambda c: c.index)
-        picks = {needles[q] for _, needles, _ in checked}
-        if len(picks) == 1:
-            same_needles[q] = picks.pop()
     size = min(PILE_SHOWN, view["pile_size"])
-    same_pile = [checked[0][2][i] if all(pile[i] == checked[0][2][i] for _, _, pile in checked) else None
-                 for i in range(size)]
+    if seat == "spectator":
+        for q in map(str, hidden):
+            shown = view["players"][int(q)]
+            same_hands[q] = sorted((Card.parse(c) for c in shown["hand"] or []), key=lambda c: c.index)
+            if shown["needle"] is not None or not shown["needle_chosen"]:
+                same_needles[q] = shown["needle"]
+        same_pile: list[str | None] = [None] * size
+    else:
+        for q in map(str, hidden):
+            common = set(checked[0][0][q]).intersection(*(set(h[q]) for h, _, _ in checked[1:]))
+            same_hands[q] = sorted(common, key=lambda c: c.index)
+            picks = {needles[q] for _, needles, _ in checked}
+            if len(picks) == 1:
+                same_needles[q] = picks.pop()
+        same_pile = [checked[0][2][i] if all(pile[i] == checked[0][2][i] for _, _, pile in checked) else None
+                     for i in range(size)]
     rows = []
     for k, (hands, needles, pile) in enumerate(drawn):
         is_real = real is not None and k == 0

@@ -11,13 +11,14 @@ import functools
 import logging
 import pathlib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 import anywidget
 import traitlets
 
-from .desk import Desk
+from .desk import Desk, Job
 from .errors import ArgumentError, NeedleError
 from .game import Game
 from .guard import play_bots, seat_bots
@@ -46,8 +47,8 @@ REQUESTS: dict[str, tuple[str, ...]] = {
 """The browser's requests: {kind: (the Desk or Session method that answers, the request fields it takes)}.
 Each may also carry an `id` (see `NeedleWidget.answer`)."""
 SETTLE = 0.25
-"""Seconds the panels' work waits after a step from the browser or autoplay, so that stepping
-(a held key, quick presses) never queues behind it; the panels follow once the step settles."""
+"""Seconds the panels' work waits after a step from the browser or autoplay: while stepping
+(a held key, quick presses) no panel is computed; the panels follow once the step settles."""
 MAX_REQUEST_ID = 2**31 - 1
 """A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
 log = logging.getLogger("needle_widget")
@@ -169,7 +170,8 @@ class NeedleWidget(anywidget.AnyWidget):
         self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
                                   allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed))
         self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk), None, False, 0
-        self._work: asyncio.Handle | None = None
+        self._work: asyncio.TimerHandle | None = None
+        self._working, self._settled, self._pool = False, 0.0, None
         super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
@@ -343,9 +345,9 @@ class NeedleWidget(anywidget.AnyWidget):
     def _after(self, at_once: bool, settle: bool = False) -> None:
         """Copy the session into the traits, then wait for what it asks: a bot answers after
         `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
-        The open panels' work is done at once for Python (or with no loop), else one job per turn
-        of the loop after this update is sent, starting SETTLE seconds after the latest step
-        (`settle`), so a browser request waits for one job at most.
+        The open panels' work is done at once for Python (or with no loop), else one job at a time
+        on a worker thread (`desk.Job`), starting SETTLE seconds after the latest step (`settle`),
+        while the kernel goes on answering requests.
         """
         s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
         if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
@@ -353,32 +355,48 @@ class NeedleWidget(anywidget.AnyWidget):
             s.run_bots()
         if at_once or loop is None:
             while (job := self._desk.next_job()) is not None:
-                job()
+                job.run()
         self._sync()
         wait = s.timer()
         if wait is None:
             self._cancel_timer()
         elif self._timer is None and loop is not None:
             self._timer = loop.call_later(self.bot_delay if wait == "bot" else 1.0 / s.speed, self._tick)
-        if loop is not None and self._desk.next_job() is not None:
-            if settle and self._work is not None:
-                self._work.cancel()
-                self._work = None
-            if self._work is None:
-                self._work = loop.call_later(SETTLE, self._one_job) if settle else loop.call_soon(self._one_job)
+        if loop is not None:
+            if settle:
+                self._settled = loop.time() + SETTLE
+            self._schedule_work(loop)
+
+    def _schedule_work(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The next job of the panels, once the steps have settled, unless one is running or none is left."""
+        if self._working or not self._desk.has_work():
+            return
+        if self._work is not None:
+            self._work.cancel()
+        self._work = loop.call_later(max(0.0, self._settled - loop.time()), self._one_job)
 
     def _one_job(self) -> None:
-        """One piece of the panels' work (a job never raises; see `desk.Analysis.next_job`), then the update."""
+        """Start the next job on the worker thread (the kernel goes on answering requests meanwhile)."""
         self._work = None
-        job = self._desk.next_job()
-        if job is None:
+        job, loop = self._desk.next_job(), _running_loop()
+        if job is None or loop is None:
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-widget-panels")
+        self._working = True
+        loop.run_in_executor(self._pool, job.result).add_done_callback(functools.partial(self._job_done, job))
+
+    def _job_done(self, job: Job, future: asyncio.Future) -> None:
+        """Back on the kernel's loop: store the job's value, update the views, go on."""
+        self._working = False
+        if future.cancelled() or self.comm is None:  # the widget was closed meanwhile
             return
         with self.hold_sync(), self._errors_shown("the panels"):
-            job()
+            job.store(future.result())
             self._sync()
         loop = _running_loop()
-        if loop is not None and self._desk.next_job() is not None:
-            self._work = loop.call_soon(self._one_job)
+        if loop is not None:
+            self._schedule_work(loop)
 
     def _sync(self) -> None:
         """Set every trait from the session (traitlets sends only what changed, in one message)."""
@@ -401,6 +419,9 @@ class NeedleWidget(anywidget.AnyWidget):
         work, self._work = getattr(self, "_work", None), None
         if work is not None:
             work.cancel()
+        pool, self._pool = getattr(self, "_pool", None), None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
         super().close()
 
     @contextmanager

@@ -271,23 +271,39 @@ def test_the_graph_is_cached_per_seat_and_model_across_a_branch(monkeypatch: pyt
     assert len(calls) == 2 * (len(replay) + 1) and w.graph["model"] == "greedy"
 
 
-def test_the_graph_fills_in_between_requests_coarse_steps_first() -> None:
-    async def run() -> tuple[list, list, dict]:
+def test_the_graph_fills_in_on_a_worker_while_requests_are_answered_coarse_steps_first() -> None:
+    async def run() -> tuple[list, list, dict, dict]:
         w = NeedleWidget.from_replay(finished(), perspective=0)
         send(w, kind="graph", open=True)
         first = [p["step"] for p in w.graph["points"]]
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        while len(w.graph["points"]) < 2:
+            await asyncio.sleep(0.01)
         second = [p["step"] for p in w.graph["points"]]
         send(w, kind="step", to=3, id=5)
-        answered = {"answer": w.answer, "status": w.graph["status"]}
+        answered = {"answer": w.answer, "status": w.graph["status"], "step": w.step}
         while w.graph["status"] == "computing":
-            await asyncio.sleep(0)
-        return first, second, answered
+            await asyncio.sleep(0.01)
+        return first, second, answered, w.graph
 
-    first, second, answered = asyncio.run(run())
+    first, second, answered, graph = asyncio.run(run())
     assert first == [] and second and all(k % 8 == 0 for k in second[:2])
-    assert answered == {"answer": {"id": 5, "ok": True, "error": None}, "status": "computing"}
+    assert answered == {"answer": {"id": 5, "ok": True, "error": None}, "status": "computing", "step": 3}
+    assert graph["status"] == "ready" and len(graph["points"]) == graph["total"]
+
+
+def test_closing_the_widget_stops_its_panel_work() -> None:
+    async def run() -> tuple[int, int]:
+        w = NeedleWidget.from_replay(finished(), perspective=0)
+        send(w, kind="graph", open=True)
+        while not w.graph["points"]:
+            await asyncio.sleep(0.01)
+        w.close()
+        done = len(w.graph["points"])
+        await asyncio.sleep(0.5)
+        return done, len(w.graph["points"])
+
+    done, later = asyncio.run(run())
+    assert later == done
 
 
 # ---- what the bot thought --------------------------------------------------------------------------------
