@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from needle_widget import Game, NeedleWidget, bots, examples, whatif, worlds
+from needle_widget import Game, NeedleError, NeedleWidget, bots, examples, whatif, worlds
 from needle_widget.search import SearchBot
 from needle_widget.sim import play_game
 
@@ -367,3 +367,18 @@ def test_twins_in_a_live_game_give_identical_panels_on_a_player_s_screen() -> No
         w.show_graph()
         states.append(synced(w))
     assert states[0] == states[1]
+
+
+def test_a_refused_branch_changes_nothing_autoplay_included() -> None:
+    w = NeedleWidget.from_replay(finished(), perspective="teacher", step=3)
+    w.playing = True
+    before = synced(w)
+    for bad in ({"world": "imagined"}, {"seat": 2}, {"opponent": object()}):
+        with pytest.raises(NeedleError):
+            w.branch(**{"seat": 0, "world": "real", **bad})
+        assert synced(w) == before and w.playing
+    w.playing = False
+    w.step = w.steps
+    with pytest.raises(NeedleError, match="the round is over there"):
+        w.branch(seat=0)
+    assert w.branch_info is None and w.mode == "replay"
