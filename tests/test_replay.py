@@ -69,7 +69,7 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert loaded.players == ("greedy", "human")
     assert loaded.final_game.snapshot() == game.snapshot()
     data = json.loads(path.read_text())
-    assert (data["format"], data["version"]) == ("needle-replay", 1)
+    assert (data["format"], data["version"]) == ("needle-replay", 2)
     assert data["actions"][0] == {"player": 0, "turn": 0, "type": "choose_needle", "card": game.needle(0).code}
 
 
@@ -131,7 +131,7 @@ def test_error_names_the_action_and_what_is_wrong() -> None:
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda d: d.update(version=2), "Unsupported replay version 2"),
+        (lambda d: d.update(version=3), "Unsupported replay version 3"),
         (lambda d: d.update(version="1"), "Unsupported replay version '1'"),
         (lambda d: d.update(format="chess"), "Not a replay"),
         (lambda d: d.pop("deck"), "missing deck"),
