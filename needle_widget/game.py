@@ -2,7 +2,8 @@
 
 Phases: "needle" (S3, Player 1 then Player 2) -> "draw" (T1) -> "sets" (T3, ended
 by EndSets, which replenishes: T4) -> "discard" (T5) -> the next player's "draw",
-until "over" (E1-E5). Every chance event (the deal, each steal, each reshuffle)
+until "over" (E1-E5); under the optional variant V2 `first_draw="none"` turn 1 starts at
+"sets". Every chance event (the deal, each steal, each reshuffle)
 comes from one seeded `random.Random` and is recorded in `history`.
 """
 
@@ -106,9 +107,9 @@ class Game:
         self.players: tuple[str, str] = ("human", "human")
         """Who plays each seat: a bot's name or "human" (recorded in replays)."""
         self._forced: tuple[int, tuple[int, ...]] | None = None
-        h = self.rules.hand_size
-        self._hands = [mask_of(order[:h]), mask_of(order[h : 2 * h])]
-        self._pile = [c.index for c in reversed(order[2 * h :])]
+        h, h2 = self.rules.dealt(0, self.first_player), self.rules.dealt(1, self.first_player)
+        self._hands = [mask_of(order[:h]), mask_of(order[h : h + h2])]
+        self._pile = [c.index for c in reversed(order[h + h2 :])]
         self._discards: list[int] = []
         self._needles = [-1, -1]
         self._sets: list[list[tuple[Card, Card, Card]]] = [[], []]
@@ -125,6 +126,10 @@ class Game:
         self._legal: tuple | None = None
         self._extra_starts = self.rules.set_starts()[11:]
         self._steal_gap = 2 * self.rules.steal_every
+        self._first_steal = 3 if self.rules.first_draw == "none" or (
+            self.rules.first_draw == "pile" and self._pile) else 1
+        """The first turn on which the first player may steal (V2: 3 unless the pile is empty at the deal, D2)."""
+        self._free_steal = self.rules.second_free_steal
         self.phase: str = "needle"
         self.to_move: int = 0
         self.turn: int = 0
@@ -195,10 +200,14 @@ class Game:
         return self._last_steal[_check_player(player)]
 
     def next_steal_turn(self, player: int) -> int:
-        """The first turn (numbered as in docs/RULES.md) on which player may steal again under T2."""
+        """The first turn (numbered as in docs/RULES.md) on which player may steal again under T2
+        (and the optional variants V2, V3).
+        """
         last = self._last_steal[_check_player(player)]
         if last is None:
-            return 1 if player == self.first_player else 2
+            return self._first_steal if player == self.first_player else 2
+        if last == 2 and self._free_steal and player != self.first_player:
+            return 4  # V3: the second player's steal on their first turn does not count
         return last + self._steal_gap
 
     def may_steal(self, player: int) -> bool:
@@ -212,8 +221,14 @@ class Game:
         if not self._hands[1 - p]:
             return f"{player_name(1 - p)}'s hand is empty"
         last = self._last_steal[p]
-        if last is not None and self.turn < last + self._steal_gap:
-            return f"{player_name(p)} stole on turn {last}; next steal on turn {last + self._steal_gap}"
+        if last is None:
+            if self.turn == 1 and self._first_steal == 3 and p == self.first_player:
+                return ("the first player may not draw on turn 1 (V2)" if self.rules.first_draw == "none"
+                        else "the first player may not steal on turn 1 (V2)")
+            return None
+        nxt = self.next_steal_turn(p)
+        if self.turn < nxt:
+            return f"{player_name(p)} stole on turn {last}; next steal on turn {nxt}"
         return None
 
     # ---- the public record: what views, replays and knowledge read ------------------------
@@ -313,6 +328,8 @@ class Game:
             raise InvalidAction(f"Not an action: {action!r}"[:200] + " (expected one of needle_widget.actions)")
         if phase == "over":
             return f"the round is over ({self.result.describe()})"
+        if self.turn == 1 and (kind is _DRAW_PILE or kind is _STEAL) and self.rules.first_draw == "none":
+            return "the first player may not draw on turn 1 (V2)"
         where = "picking needles" if phase == "needle" else f"on turn {self.turn}"
         legal = self.legal_actions()
         more = ", ..." if len(legal) > 6 else ""
@@ -430,7 +447,7 @@ class Game:
         else:
             self.to_move = self.first_player
             self.turn = 1
-            self.phase = "draw"
+            self.phase = "sets" if self.rules.first_draw == "none" else "draw"  # V2: no draw on turn 1
             self._check_exhausted()
         return _NOTHING
 
@@ -628,7 +645,7 @@ class Game:
         phase = self.phase
         hands = self._hands
         needles = self._needles
-        last, gap, first = self._last_steal, self._steal_gap, self.first_player
+        first = self.first_player
         return PlayerView(
             p, phase, self.turn, self.to_move, first, self.rules, hands[p],
             DECK[needles[p]] if needles[p] >= 0 else None,
@@ -636,7 +653,7 @@ class Game:
             (hands[0].bit_count(), hands[1].bit_count()), len(self._pile), tuple(self._discards),
             (tuple(self._sets[0]), tuple(self._sets[1])), (self._scores[0], self._scores[1]),
             phase == "draw" and self.to_move == p and self._steal_block(p) is None,
-            (1 + first if last[0] is None else last[0] + gap, 2 - first if last[1] is None else last[1] + gap),
+            (self.next_steal_turn(0), self.next_steal_turn(1)),
             self._shed[0] | self._shed[1], self._stolen[0] | self._stolen[1] | self._shed[q], self._seen_held[p],
             self._reshuffles, self.result, self.view(p) if record else None,
         )

@@ -15,6 +15,11 @@ replay loads in about 110 MB (memory is linear in the length)."""
 
 AceRule = Literal["low", "low_or_high", "wrap"]
 ACE_RULES: tuple[str, ...] = ("low", "low_or_high", "wrap")
+FIRST_DRAWS: tuple[str, ...] = ("any", "pile", "none")
+"""The values of `Rules.first_draw` (V2): what the first player may draw on turn 1."""
+OPTIONAL_VARIANTS: dict[str, str] = {"second_extra": "V1", "first_draw": "V2", "second_free_steal": "V3"}
+"""The optional balance variants of docs/RULES.md (field -> rule ID). `to_dict` leaves each out while it
+has its default, so the record of a game under the card's rules is the same as before they existed."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,13 @@ class Rules:
     """P3: points added to the finder's score when the round ends by E1."""
     max_turns: int = 300
     """E5: the round stops once this many turns (both players' counted) are complete; 1..MAX_TURNS."""
+    second_extra: int = 0
+    """V1 (optional): extra cards dealt to the second player (who takes turn 2), 0..52 - 2 * hand_size."""
+    first_draw: str = "any"
+    """V2 (optional): what the first player may draw on turn 1: "any" (the card: pile or steal),
+    "pile" (no steal on turn 1) or "none" (turn 1 has no draw: it starts at T3)."""
+    second_free_steal: bool = False
+    """V3 (optional): a steal on the second player's first turn (turn 2) does not count for T2."""
 
     def validate(self) -> Rules:
         """Raise RulesError naming the first bad field and what it allows; return self."""
@@ -52,11 +64,42 @@ class Rules:
             raise RulesError(f"Rules.ace is {self.ace!r}; allowed: 'low', 'low_or_high' or 'wrap'")
         _check_int("needle_bonus", self.needle_bonus, 0, None)
         _check_int("max_turns", self.max_turns, 1, None, cap=MAX_TURNS)
+        _check_int("second_extra", self.second_extra, 0, 52 - 2 * self.hand_size)
+        if self.first_draw not in FIRST_DRAWS:
+            raise RulesError(f"Rules.first_draw is {self.first_draw!r}; allowed: 'any', 'pile' or 'none'")
+        if type(self.second_free_steal) is not bool:
+            raise RulesError(f"Rules.second_free_steal is {self.second_free_steal!r}; allowed: True or False")
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field, as a JSON-ready dict."""
-        return asdict(self)
+        """Every field, as a JSON-ready dict; an optional variant (V1-V3) only when it is not its default.
+
+        >>> Rules(first_draw="none").to_dict()["first_draw"], "first_draw" in Rules().to_dict()
+        ('none', False)
+        """
+        out = asdict(self)
+        for name in OPTIONAL_VARIANTS:
+            if out[name] == _DEFAULTS[name]:
+                del out[name]
+        return out
+
+    @property
+    def variants(self) -> list[str]:
+        """The optional variants in play, each as "ID field=value", in ID order (empty for the card's rules).
+
+        >>> Rules(second_extra=1, second_free_steal=True).variants
+        ['V1 second_extra=1', 'V3 second_free_steal=True']
+        """
+        return [f"{rid} {name}={getattr(self, name)!r}" for name, rid in OPTIONAL_VARIANTS.items()
+                if getattr(self, name) != _DEFAULTS[name]]
+
+    def dealt(self, player: int, first_player: int) -> int:
+        """S2, V1: how many cards `player` is dealt when `first_player` takes turn 1.
+
+        >>> Rules(second_extra=2).dealt(1, 0), Rules(second_extra=2).dealt(0, 0)
+        (9, 7)
+        """
+        return self.hand_size + (self.second_extra if player != first_player else 0)
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
@@ -90,6 +133,9 @@ class Rules:
         if len(cards) != 3 or len(set(cards)) != 3:
             return False
         return tuple(sorted(c.rank for c in cards)) in _SET_RANKS[self.ace]
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Rules)}
 
 
 def _check_int(name: str, value: object, low: int, high: int | None, cap: int | None = None) -> None:
