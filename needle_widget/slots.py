@@ -9,9 +9,10 @@ a `SpectatorPlan`. `plan.world(rng)` draws one consistent world uniformly;
 The method, for player p (opponent q)
 -------------------------------------
 Every card p cannot place sits in a *slot* of a *pool*. Pool 0 is the deal: the
-52 - h cards outside p's dealt hand, over q's h dealt-hand slots and the draw
-pile's positions. Reshuffle k (D1) makes pool k: its cards are public (the
-discards under the top), its slots the new pile's positions. A pile position is
+52 - h_p cards outside p's dealt hand, over q's h_q dealt-hand slots and the draw
+pile's positions (h_p, h_q: the deal sizes `Rules.dealt`, unequal under V1).
+Reshuffle k (D1) makes pool k: its cards are public (the discards under the
+top), its slots the new pile's positions. A pile position is
 drawn by p (p saw the card: fixed), by q (a *q-slot*, filled at a known action),
 or not yet. Every card that leaves q's hand in p's sight (q's discard or set, p's
 steal) and that p did not know q held (`known_opponent_cards`: q stole it from
@@ -165,10 +166,7 @@ class PlayerPlan:
         any world of this plan, by replacing what p cannot see (`Game.with_hidden`): no replay.
         """
         q = 1 - self.player
-        h = self.rules.hand_size
-        first = placed[0]
-        hands = [self.dealt, first[:h]] if self.player == 0 else [first[:h], self.dealt]
-        deck = [DECK[i] for i in hands[0] + hands[1] + first[h:]]
+        deck = self.deal(placed[0])
         last = placed[-1]
         pile = [last[pos] for pos in self.pools[-1].undrawn]
         events = {}
@@ -197,11 +195,15 @@ class PlayerPlan:
 
     def start(self, placed: list[list[int]], seed: int) -> Game:
         """The world at the deal: p's dealt hand, q's from pool 0's first slots, the pile from the rest."""
-        h = self.rules.hand_size
-        first = placed[0]
-        hands = [self.dealt, first[:h]] if self.player == 0 else [first[:h], self.dealt]
-        deck = [DECK[i] for i in hands[0] + hands[1] + first[h:]]
-        return Game(rules=self.rules, seed=seed, deck=deck, first_player=self.first_player)
+        return Game(rules=self.rules, seed=seed, deck=self.deal(placed[0]), first_player=self.first_player)
+
+    def deal(self, first: list[int]) -> list[Card]:
+        """The deck as dealt (S2) from pool 0's placement: Player 1's hand, Player 2's, then the pile.
+        q's hand is pool 0's first `Rules.dealt(q, first_player)` positions (V1: the hands can differ).
+        """
+        hq = self.rules.dealt(1 - self.player, self.first_player)
+        hands = [self.dealt, first[:hq]] if self.player == 0 else [first[:hq], self.dealt]
+        return [DECK[i] for i in hands[0] + hands[1] + first[hq:]]
 
     def moves(self, placed: list[list[int]], needle: int | None) -> list[tuple[int, Action, Card | None, list | None]]:
         """(index, action, stolen card, reshuffle order) for each step of the history in that world."""
@@ -292,13 +294,13 @@ class _Walk:
         events = [_event(e, k) for k, e in enumerate(history)]
         hand = {Card.parse(c).index for c in view["players"][p]["hand"]}
         plan.dealt = dealt = sorted(_undo(hand, events, p))
-        if len(dealt) != rules.hand_size:
+        hp, hq = rules.dealt(p, first), rules.dealt(self.q, first)  # S2, V1: the second player may get more
+        if len(dealt) != hp:
             raise ReplayError(f"view: the history gives Player {p + 1} a dealt hand of {len(dealt)} cards, "
-                              f"not {rules.hand_size}")
-        h = rules.hand_size
-        pool0 = Pool([i for i in range(52) if i not in set(dealt)], 52 - h)
-        pool0.q_slots = [(-1, i) for i in range(h)]
-        pool0.next = h
+                              f"not {hp}")
+        pool0 = Pool([i for i in range(52) if i not in set(dealt)], 52 - hp)
+        pool0.q_slots = [(-1, i) for i in range(hq)]
+        pool0.next = hq
         plan.pools.append(pool0)
         self.pool_of = dict.fromkeys(pool0.free, 0)
         """Each card p cannot place now: the pool it is in."""
@@ -483,7 +485,7 @@ class SpectatorPlan:
         if type(first) is not int or first not in (0, 1):
             raise ReplayError(f"view first_player {first!r} is not 0 or 1")
         self.first_player = first
-        h = rules.hand_size
+        sizes = [rules.dealt(0, first), rules.dealt(1, first)]  # S2, V1: the second player may get more
         history = view["history"]
         if not isinstance(history, list):
             raise ReplayError(f"view history: expected a list, got {type(history).__name__}")
@@ -493,18 +495,18 @@ class SpectatorPlan:
         self.tok_pool: list[int] = []
         self.tok_pos: list[int] = []
         self.tok_holder: list[int] = []
+        self.dealt = [list(range(sizes[0])), list(range(sizes[0], sizes[0] + sizes[1]))]
         for x in (0, 1):
-            for i in range(h):
-                self._token(0, x * h + i, x)
-        self.dealt = [list(range(h)), list(range(h, 2 * h))]
-        nxt = 2 * h  # next pile position of the current pool
+            for pos in self.dealt[x]:
+                self._token(0, pos, x)
+        nxt = sizes[0] + sizes[1]  # next pile position of the current pool
         pool_of = dict.fromkeys(range(52), 0)
         discards: list[int] = []
-        hand = [h, h]
-        draws = [{0: h}, {0: h}]  # draws[x][k]: tokens of pool k that came into x's hand by deal or draw
+        hand = sizes[:]
+        draws = [{0: sizes[0]}, {0: sizes[1]}]  # draws[x][k]: tokens of pool k that came into x's hand by deal or draw
         steals_since = [{0: 0}, {0: 0}]  # steals by x since pool k was made
         reveals = [{0: 0}, {0: 0}]
-        alive = {0: 2 * h}
+        alive = {0: nxt}
         self.public: set[int] = set()
         self.shed: list[set[int]] = [set(), set()]
         self.pool0_draws = [0, 0]
@@ -595,7 +597,6 @@ class SpectatorPlan:
         self.shown: list[int | None] = [None, None]
         self.found_token: int | None = None
         self.fixed: dict[tuple[int, int], int] = {}
-        h = self.rules.hand_size
         for x in (0, 1):
             code = view["players"][x]["needle"]
             if code is not None:
@@ -621,9 +622,10 @@ class SpectatorPlan:
                 raise ReplayError("view: no consistent world for the needle found")
         # needle bounds: x held its dealt cards and its draws from pool 0 (all different), and of the cards
         # y showed and x did not, at most one per steal by y came from x; so in every world
-        # |V_x| <= 52 - (h + pool-0 draws of x + max(0, |shed_y - shed_x| - steals of y))
+        # |V_x| <= 52 - (h_x + pool-0 draws of x + max(0, |shed_y - shed_x| - steals of y)), h_x x's deal size
         self.needle_bound = [
-            52 - (h + self.pool0_draws[x] + max(0, len(self.shed[1 - x] - self.shed[x]) - self.steal_count[1 - x]))
+            52 - (len(self.dealt[x]) + self.pool0_draws[x]
+                  + max(0, len(self.shed[1 - x] - self.shed[x]) - self.steal_count[1 - x]))
             for x in (0, 1)
         ]
 
