@@ -12,7 +12,14 @@ on another thread (the widget's worker) while the kernel goes on answering reque
 
 What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
 only for a seat the screen may see, and with the real cards only if the screen may see every
-perspective; a player's panels are its own seat's.
+perspective (and not in spoiler-free review: playing on with the real cards would draw the
+recorded pile); a player's panels are its own seat's.
+
+In spoiler-free review (`Session.spoilers` False) the session's record ends at the current
+step, so the panels are built from the record cut there: the graph covers steps 0 to the
+current step, its markers and its needle truth come from the cut record (the truth appears
+only once the round is over at the step shown), and nothing cached at a later step (a graph
+point, the last worlds panel shown while the next one computes) is sent.
 
 >>> from needle_widget import examples
 >>> from needle_widget.session import Session
@@ -251,6 +258,8 @@ class Analysis:
             out = {**panel, "status": panel.get("status", "ready")}
         else:
             last = self._last.get((key[1], key[2], key[4]))
+            if last is not None and last.get("step", 0) > self._session.steps:
+                last = None  # spoiler-free review went back: a panel of a later step would tell the future
             out = {**(last or {"seat": seat, "step": step, "model": model, "model_label": whatif.MODELS[model],
                                "seed": seed, "n": whatif.WORLDS_SHOWN, "hidden": [], "rows": [],
                                "same": {"hands": {}, "needles": {}, "pile": []}}), "status": "computing"}
@@ -267,7 +276,7 @@ class Analysis:
         if not self.graph_open or seat is None:
             return None
         key, order = self._graph_key(seat), _graph_order(self._session.steps)
-        points = self._points.get(key, {})
+        points = {k: p for k, p in self._points.get(key, {}).items() if k <= self._session.steps}
         failed = next((p for p in points.values() if p.get("status") == "failed"), None)
         done = sum(1 for k in order if k in points)
         return {
@@ -388,7 +397,7 @@ class Desk:
         allowed = self.session.entitled()
         return {
             "seats": [p for p in (0, 1) if p in allowed],
-            "worlds": list(WORLDS) if "teacher" in allowed else ["sampled"],
+            "worlds": list(WORLDS) if "teacher" in allowed and self.session.spoilers else ["sampled"],
             "opponents": _opponents(),
             "reason": self.branch_reason(game),
         }

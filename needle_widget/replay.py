@@ -332,6 +332,29 @@ class Replay:
             _apply(game, step)
         return game
 
+    def cut(self, k: int) -> Replay:
+        """The replay of the first `k` actions: the record as it stood at step k, as if the game
+        had been saved then (the same as `Replay.from_game(self.game_at(k))`): its result only if
+        the round was over at step k, and only the notes at steps up to k. Made at once (the
+        record's snapshots are shared, nothing is re-applied); a bad k raises ReplayError.
+
+        >>> from needle_widget import examples
+        >>> r = examples.load("found_early")
+        >>> c = r.cut(5)
+        >>> len(c), c.result, c.to_dict() == Replay.from_game(r.game_at(5)).to_dict()
+        (5, None, True)
+        """
+        if type(k) is not int or not 0 <= k <= len(self.steps):
+            raise ReplayError(f"step {k!r} is out of range 0..{len(self.steps)}")
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.steps = self.steps[:k]
+        other._snapshots = self._snapshots[: k // SNAPSHOT_EVERY + 1]
+        other._final = self._final if k == len(self.steps) else self.game_at(k)
+        other._notes, other._revision, other._observers = [], 0, []
+        other._notes = other._checked_notes([note for note in self._notes if note.step <= k])
+        return other
+
     def branch(self, k: int) -> Game:
         """The real game after the first `k` actions, live and independent of this replay: "play from here".
 

@@ -8,7 +8,8 @@ that is not a trait or a timer:
 - which perspectives the screen may see now (`entitled`), and which it shows;
 - who may act from the browser (`can_act`), and why not in public words (`act_reason`,
   the one text the widget shows and `request_act` refuses with);
-- the timeline of a live game (`step`, `steps`, the record so far);
+- the timeline of a live game (`step`, `steps`, the record so far), or of a replay, shown
+  whole or, in spoiler-free review (`spoilers=False`), cut at the current step (`_shown`);
 - the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
 - autoplay: where it is allowed and what one tick does.
 
@@ -83,6 +84,7 @@ class Session:
         allow_peek: bool = False,
         reveal_at_end: bool = True,
         speed: float = 1.0,
+        spoilers: bool = True,
     ) -> None:
         if (game is None) == (replay is None):
             raise ArgumentError("NeedleWidget needs exactly one of game= or replay=")
@@ -95,10 +97,15 @@ class Session:
             raise ArgumentError(f"mode {quote(mode)} is not one of {', '.join(MODES)}")
         if (mode == "replay") != (replay is not None):
             raise ArgumentError(f"{mode} mode needs {'replay=' if mode == 'replay' else 'game='}")
+        if not isinstance(spoilers, bool):
+            raise ArgumentError(f"spoilers must be True or False, not {quote(spoilers)}")
+        if not spoilers and replay is None:
+            raise ArgumentError("spoilers=False is for a replay: a live game shows nothing past its latest step")
         self.perspective: Perspective = check_perspective(perspective)
         """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
         self.mode = mode
-        self._game, self._replay = game, replay
+        self._game, self._source, self._spoilers = game, replay, spoilers
+        self._cut: tuple[tuple[int, int], Replay] | None = None
         self._bots: dict[int, Any] = {}
         for player, bot in (bots or {}).items():
             self._bots[_check_player(player)] = guard.check_bot(bot)
@@ -106,12 +113,12 @@ class Session:
         self._allow_peek, self._reveal_at_end = bool(allow_peek), bool(reveal_at_end)
         self.speed = check_speed(speed)
         self.playing = False
-        self.step = self.steps if replay is None else 0
+        self.step = 0 if replay is not None else len(game)
         self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
         self._cover: int | None = None  # hotseat: the player the table waits for
         self._reasons: list[tuple[int, int, str, str, dict[str, Any] | None]] = []
         self._timeline: Replay | None = None
-        self._final: Game | None = None
+        self._final: tuple[Replay, Game] | None = None
         self._bot_error: BotError | None = None
         self._resume_playing = False
         self._cover_if_needed()
@@ -210,7 +217,7 @@ class Session:
 
     def names(self) -> list[str]:
         """The seats' names as shown: the record's, with "You" on a play-mode screen's seat."""
-        names = list(self._replay.players if self._replay is not None else self._game.players)
+        names = list(self._source.players if self._source is not None else self._game.players)
         if self.mode == "play":
             names[self._screen] = "You"
         return names
@@ -223,33 +230,69 @@ class Session:
         return self._game is not None
 
     @property
+    def spoilers(self) -> bool:
+        """True (the default): the whole replay is shown. False (spoiler-free review, replay mode
+        only): the replay is shown as if it ended at the current step (`record()` is the replay
+        cut there, `Replay.cut`), so nothing past the step reaches the screen; the browser may
+        step back, or on to the next step only (`request_step`); Python may go anywhere.
+        """
+        return self._spoilers
+
+    @property
     def steps(self) -> int:
-        """Actions recorded so far (the replay's length in replay mode)."""
-        return len(self._replay) if self._replay is not None else len(self._game)
+        """Actions recorded so far (the shown replay's length in replay mode: the current step
+        in spoiler-free review).
+        """
+        return len(self._game) if self._source is None else len(self._shown())
+
+    @property
+    def end(self) -> int:
+        """For Python only: the real record's length (the whole replay's, even in spoiler-free review)."""
+        return len(self._game) if self._source is None else len(self._source)
 
     def game_at(self, k: int) -> Game:
         """The game after `k` actions (the live game itself at the live edge)."""
-        if self._replay is not None:
-            return self._replay.game_at(k)
+        if self._source is not None:
+            return self._shown().game_at(k)
         if k == len(self._game):
             return self._game
         return self.record().game_at(k)
 
     def whole(self) -> Game:
-        """The live game, or the replay's final game: what the event list narrates."""
-        if self._replay is None:
+        """The live game, or the shown replay's final game: what the event list narrates."""
+        replay = self._shown()
+        if replay is None:
             return self._game
-        if self._final is None:
-            self._final = self._replay.final_game
-        return self._final
+        if self._final is None or self._final[0] is not replay:
+            self._final = (replay, replay.final_game)
+        return self._final[1]
 
     def record(self) -> Replay:
-        """The replay shown, or the live game's record so far (cached while the game stands still)."""
-        if self._replay is not None:
-            return self._replay
+        """The replay shown (cut at the current step in spoiler-free review), or the live game's
+        record so far (cached while the game stands still).
+        """
+        if self._source is not None:
+            return self._shown()
         if self._timeline is None or len(self._timeline) != len(self._game):
             self._timeline = Replay.from_game(self._game)
         return self._timeline
+
+    def full_record(self) -> Replay:
+        """For Python only: `record()`, but the whole replay in spoiler-free review."""
+        return self._source if self._source is not None else self.record()
+
+    def _shown(self) -> Replay | None:
+        """The one place of the cut: the replay as shown (None for a live game). In spoiler-free
+        review it is `Replay.cut` at the current step, so whatever reads the record through this
+        session (the synced state, the panels, a branch) sees nothing past the step.
+        """
+        source = self._source
+        if source is None or self._spoilers:
+            return source
+        key = (self.step, source.notes_revision)
+        if self._cut is None or self._cut[0] != key:
+            self._cut = (key, source.cut(self.step))
+        return self._cut[1]
 
     def reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
         """The bots' latest reasons up to `step`: each shown to its own seat and the teacher only
@@ -269,9 +312,9 @@ class Session:
         self.perspective = check_perspective(perspective)
 
     def go(self, step: int) -> None:
-        """Show the game after `step` actions."""
-        if type(step) is not int or not 0 <= step <= self.steps:
-            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.steps}")
+        """Show the game after `step` actions (Python: in spoiler-free review too, up to the real end)."""
+        if type(step) is not int or not 0 <= step <= self.end:
+            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.end}")
         self.step = step
 
     def apply(self, action: A.Action) -> None:
@@ -355,7 +398,17 @@ class Session:
         self.apply(action)
 
     def request_step(self, to: Any) -> None:
-        """{kind: "step", to}: show the game after `to` actions."""
+        """{kind: "step", to}: show the game after `to` actions. In spoiler-free review, any step up
+        to the current one, or the next one: past the real end that is refused with "The replay
+        ends at step N" (the current step: what the player learns there too); any step further is
+        refused whatever the replay's length, so a refusal tells nothing of what comes after.
+        """
+        if not self._spoilers:
+            if to == self.step + 1 and type(to) is int and to > self.end:
+                raise ArgumentError(f"The replay ends at step {self.step}")
+            if type(to) is not int or not 0 <= to <= self.step + 1:
+                raise ArgumentError(f"Cannot go to step {quote(to)}: spoiler-free review goes back to any step "
+                                    f"from 0 to {self.step}, or on to the next one ({self.step + 1})")
         self.go(to)
 
     def request_perspective(self, to: Any) -> None:
@@ -425,7 +478,7 @@ class Session:
         if self.busy:
             self._bot_move()
         elif self.playing:
-            if self.step < self.steps:
+            if self.step < self.end:
                 self.step += 1
             elif not (self.mode == "watch" and self._bot_move()):
                 self.playing = False

@@ -46,6 +46,7 @@ class Synced:
             "perspective": perspective,
             "perspectives": list(s.entitled()),
             "steps": s.steps,
+            "spoilers": s.spoilers,
             "step": s.step,
             "table": display.table(game, perspective),
             "info": display.info(game, perspective),

@@ -106,7 +106,10 @@ class NeedleWidget(anywidget.AnyWidget):
     step = traitlets.Int(0).tag(sync=True)
     """The game after `step` actions is shown (0 <= step <= steps)."""
     steps = traitlets.Int(0).tag(sync=True)
-    """Actions recorded so far."""
+    """Actions recorded so far (in spoiler-free review: the current step, the end of the replay as shown)."""
+    spoilers = traitlets.Bool(True).tag(sync=True)
+    """False in spoiler-free review (`from_replay(..., spoilers=False)`): nothing past `step` is sent, and the
+    browser may still ask for the next step (Next and → stay enabled at `step == steps` until the round is over)."""
     table = traitlets.Dict().tag(sync=True)
     """`display.table` at `step` for `perspective`: {perspective, phase, turn, to_move, scores, discard_pile,
     pile_size, players: [{hand: [codes] | None, hand_size, needle, sets, score, ...}] x2,
@@ -165,10 +168,12 @@ class NeedleWidget(anywidget.AnyWidget):
     def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
                  bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
-                 bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, **kwargs: Any) -> None:
+                 bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, spoilers: bool = True,
+                 **kwargs: Any) -> None:
         self.bot_delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
         self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
-                                  allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed))
+                                  allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed,
+                                  spoilers=spoilers))
         self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk), None, False, 0
         self._work: asyncio.TimerHandle | None = None
         self._working, self._settled, self._pool = False, 0.0, None
@@ -204,9 +209,16 @@ class NeedleWidget(anywidget.AnyWidget):
 
     @classmethod
     def from_replay(cls, replay: Replay, perspective: Perspective = "spectator", step: int = 0,
-                    **kwargs: Any) -> NeedleWidget:
-        """Step through a recorded game; every perspective is open."""
-        widget = cls(replay=replay, perspective=perspective, **kwargs)
+                    spoilers: bool = True, **kwargs: Any) -> NeedleWidget:
+        """Step through a recorded game; every perspective is open.
+
+        `spoilers=False`: spoiler-free review. The widget shows the replay as if it ended at the
+        current step: the event list, the slider's end (`steps`), the result, the graph and every
+        panel hold nothing past `step`, so a class meets each turn as the player did. The browser
+        steps back to any step or on to the next one ("Last" and End go to the current step, the
+        end as shown); Python may set `step` anywhere up to the real end, and the cut follows it.
+        """
+        widget = cls(replay=replay, perspective=perspective, spoilers=spoilers, **kwargs)
         widget.step = step
         return widget
 
@@ -224,8 +236,10 @@ class NeedleWidget(anywidget.AnyWidget):
 
     @property
     def replay(self) -> Replay:
-        """The record: the replay being shown, or the live game's record so far."""
-        return self._session.record()
+        """The record: the replay being shown (all of it, in spoiler-free review too), or the live
+        game's record so far.
+        """
+        return self._session.full_record()
 
     screen = _read("screen")
     allow_peek = _read("allow_peek", settable=True)
@@ -275,8 +289,8 @@ class NeedleWidget(anywidget.AnyWidget):
     @traitlets.validate("step", "perspective", "playing", "speed", "scale")
     def _valid(self, proposal: dict) -> Any:
         name, value = proposal["trait"].name, proposal["value"]
-        if name == "step" and not 0 <= value <= self._session.steps:
-            raise traitlets.TraitError(f"step {value} is out of range 0..{self._session.steps}")
+        if name == "step" and not 0 <= value <= self._session.end:
+            raise traitlets.TraitError(f"step {value} is out of range 0..{self._session.end}")
         checks = {"perspective": check_perspective, "playing": self._session.check_playing,
                   "speed": check_speed, "scale": _check_scale}
         return checks[name](value) if name in checks else value

@@ -15,7 +15,7 @@ export { TRAITS };
 
 /** What to assume for a trait the model lacks (Python always sends them all). */
 export const DEFAULTS = {
-  perspectives: [], step: 0, steps: 0, table: null, events: [], info: { kind: "spectator" }, seats: [],
+  perspectives: [], step: 0, steps: 0, spoilers: true, table: null, events: [], info: { kind: "spectator" }, seats: [],
   bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
   can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
   branch_info: null, offers: {}, worlds: null, graph: null,

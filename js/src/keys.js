@@ -1,6 +1,6 @@
 // Keyboard: ←/→ previous/next step, Home/End first/last, Space play/pause.
 
-import { hasAutoplay } from "./replaybar.js";
+import { hasAutoplay, mayStepOn } from "./replaybar.js";
 
 const NATIVE_KEYS_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
@@ -17,7 +17,7 @@ export function keyRequest(event, state) {
     case "ArrowLeft":
       return step > 0 ? { kind: "step", to: step - 1 } : null;
     case "ArrowRight":
-      return step < steps ? { kind: "step", to: step + 1 } : null;
+      return mayStepOn(state) ? { kind: "step", to: step + 1 } : null;
     case "Home":
       return step !== 0 ? { kind: "step", to: 0 } : null;
     case "End":

@@ -13,7 +13,18 @@ export function hasAutoplay(state) {
   return AUTOPLAY_MODES.includes(state.mode);
 }
 
-/** "Step 12 of 40: Player 1 drew a card from the pile." */
+/**
+ * Spoiler-free review (`spoilers` false): Python sends the replay as if it ended at the current
+ * step, so "next" may exist at step === steps: true there until the round is over at that step
+ * (Python refuses a step past the real end with "The replay ends at step N").
+ */
+export function mayStepOn(state) {
+  const { step, steps } = state;
+  if (step < steps) return true;
+  return state.spoilers === false && step === steps && !(state.table && state.table.phase === "over");
+}
+
+/** "Step 12 of 40: Player 1 drew a card from the pile." ("Step 12: ..." in spoiler-free review) */
 export function liveText(state) {
   const { step, steps } = state;
   const events = state.events || [];
@@ -25,7 +36,7 @@ export function liveText(state) {
   }
   const r = state.table && state.table.result;
   if (r && r.text && step === steps && !text.includes(r.text)) text = `${text} ${r.text}`.trim();
-  return `Step ${step} of ${steps}: ${text}`;
+  return state.spoilers === false ? `Step ${step}: ${text}` : `Step ${step} of ${steps}: ${text}`;
 }
 
 function stepButton(key, label, iconName, to, disabled) {
@@ -109,7 +120,7 @@ export function renderReplayBar(state) {
             icon(playing ? "pause" : "play"),
           )
         : null,
-      stepButton("next", "Next step", "next", step + 1, step >= steps),
+      stepButton("next", "Next step", "next", step + 1, !mayStepOn(state)),
       stepButton("last", "Last step", "last", steps, step >= steps),
       autoplay
         ? h(

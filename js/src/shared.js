@@ -7,6 +7,6 @@ export const PLAYER_NAMES = ["Player 1", "Player 2"];
 export const MODES = ["play", "hotseat", "watch", "replay", "live"];
 export const AUTOPLAY_MODES = ["watch", "replay", "live"];
 export const SPEEDS = [0.5, 1.0, 2.0, 4.0, 8.0];
-export const TRAITS = ["act_reason", "answer", "bots", "branch_info", "busy", "can_act", "cover", "error", "events", "graph", "hidden_reason", "info", "mode", "nearby", "offers", "paused", "perspective", "perspectives", "playing", "scale", "seats", "speed", "step", "steps", "table", "worlds"];
+export const TRAITS = ["act_reason", "answer", "bots", "branch_info", "busy", "can_act", "cover", "error", "events", "graph", "hidden_reason", "info", "mode", "nearby", "offers", "paused", "perspective", "perspectives", "playing", "scale", "seats", "speed", "spoilers", "step", "steps", "table", "worlds"];
 export const REQUESTS = {"act": ["action"], "step": ["to"], "perspective": ["to"], "autoplay": ["playing", "speed"], "reveal": [], "resume": ["bot"], "branch": ["seat", "opponent", "world"], "back": [], "worlds": ["open", "seat", "model"], "resample": [], "playout": [], "graph": ["open", "seat", "model"]};
 export const MAX_REQUEST_ID = 2147483647;
