@@ -26,5 +26,14 @@ def test_long_with_reshuffle() -> None:
 
 
 def test_unknown_example() -> None:
-    with pytest.raises(ValueError, match="No example replay 'chess'; there are discarded_by_opponent"):
+    with pytest.raises(ValueError, match="No example replay 'chess'; there are detective, discarded_by_opponent"):
         examples.load("chess")
+
+
+def test_the_detective_replay_carries_the_teacher_s_notes_and_every_kind_of_question() -> None:
+    from needle_widget.notes import QUESTION_KINDS
+
+    replay = examples.load("detective")
+    assert {n.question.kind for n in replay.notes_for(0) if n.question} == set(QUESTION_KINDS)
+    assert any(n.perspective == 0 for n in replay.notes)
+    assert all(n.perspective in (None, 1) for n in replay.notes_for(1))
