@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any
+
+_QUOTE = reprlib.Repr()
+_QUOTE.maxstring = _QUOTE.maxother = 60
+_QUOTE.maxlist = _QUOTE.maxdict = _QUOTE.maxtuple = 6
+quote = _QUOTE.repr
+"""repr() cut to a few dozen characters in bounded time, for echoing input in messages."""
 
 
 class NeedleError(ValueError):

@@ -36,11 +36,11 @@ needle_widget.notes.NoteTextError: note text '   ' is empty: write 1 to 2000 cha
 
 from __future__ import annotations
 
-import reprlib
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import PerspectiveError, ReplayError
+from .errors import quote as _quote
 from .seats import PERSPECTIVES, Perspective, player_name
 
 __all__ = [
@@ -62,10 +62,6 @@ QUESTION_KINDS: dict[str, str] = {
 _NOTE_KEYS = ("step", "text", "perspective", "question")
 _QUESTION_KEYS = ("kind", "prompt")
 
-_QUOTE = reprlib.Repr()
-_QUOTE.maxstring = _QUOTE.maxother = 60
-_QUOTE.maxlist = _QUOTE.maxdict = _QUOTE.maxtuple = 6
-_quote = _QUOTE.repr
 
 
 class NoteError(ReplayError):

@@ -62,7 +62,6 @@ from __future__ import annotations
 import math
 import numbers
 import random
-import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -71,6 +70,7 @@ from . import actions as A
 from .bots import GreedyBot
 from .cards import Card
 from .errors import NeedleError
+from .errors import quote as _quote
 from .game import Game
 from .knowledge import opponent_needle_odds, own_needle_odds
 from .notes import MAX_PROMPT_LENGTH, QUESTION_KINDS, Question
@@ -91,10 +91,6 @@ MAX_CHOSEN = 3
 CHOICES = ("pile", "steal")
 """The answers to a pile_or_steal question."""
 
-_QUOTE = reprlib.Repr()
-_QUOTE.maxstring = _QUOTE.maxother = 60
-_QUOTE.maxlist = _QUOTE.maxtuple = _QUOTE.maxdict = 6
-_quote = _QUOTE.repr
 
 
 class QuizError(NeedleError):

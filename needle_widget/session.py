@@ -32,12 +32,11 @@ needle_widget.errors.PerspectiveError: Cannot switch to perspective 'teacher' no
 
 from __future__ import annotations
 
-import reprlib
 from typing import Any
 
 from . import actions as A
 from . import guard
-from .errors import ArgumentError, IllegalAction, PerspectiveError
+from .errors import ArgumentError, IllegalAction, PerspectiveError, quote
 from .game import Game
 from .guard import BotError
 from .replay import Replay
@@ -57,11 +56,6 @@ SCREENS: dict[str, tuple[Screen, ...]] = {
     "replay": ("teacher", "spectator"),
 }
 """The screens each mode allows; the first is the default where the perspective does not choose it."""
-_QUOTE = reprlib.Repr()
-_QUOTE.maxstring = _QUOTE.maxother = 60
-_QUOTE.maxlist = _QUOTE.maxdict = _QUOTE.maxtuple = 6
-quote = _QUOTE.repr
-"""repr() cut to a few dozen characters in bounded time, for echoing input in messages."""
 
 
 class Session:

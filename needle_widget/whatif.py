@@ -31,7 +31,7 @@ from . import knowledge
 from . import worlds as W
 from .bots import GreedyBot
 from .cards import Card
-from .errors import ArgumentError, PerspectiveError
+from .errors import ArgumentError, PerspectiveError, quote
 from .game import Game
 from .outcomes import outcomes
 from .seats import player_name
@@ -85,7 +85,7 @@ def check_model(name: Any) -> str:
     needle_widget.errors.ArgumentError: model must be 'random' or 'greedy', not 'smart'
     """
     if type(name) is not str or name not in MODELS:
-        raise ArgumentError(f"model must be 'random' or 'greedy', not {name!r}"[:200])
+        raise ArgumentError(f"model must be 'random' or 'greedy', not {quote(name)}")
     return name
 
 

@@ -14,8 +14,9 @@ import random
 import pytest
 from conftest import cards, pick, pick_deep, play
 from test_replay import random_game
+from test_rules import assert_refused
 
-from needle_widget import Card, Game, IllegalAction, Replay, Rules, RulesError, bots, tournament, worlds
+from needle_widget import Card, Game, Replay, Rules, RulesError, bots, tournament, worlds
 from needle_widget.actions import ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
 from needle_widget.cards import DECK
 from needle_widget.errors import ReplayError
@@ -38,16 +39,6 @@ VARIANT_RULES = [
 ]
 
 
-def refused(game: Game, action: object, *fragments: str) -> str:
-    """The action raises IllegalAction whose message holds every fragment, and changes nothing."""
-    before, legal = game.snapshot(), game.legal_actions()
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)  # type: ignore[arg-type]
-    message = str(info.value)
-    for fragment in fragments:
-        assert fragment in message, message
-    assert game.snapshot() == before and game.legal_actions() == legal
-    return message
 
 
 def discard_safely(game: Game) -> None:
@@ -116,7 +107,7 @@ def test_V1_the_whole_deck_may_be_dealt_and_turn_2_must_steal() -> None:
 def test_V2_pile_the_first_player_may_not_steal_on_turn_1(first: int) -> None:
     game = pick_deep(Game(rules=Rules(first_draw="pile", first_player=first), seed=5))
     assert game.to_move == first and game.legal_actions() == [DRAW]
-    message = refused(game, STEAL, "Steal not allowed: the first player may not steal on turn 1 (V2)")
+    message = assert_refused(game, STEAL, "Steal not allowed: the first player may not steal on turn 1 (V2)")
     assert f"Player {first + 1}" not in message
     assert not game.may_steal(first) and game.next_steal_turn(first) == 3
     assert game.player_view(first).next_steal_turns[first] == 3 and not game.player_view(first).may_steal
@@ -141,8 +132,8 @@ def test_V2_none_turn_1_has_no_draw_and_starts_at_the_sets(first: int) -> None:
     game = pick_deep(Game(rules=Rules(first_draw="none", first_player=first), seed=6))
     assert (game.turn, game.phase, game.to_move) == (1, "sets", first)
     assert END in game.legal_actions() and DRAW not in game.legal_actions()
-    refused(game, DRAW, "Draw from pile not allowed: the first player may not draw on turn 1 (V2)")
-    refused(game, STEAL, "Steal not allowed: the first player may not draw on turn 1 (V2)")
+    assert_refused(game, DRAW, "Draw from pile not allowed: the first player may not draw on turn 1 (V2)")
+    assert_refused(game, STEAL, "Steal not allowed: the first player may not draw on turn 1 (V2)")
     assert game.why_not(DRAW) == "the first player may not draw on turn 1 (V2)"
     hand = game.hand_size(first)
     discard_safely(game)
@@ -157,11 +148,11 @@ def test_V2_none_the_first_player_may_lay_sets_and_replenish_on_turn_1() -> None
     deck += [c for c in DECK if c not in set(deck)]
     game = pick(Game(rules=Rules(first_draw="none"), seed=0, deck=deck), "KS", "KH")
     play(game, LaySet(tuple(cards("4c 5h 6h"))))  # type: ignore[arg-type]
-    refused(game, DRAW, "the first player may not draw on turn 1 (V2)")
+    assert_refused(game, DRAW, "the first player may not draw on turn 1 (V2)")
     play(game, "end")
     assert game.history[-1].cards[0] == Card.parse("8c")  # T4: the replenish still draws, from the top
     assert len(game.history[-1].cards) == 3 and game.hand_size(0) == 7 and game.phase == "discard"
-    refused(game, DRAW, "the first player may not draw on turn 1 (V2)")
+    assert_refused(game, DRAW, "the first player may not draw on turn 1 (V2)")
 
 
 # ---- V3: the second player's first steal is free ------------------------------------------------
@@ -181,7 +172,7 @@ def test_V3_a_steal_on_turn_2_does_not_count_for_the_steal_limit(first: int) -> 
     steal_turn(game)  # turn 4: this one counts (T2)
     assert game.next_steal_turn(second) == 10
     draw_turn(game)
-    message = refused(game, STEAL, f"Player {second + 1} stole on turn 4; next steal on turn 10")
+    message = assert_refused(game, STEAL, f"Player {second + 1} stole on turn 4; next steal on turn 10")
     assert "V3" not in message
 
 
@@ -190,14 +181,14 @@ def test_V3_off_a_steal_on_turn_2_counts_as_on_the_card() -> None:
     draw_turn(game)
     steal_turn(game)
     draw_turn(game)
-    refused(game, STEAL, "Player 2 stole on turn 2; next steal on turn 8")
+    assert_refused(game, STEAL, "Player 2 stole on turn 2; next steal on turn 8")
 
 
 def test_V3_the_first_players_turn_1_steal_is_not_free() -> None:
     game = pick_deep(Game(rules=Rules(second_free_steal=True), seed=9))
     steal_turn(game)
     draw_turn(game)
-    refused(game, STEAL, "Player 1 stole on turn 1; next steal on turn 7")
+    assert_refused(game, STEAL, "Player 1 stole on turn 1; next steal on turn 7")
 
 
 # ---- Rules: validation, dict form, defaults -----------------------------------------------------
@@ -339,4 +330,4 @@ def test_V2_V3_worlds_reproduce_each_players_view(rules: Rules) -> None:
 def test_choose_needle_still_refuses_own_cards_under_V1() -> None:
     game = Game(rules=Rules(second_extra=1), seed=2)
     play(game, ChooseNeedle(game.draw_pile[0]))
-    refused(game, ChooseNeedle(game.hand(1)[7]), "in Player 2's own hand")
+    assert_refused(game, ChooseNeedle(game.hand(1)[7]), "in Player 2's own hand")

@@ -382,3 +382,27 @@ def test_a_refused_branch_changes_nothing_autoplay_included() -> None:
     with pytest.raises(NeedleError, match="the round is over there"):
         w.branch(seat=0)
     assert w.branch_info is None and w.mode == "replay"
+
+
+@pytest.mark.parametrize("seed, watcher", [(0, 0), (1, 1)])
+def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_panels(seed: int, watcher: int) -> None:
+    """After a reshuffle whose order the seat cannot see: the worlds (GreedyBot model), the play-out
+    and (once per case: a whole game's graph is slow) the graph are the same for both twins.
+    """
+    from test_secrecy_reshuffle import twins
+
+    compared = 0
+    for a, b, step in twins(seed, watcher, horizon=12):
+        if step % 4:
+            continue
+        states = []
+        for game in (a, b):
+            w = NeedleWidget(game=game.copy(), perspective=watcher)
+            w.show_worlds(model="greedy")
+            w.play_out()
+            if not compared:
+                w.show_graph()
+            states.append(synced(w))
+        assert states[0] == states[1], (seed, watcher, step)
+        compared += 1
+    assert compared
