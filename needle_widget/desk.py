@@ -55,6 +55,7 @@ WORLDS = ("real", "sampled")
 CACHE = 64
 """Panels (and play-outs) kept per session; the graph keeps every step of each (seat, model)."""
 HOTSEAT = "hotseat"
+QUIZ_CLOSED = "Not during a quiz: the quiz reveals the models' figures once you have answered"
 log = logging.getLogger("needle_widget")
 
 
@@ -170,6 +171,8 @@ class Analysis:
 
     def offers(self, perspective: Perspective) -> dict[str, Any]:
         """What `perspective` may open: {"worlds": {seats, models, reason}, "graph": {seats, models, reason}}."""
+        if self._session.mode == "quiz":
+            return {name: {"seats": [], "models": [], "reason": QUIZ_CLOSED} for name in ("worlds", "graph")}
         graph = self.graph_seats(perspective)
         return {
             "worlds": {"seats": self.worlds_seats(perspective),
@@ -187,6 +190,7 @@ class Analysis:
         with opponent `model` ("random" or "greedy"); `seed` starts the worlds from that seed.
         """
         open_ = _check_bool(open_, "open")
+        _not_in_quiz(self._session, open_)
         seats = self.worlds_seats(perspective)
         if seat is not None and (type(seat) not in (int, str) or seat not in seats):
             raise PerspectiveError(f"Cannot show the worlds of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
@@ -223,6 +227,7 @@ class Analysis:
     def show_graph(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None) -> None:
         """Open (or close) the game's graph for `seat` (the teacher's choice) and opponent `model`."""
         open_ = _check_bool(open_, "open")
+        _not_in_quiz(self._session, open_)
         seats = self.graph_seats(perspective)
         if open_ and not seats:
             raise PerspectiveError(self.offers(perspective)["graph"]["reason"])
@@ -382,6 +387,8 @@ class Desk:
     def branch_reason(self, game: Game | None = None) -> str | None:
         """Why "Play from here" is closed now (public words), or None."""
         s = self.session
+        if s.mode == "quiz":
+            return QUIZ_CLOSED
         if self._branch is not None:
             return f"This is a branch: {self._branch['back'].lower()} to branch again"
         if s.live and s.whole().phase != "over":
@@ -507,6 +514,11 @@ class Desk:
     def has_work(self) -> bool:
         """Whether the shown session's panels have work left that is not in hand."""
         return self.analysis.has_work(self.session.perspective)
+
+
+def _not_in_quiz(session: Session, open_: bool) -> None:
+    if open_ and session.mode == "quiz":
+        raise ArgumentError(QUIZ_CLOSED)
 
 
 def _check_bool(value: Any, what: str) -> bool:

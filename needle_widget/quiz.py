@@ -293,7 +293,7 @@ def ask(replay: Any, question: QuizQuestion | dict) -> dict[str, Any]:
     elif q.kind == "pile_or_steal":
         form = {"type": "choice", "options": list(CHOICES)}
     else:
-        label = (f"P(your next pile draw finds your needle {view['players'][q.seat]['needle']})"
+        label = (f"P(your next pile draw finds your needle {Card.parse(view['players'][q.seat]['needle'])})"
                  if q.kind == "next_draw" else f"P({player_name(q.seat)} wins)")
         form = {"type": "probability", "min": 0.0, "max": 1.0, "label": label}
     return {"question": q.to_dict(), "prompt": q.text, "view": view, "form": form}

@@ -11,7 +11,9 @@ that is not a trait or a timer:
 - the timeline of a live game (`step`, `steps`, the record so far), or of a replay, shown
   whole or, in spoiler-free review (`spoilers=False`), cut at the current step (`_shown`);
 - the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
-- autoplay: where it is allowed and what one tick does.
+- autoplay: where it is allowed and what one tick does;
+- quiz mode: a replay shown from one seat only, up to the step the quiz has reached
+  (`horizon`, set by `needle_widget.quizmode`), with no acting, autoplay or panels.
 
 Browser requests arrive through the `request_*` methods, which check everything first
 and change nothing on bad input (they raise a NeedleError, whose message the widget
@@ -39,13 +41,16 @@ from . import guard
 from .errors import ArgumentError, IllegalAction, PerspectiveError, quote
 from .game import Game
 from .guard import BotError
+from .notes import Note
 from .replay import Replay
 from .rules import Rules
 from .seats import PERSPECTIVE_LABELS, PERSPECTIVES, Perspective, player_name
 from .views import check_perspective
 
-MODES = ("play", "hotseat", "watch", "replay", "live")
+MODES = ("play", "hotseat", "watch", "replay", "live", "quiz")
 AUTOPLAY_MODES = ("watch", "replay", "live")
+REPLAY_MODES = ("replay", "quiz")
+"""Modes that show a replay (the others a live game)."""
 """Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
 Screen = int | str
 SCREENS: dict[str, tuple[Screen, ...]] = {
@@ -54,6 +59,7 @@ SCREENS: dict[str, tuple[Screen, ...]] = {
     "hotseat": ("shared",),
     "watch": ("teacher", "spectator"),
     "replay": ("teacher", "spectator"),
+    "quiz": (0, 1),
 }
 """The screens each mode allows; the first is the default where the perspective does not choose it."""
 
@@ -89,17 +95,20 @@ class Session:
         mode = mode or ("replay" if replay is not None else "live")
         if mode not in MODES:
             raise ArgumentError(f"mode {quote(mode)} is not one of {', '.join(MODES)}")
-        if (mode == "replay") != (replay is not None):
-            raise ArgumentError(f"{mode} mode needs {'replay=' if mode == 'replay' else 'game='}")
+        if (mode in REPLAY_MODES) != (replay is not None):
+            raise ArgumentError(f"{mode} mode needs {'replay=' if mode in REPLAY_MODES else 'game='}")
         if not isinstance(spoilers, bool):
             raise ArgumentError(f"spoilers must be True or False, not {quote(spoilers)}")
         if not spoilers and replay is None:
             raise ArgumentError("spoilers=False is for a replay: a live game shows nothing past its latest step")
+        if mode == "quiz" and spoilers:
+            raise ArgumentError("quiz mode is spoiler-free: give spoilers=False")
         self.perspective: Perspective = check_perspective(perspective)
         """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
         self.mode = mode
         self._game, self._source, self._spoilers = game, replay, spoilers
         self._cut: tuple[tuple[int, int], Replay] | None = None
+        self._horizon: int | None = 0 if mode == "quiz" else None
         self._bots: dict[int, Any] = {}
         for player, bot in (bots or {}).items():
             self._bots[_check_player(player)] = guard.check_bot(bot)
@@ -156,6 +165,8 @@ class Session:
 
     def entitled(self) -> tuple[Perspective, ...]:
         """The perspectives this screen may see now, in the order of PERSPECTIVES."""
+        if self.mode == "quiz":
+            return (self._screen,)
         if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
             return PERSPECTIVES
         if self._game.phase == "over" and self._reveal_at_end:
@@ -173,7 +184,7 @@ class Session:
         "Go to the latest step (12) to play", "The round is over". `request_act` refuses with it.
         """
         game = self._game
-        if game is None or self.mode == "watch":
+        if game is None or self.mode in ("watch", "quiz"):
             bots_play = ": the bots play" if game is not None else ""
             return f"Nobody plays from the browser in {self.mode} mode{bots_play}"
         if self.step != len(game):
@@ -198,6 +209,8 @@ class Session:
         """Why the perspectives missing from `entitled()` are closed to this screen (public words), or None."""
         if len(self.entitled()) == len(PERSPECTIVES):
             return None
+        if self.mode == "quiz":
+            return "A quiz shows one seat's view"
         if self._game.phase == "over":
             return "Hidden on this screen, even after the round"
         return "Hidden while the round is live"
@@ -241,8 +254,26 @@ class Session:
 
     @property
     def end(self) -> int:
-        """For Python only: the real record's length (the whole replay's, even in spoiler-free review)."""
+        """For Python only: the furthest step it may show: the real record's length (the whole
+        replay's, even in spoiler-free review), or in a quiz the step it has reached (`horizon`).
+        """
+        if self._horizon is not None:
+            return self._horizon
         return len(self._game) if self._source is None else len(self._source)
+
+    @property
+    def horizon(self) -> int | None:
+        """Quiz mode: the step the quiz has reached (the record is cut there); else None."""
+        return self._horizon
+
+    def set_horizon(self, k: int, step: int | None = None) -> None:
+        """Quiz mode (`needle_widget.quizmode`): cut the record at `k` and show `step` (default k)."""
+        if self.mode != "quiz":
+            raise ArgumentError(f"set_horizon is for quiz mode, not {self.mode} mode")
+        if type(k) is not int or not 0 <= k <= len(self._source):
+            raise ArgumentError(f"Cannot cut the quiz at step {quote(k)}: steps run from 0 to {len(self._source)}")
+        self._horizon = k
+        self.go(k if step is None else step)
 
     def game_at(self, k: int) -> Game:
         """The game after `k` actions (the live game itself at the live edge)."""
@@ -267,9 +298,27 @@ class Session:
         """
         if self._source is not None:
             return self._shown()
-        if self._timeline is None or len(self._timeline) != len(self._game):
-            self._timeline = Replay.from_game(self._game)
+        old = self._timeline
+        if old is None or len(old) != len(self._game):
+            self._timeline = Replay.from_game(self._game, notes=old.notes if old is not None else ())
         return self._timeline
+
+    def notes_book(self) -> Replay:
+        """The replay that holds this screen's notes: the replay shown (the whole one, in
+        spoiler-free review and quizzes), or the live game's record (its notes carry over
+        as the game goes on).
+        """
+        return self.full_record()
+
+    def readable_notes(self, perspective: Perspective) -> list[tuple[int, Note]]:
+        """(index in `notes_book().notes`, note) for the notes `perspective` may read, up to the
+        end of the record as shown (`steps`): nothing past the step in spoiler-free review.
+        """
+        if self._source is None and (self._timeline is None or not self._timeline.notes):
+            return []
+        until = self.steps
+        return [(i, note) for i, note in enumerate(self.notes_book().notes)
+                if note.step <= until and note.visible_to(perspective)]
 
     def full_record(self) -> Replay:
         """For Python only: `record()`, but the whole replay in spoiler-free review."""
@@ -283,9 +332,9 @@ class Session:
         source = self._source
         if source is None or self._spoilers:
             return source
-        key = (self.step, source.notes_revision)
+        key = (self.step if self._horizon is None else self._horizon, source.notes_revision)
         if self._cut is None or self._cut[0] != key:
-            self._cut = (key, source.cut(self.step))
+            self._cut = (key, source.cut(key[0]))
         return self._cut[1]
 
     def reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
@@ -308,7 +357,8 @@ class Session:
     def go(self, step: int) -> None:
         """Show the game after `step` actions (Python: in spoiler-free review too, up to the real end)."""
         if type(step) is not int or not 0 <= step <= self.end:
-            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.end}")
+            reached = f" (the quiz has reached step {self.end})" if self._horizon is not None else ""
+            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.end}{reached}")
         self.step = step
 
     def apply(self, action: A.Action) -> None:
@@ -397,7 +447,10 @@ class Session:
         ends at step N" (the current step: what the player learns there too); any step further is
         refused whatever the replay's length, so a refusal tells nothing of what comes after.
         """
-        if not self._spoilers:
+        if self._horizon is not None:
+            if type(to) is not int or not 0 <= to <= self._horizon:
+                raise ArgumentError(f"Cannot go to step {quote(to)}: the quiz shows steps 0 to {self._horizon} now")
+        elif not self._spoilers:
             if to == self.step + 1 and type(to) is int and to > self.end:
                 raise ArgumentError(f"The replay ends at step {self.step}")
             if type(to) is not int or not 0 <= to <= self.step + 1:

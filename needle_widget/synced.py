@@ -1,9 +1,10 @@
 """What one screen receives: a session's synced state, built for the perspective it shows.
 
 Every part that depends on hidden information (table, info, events, bots, nearby, and
-the hypotheticals: worlds, graph, branch_info) is built from `display` and `whatif`
-for `session.perspective` and nothing else, so a screen gets what that perspective
-may know. No Jupyter import: the widget copies `state()` into
+the hypotheticals: worlds, graph, branch_info; the notes and the quiz) is built from
+`display`, `whatif`, `notepad` and `quizmode` for `session.perspective` and nothing
+else, so a screen gets what that perspective may know. In a quiz the seat's odds are
+hidden until the current question is answered. No Jupyter import: the widget copies `state()` into
 its traits, and tests compare it directly.
 """
 
@@ -13,6 +14,8 @@ from typing import Any
 
 from . import display
 from .desk import Desk
+from .notepad import Notepad
+from .quizmode import HIDDEN_INFO, QuizMode
 from .session import Session
 from .views import Perspective
 
@@ -22,8 +25,9 @@ class Synced:
     the event list is rebuilt only when the perspective or the record's length changes.
     """
 
-    def __init__(self, desk: Desk | Session) -> None:
+    def __init__(self, desk: Desk | Session, quiz: QuizMode | None = None) -> None:
         self._desk = desk if isinstance(desk, Desk) else Desk(desk)
+        self._notepad, self._quiz = Notepad(self._desk), quiz
         self._events_key: tuple | None = None
         self._events: list[dict[str, Any]] = []
 
@@ -49,7 +53,7 @@ class Synced:
             "spoilers": s.spoilers,
             "step": s.step,
             "table": display.table(game, perspective),
-            "info": display.info(game, perspective),
+            "info": self._info(game, perspective),
             "events": self._events,
             "bots": s.reasons(perspective),
             "seats": s.names(),
@@ -63,7 +67,9 @@ class Synced:
             "hidden_reason": s.hidden_reason(),
             "paused": s.paused,
             "branch_info": desk.branch_info(),
-            "offers": desk.offers(game),
+            "offers": {**desk.offers(game), "notes": self._notepad.offer(perspective)},
+            "shown_notes": self._notepad.shown(perspective),
+            "quiz_state": None if self._quiz is None else self._quiz.state(),
             "worlds": desk.analysis.worlds_state(perspective),
             "graph": desk.analysis.graph_state(perspective),
         }
@@ -78,8 +84,13 @@ class Synced:
         for k in (s.step - 1, s.step + 1):
             if 0 <= k <= s.steps:
                 game = record.game_at(k)
-                out[str(k)] = {"table": display.table(game, perspective), "info": display.info(game, perspective)}
+                out[str(k)] = {"table": display.table(game, perspective), "info": self._info(game, perspective)}
         return out
+
+    def _info(self, game: Any, perspective: Perspective) -> dict[str, Any]:
+        if self._quiz is not None and self._quiz.hides_odds():
+            return dict(HIDDEN_INFO)
+        return display.info(game, perspective)
 
 
 def example_whatif_states() -> dict[str, dict[str, Any]]:
@@ -118,6 +129,34 @@ def example_whatif_states() -> dict[str, dict[str, Any]]:
                                                                   1: GreedyBot()})
     watch.advance(6)
     out["search_thought_teacher"] = Synced(watch).state()
+    out.update(_example_notes_and_quiz())
+    return out
+
+
+def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
+    """The teacher's and Player 1's notes, and a quiz on the bundled detective replay: a question
+    of each form before its answer, and one revealed.
+    """
+    from .answers import QuizRun
+    from .examples import load
+    from .quiz import questions_from_notes
+
+    out: dict[str, dict[str, Any]] = {}
+    replay = load("detective")
+    for perspective in ("teacher", 0):
+        session = Session(replay=replay, perspective=perspective)
+        session.go(29)
+        out[f"notes_{perspective}"] = Synced(session).state()
+    session = Session(replay=replay, perspective=0, mode="quiz", spoilers=False)
+    quiz = QuizMode(session, QuizRun(replay, questions_from_notes(replay, 0), student="ann",
+                                     replay_name="detective", n=40))
+    synced = Synced(Desk(session), quiz)
+    for i, answer in enumerate(("steal", 0.25, ["AC", "6D"])):
+        if i:
+            quiz.go(i)
+        out[f"quiz_{quiz.state()['question']['form']['type']}"] = synced.state()
+        quiz.answer(answer)
+    out["quiz_revealed"] = synced.state()
     return out
 
 

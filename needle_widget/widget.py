@@ -7,8 +7,10 @@ Here: the traits, the table of browser requests, the timers, the one place error
 from __future__ import annotations
 
 import asyncio
+import datetime
 import functools
 import logging
+import os
 import pathlib
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,10 +20,15 @@ from typing import Any
 import anywidget
 import traitlets
 
+from .answers import Answer, QuizRun, save_answers
 from .desk import Desk, Job
 from .errors import ArgumentError, NeedleError
 from .game import Game
 from .guard import play_bots, seat_bots
+from .notepad import Notepad
+from .notes import Note, Question
+from .quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
+from .quizmode import QuizMode
 from .replay import Replay
 from .rules import Rules
 from .session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
@@ -43,8 +50,13 @@ REQUESTS: dict[str, tuple[str, ...]] = {
     "branch": ("request_branch", "seat", "opponent", "world"), "back": ("request_back",),
     "worlds": ("request_worlds", "open", "seat", "model"), "resample": ("request_resample",),
     "playout": ("request_playout",), "graph": ("request_graph", "open", "seat", "model"),
+    "note_add": ("request_note_add", "step", "text", "perspective", "question"),
+    "note_edit": ("request_note_edit", "index", "text", "perspective", "question"),
+    "note_remove": ("request_note_remove", "index"),
+    "quiz_answer": ("request_quiz_answer", "index", "answer"), "quiz_go": ("request_quiz_go", "index"),
 }
-"""The browser's requests: {kind: (the Desk or Session method that answers, the request fields it takes)}.
+"""The browser's requests: {kind: (the QuizMode, Notepad, Desk or Session method that answers (the first
+that has it), the request fields it takes)}.
 Each may also carry an `id` (see `NeedleWidget.answer`)."""
 SETTLE = 0.25
 """Seconds the panels' work waits after a step from the browser or autoplay: while stepping
@@ -98,7 +110,8 @@ class NeedleWidget(anywidget.AnyWidget):
     _css = _STATIC / "widget.css" if (_STATIC / "widget.css").exists() else ""
 
     mode = traitlets.Unicode("live").tag(sync=True)
-    """"play" | "hotseat" | "watch" | "replay" | "live", fixed at construction; a branch is "play" or "hotseat"."""
+    """"play" | "hotseat" | "watch" | "replay" | "live" | "quiz", fixed at construction; a branch is "play" or
+    "hotseat"."""
     perspective = traitlets.Union([traitlets.Int(), traitlets.Unicode()], default_value="spectator").tag(sync=True)
     """Shown now: 0 | 1 | "spectator" | "teacher". Python may set any; the browser asks for one of `perspectives`."""
     perspectives = traitlets.List().tag(sync=True)
@@ -165,19 +178,33 @@ class NeedleWidget(anywidget.AnyWidget):
     """The game's graph for one seat: {status, seat, model, n, done, total, steps, needle, points:
     [`whatif.graph_point`], markers: [`whatif.graph_markers`]}; None when closed."""
 
+    shown_notes = traitlets.List().tag(sync=True)
+    """The notes the shown perspective may read, up to `steps`: [{step, text, perspective, for_label,
+    question: None | {kind, prompt, text}, index}] (index: the note's number, on the teacher's view only)."""
+    quiz_state = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """Quiz mode: {seat, student, total, index, done, items, question: {index, step, kind, prompt, form,
+    answered}, reveal: None | {answer_text, verdict, rows, note}} (`quizmode.QuizMode.state`); else None.
+    The reveal (the truth) is sent only once the question is answered."""
+
     def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
                  bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
                  bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, spoilers: bool = True,
-                 **kwargs: Any) -> None:
+                 run: QuizRun | None = None, **kwargs: Any) -> None:
         self.bot_delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
         self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
                                   allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed,
                                   spoilers=spoilers))
-        self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk), None, False, 0
+        if (mode == "quiz") != (run is not None):
+            raise ArgumentError("quiz mode needs run= (a QuizRun): use NeedleWidget.quiz(replay, seat)")
+        self._quiz = None if run is None else QuizMode(self._session, run, clock=_now)
+        self._notepad = Notepad(self._desk)
+        self._watched: tuple[Replay, Callable[[], None]] | None = None
+        self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk, self._quiz), None, False, 0
         self._work: asyncio.TimerHandle | None = None
         self._working, self._settled, self._pool = False, 0.0, None
         super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
+        self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
         self._after(at_once=True)
@@ -222,6 +249,40 @@ class NeedleWidget(anywidget.AnyWidget):
         widget.step = step
         return widget
 
+    @classmethod
+    def quiz(cls, replay: Replay, seat: int = 0, questions: Any = None, *, student: str = "student",
+             replay_name: str = "replay", seed: int = 0, n: int = QUIZ_WORLDS, **kwargs: Any) -> NeedleWidget:
+        """A quiz for `seat` (0 or 1) on `replay`: at each question's step the widget shows the seat's
+        view (spoiler-free: nothing past the furthest question reached; the seat's odds hidden until
+        it answers) and asks; the answer is checked, revealed beside the models' and scored, and locked.
+
+        `questions`: QuizQuestions, their dicts, or (step, kind) pairs for `seat`; None takes the
+        questions of the notes the seat may read (`quiz.questions_from_notes`). Each is checked
+        at once (`quiz.check_question`). `student` and `replay_name` go into the answer records
+        (`answers`, `save_answers`); `seed` and `n` make the reveal's figures (`quiz.reveal`).
+
+        >>> from needle_widget import examples
+        >>> w = NeedleWidget.quiz(examples.load("detective"), seat=0, student="ann", n=20)
+        >>> w.quiz_state["question"]["prompt"], w.step
+        ('Which is the better draw here, pile or steal?', 2)
+        >>> w.answer_question("pile")
+        >>> w.answers[0].answer, w.quiz_state["reveal"] is not None
+        ('pile', True)
+        """
+        if not isinstance(replay, Replay):
+            raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
+        if type(seat) is not int or seat not in (0, 1):
+            raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
+        if questions is None:
+            questions = questions_from_notes(replay, seat)
+        elif isinstance(questions, (str, bytes, dict)) or not hasattr(questions, "__iter__"):
+            raise ArgumentError(f"questions must be a list of questions, not {quote(questions)}")
+        else:
+            questions = [QuizQuestion(q[0], q[1], seat) if isinstance(q, tuple) and len(q) == 2 else q
+                         for q in questions]
+        run = QuizRun(replay, questions, student=student, replay_name=replay_name, seed=seed, n=n)
+        return cls(replay=replay, perspective=seat, mode="quiz", screen=seat, spoilers=False, run=run, **kwargs)
+
     @property
     def _session(self) -> Session:
         return self._desk.session
@@ -239,7 +300,9 @@ class NeedleWidget(anywidget.AnyWidget):
         """The record: the replay being shown (all of it, in spoiler-free review too), or the live
         game's record so far.
         """
-        return self._session.full_record()
+        record = self._session.full_record()
+        self._watch_notes(record)
+        return record
 
     screen = _read("screen")
     allow_peek = _read("allow_peek", settable=True)
@@ -282,6 +345,86 @@ class NeedleWidget(anywidget.AnyWidget):
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""
         self.step = step
+
+    # ---- notes -----------------------------------------------------------------------------------
+
+    @property
+    def notes_book(self) -> Replay:
+        """The replay whose notes this widget shows: the replay, or a live game's record so far."""
+        book = self._session.notes_book()
+        self._watch_notes(book)
+        return book
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        """Every note of the record shown (the teacher's list: each perspective receives the ones
+        it may read, `shown_notes`); set it to replace them all (`Replay.replace_notes`).
+        """
+        return self.notes_book.notes
+
+    @notes.setter
+    def notes(self, notes: Any) -> None:
+        self.notes_book.replace_notes(notes)
+
+    def add_note(self, step: int, text: str, *, perspective: Perspective | None = None,
+                 question: Question | str | dict | None = None) -> Note:
+        """`Replay.add_note` on the record shown; every open view follows."""
+        return self.notes_book.add_note(step, text, perspective=perspective, question=question)
+
+    def edit_note(self, which: int | Note, **changes: Any) -> Note:
+        """`Replay.edit_note` (step=, text=, perspective=, question=) on the record shown."""
+        return self.notes_book.edit_note(which, **changes)
+
+    def remove_note(self, which: int | Note) -> Note:
+        """`Replay.remove_note` on the record shown."""
+        return self.notes_book.remove_note(which)
+
+    def replace_notes(self, notes: Any) -> None:
+        """`Replay.replace_notes` on the record shown (`()` removes every note)."""
+        self.notes_book.replace_notes(notes)
+
+    def _watch_notes(self, book: Replay) -> None:
+        """Follow changes of `book`'s notes, made by anyone (`replay.add_note(...)` too): the replay
+        given is followed from the start; a live record (or a branch's) once Python has it.
+        """
+        if book is self._desk.home.full_record() and self._home_notes is not None:
+            return
+        if self._watched is not None and self._watched[0] is book:
+            return
+        if self._watched is not None:
+            self._watched[1]()
+        self._watched = (book, book.observe_notes(self._notes_changed))
+
+    def _notes_changed(self, _book: Replay) -> None:
+        if not self._syncing:
+            with self.hold_sync(), self._errors_shown("the notes"):
+                self._sync()
+
+    # ---- quiz --------------------------------------------------------------------------------------
+
+    def _require_quiz(self) -> QuizMode:
+        if self._quiz is None:
+            raise ArgumentError(f"This widget is in {self.mode} mode, not a quiz: use NeedleWidget.quiz(replay, seat)")
+        return self._quiz
+
+    @property
+    def answers(self) -> tuple[Answer, ...]:
+        """Quiz mode: the answer records so far, in question order (`answers.Answer`)."""
+        return self._require_quiz().run.answers
+
+    def save_answers(self, path: str | os.PathLike) -> None:
+        """Quiz mode: write `answers` to `path` (.jsonl or .csv; `answers.save_answers`)."""
+        save_answers(self.answers, path)
+
+    def answer_question(self, answer: Any, index: int | None = None) -> None:
+        """Quiz mode: answer question `index` (default the one shown), as the browser does: checked,
+        revealed and locked (a second answer raises AnswerLocked).
+        """
+        self._python(self._require_quiz().answer, answer, index)
+
+    def go_to_question(self, index: int) -> None:
+        """Quiz mode: show question `index` (an answered one, or the first unanswered)."""
+        self._python(self._require_quiz().go, index)
 
     def __repr__(self) -> str:
         return f"NeedleWidget(mode={self.mode!r}, step={self.step}/{self.steps}, perspective={self.perspective!r})"
@@ -334,8 +477,7 @@ class NeedleWidget(anywidget.AnyWidget):
                 if kind not in REQUESTS:
                     raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
                 method, *fields = REQUESTS[kind]
-                owner = self._desk if hasattr(Desk, method) else self._session
-                getattr(owner, method)(*(content.get(field) for field in fields))
+                getattr(self._owner(kind, method), method)(*(content.get(field) for field in fields))
                 accepted = True
                 if self.error is not None:
                     self.error = None
@@ -344,6 +486,13 @@ class NeedleWidget(anywidget.AnyWidget):
             if request_id is not None:
                 refusal = None if accepted or self.error is None else self.error["text"]
                 self.answer = {"id": request_id, "ok": accepted, "error": refusal}
+
+    def _owner(self, kind: str, method: str) -> Any:
+        """Who answers a request: the quiz, the notes, the desk or the session (the first that can)."""
+        for owner in (self._quiz, self._notepad, self._desk, self._session):
+            if owner is not None and hasattr(type(owner), method):
+                return owner
+        raise ArgumentError(f"The {kind} request is for quiz mode; this widget is in {self.mode} mode")
 
     def _tick(self) -> None:
         self._timer = None
@@ -436,6 +585,12 @@ class NeedleWidget(anywidget.AnyWidget):
         pool, self._pool = getattr(self, "_pool", None), None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+        watched, self._watched = getattr(self, "_watched", None), None
+        if watched is not None:
+            watched[1]()
+        home, self._home_notes = getattr(self, "_home_notes", None), None
+        if home is not None:
+            home()
         super().close()
 
     @contextmanager
@@ -463,6 +618,11 @@ def _request_id(content: Any) -> int | None:
     if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_REQUEST_ID):
         raise ArgumentError(f"A request id must be a whole number from 0 to {MAX_REQUEST_ID}, not {quote(request_id)}")
     return request_id
+
+
+def _now() -> str:
+    """The kernel's time of an answer (UTC, seconds): the only clock read, for the answer records."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -4,15 +4,17 @@ import { h } from "./dom.js";
 import { renderCover } from "./cover.js";
 import { renderControls } from "./controls.js";
 import { renderInfo } from "./info.js";
+import { renderNotes } from "./notes.js";
 import { renderPaused } from "./paused.js";
 import { renderPerspective } from "./perspective.js";
+import { renderQuiz } from "./quiz.js";
 import { renderReplayBar } from "./replaybar.js";
 import { renderTable } from "./table.js";
 import { renderGraph } from "./graph.js";
 import { renderBranchBanner, renderBranchForm, renderToolbar } from "./whatif.js";
 import { renderWorlds } from "./worlds.js";
 
-const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live" };
+const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz" };
 
 function errorLine(state, ui) {
   const err = state.error;
@@ -54,7 +56,8 @@ export function renderApp(state, ui) {
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },
       h("div", { class: "nw-board" }, renderBranchBanner(state),
         renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
-      h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
+      h("div", { class: "nw-side" }, renderQuiz(state, ui), renderReplayBar(state), renderNotes(state, ui),
+        renderInfo(state)),
     ),
     analysis(state, ui),
   );

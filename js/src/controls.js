@@ -171,7 +171,7 @@ function discardControls(state, ui) {
 /** Why this screen has no controls now: a bot thinking, else Python's `act_reason`. */
 function waiting(state) {
   const who = actor(state);
-  if (state.mode === "replay" || who === null) return null;
+  if (state.mode === "replay" || state.mode === "quiz" || who === null) return null;
   let text;
   if (state.busy) text = `${seatName(state, who)} is thinking…`;
   else if (state.act_reason) text = state.act_reason;

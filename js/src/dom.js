@@ -34,9 +34,11 @@ function append(el, children) {
 /** h("button", {class: "nw-x", "aria-label": "Next step"}, "Next") -> HTMLElement */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
-  setProps(el, props);
+  // A textarea's value is a property only (morph.js compares it), never an attribute or child text.
+  const textarea = tag === "textarea" && props && props.value !== undefined;
+  setProps(el, textarea ? { ...props, value: undefined } : props);
   append(el, children);
-  if ((tag === "input" || tag === "select") && props && props.value !== undefined) {
+  if ((tag === "input" || tag === "select" || textarea) && props && props.value !== undefined) {
     el.value = String(props.value);
   }
   return el;

@@ -18,15 +18,18 @@ export const DEFAULTS = {
   perspectives: [], step: 0, steps: 0, spoilers: true, table: null, events: [], info: { kind: "spectator" }, seats: [],
   bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
   can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
-  branch_info: null, offers: {}, worlds: null, graph: null,
+  branch_info: null, offers: {}, worlds: null, graph: null, notes: [], quiz: null, shown_notes: [], quiz_state: null,
 };
+
+/** Traits the view reads under another name: widget.py keeps `notes` and `quiz` for its Python API. */
+export const VIEW_NAMES = { shown_notes: "notes", quiz_state: "quiz" };
 
 /** The synced traits as one plain object, with defaults for anything missing. */
 export function readState(model) {
   const state = {};
   for (const name of TRAITS) {
     const value = model.get(name);
-    state[name] = value === undefined || (value === null && name in DEFAULTS && DEFAULTS[name] !== null)
+    state[VIEW_NAMES[name] || name] = value === undefined || (value === null && name in DEFAULTS && DEFAULTS[name] !== null)
       ? DEFAULTS[name]
       : value;
   }
@@ -35,7 +38,16 @@ export function readState(model) {
 
 let instances = 0;
 
-const FOCUS_FALLBACKS = { "branch-": ["tool-branch", "branch-back"], "worlds-": ["tool-worlds"], "graph-": ["tool-graph"] };
+// A control that went away hands the focus to the first of these still there: after "Commit
+// answer" the verdict, after "Next question" or "Back to step s" the question; the note form's
+// textarea when it opens, "Add a note" once it closes (Save, Cancel, Remove).
+const FOCUS_FALLBACKS = {
+  "branch-": ["tool-branch", "branch-back"], "worlds-": ["tool-worlds"], "graph-": ["tool-graph"],
+  "quiz-": ["quiz-verdict", "quiz-prompt"], "note-": ["note-text", "note-add"],
+};
+
+// Requests whose answer closes the note form when Python accepts it.
+const NOTE_SAVES = new Set(["note_add", "note_edit"]);
 
 function parseJson(text) {
   try {
@@ -67,13 +79,32 @@ export function mount(model, el) {
   const ids = requestIds(model.get("answer"));
   let asked = null;
   let held = null;
+  // The note form's Save waiting for Python: closed on an ok answer, kept (text and all) on a refusal.
+  let noteSave = null;
 
   const send = (msg) => {
     const id = ids.next();
     if (msg.kind === "step") asked = { id, to: msg.to };
     model.send({ ...msg, id });
+    if (NOTE_SAVES.has(msg.kind)) {
+      noteSave = { id, notes: JSON.stringify(state.notes || []) };
+      ui = reduceUi(ui, { ui: "note-saving", saving: true }, state);
+      render();
+    }
     if (msg.kind === "step") render();
   };
+
+  /** Once Python answered the Save: close the form if it was accepted. When a later request's
+   * answer came first (one answer trait), a change of `notes` tells. */
+  function settleNoteSave() {
+    if (!noteSave || !ids.answered(noteSave.id)) return;
+    const answer = model.get("answer");
+    const ok = answer && answer.id === noteSave.id
+      ? Boolean(answer.ok)
+      : JSON.stringify(state.notes || []) !== noteSave.notes;
+    noteSave = null;
+    ui = reduceUi(ui, ok ? { ui: "note-close" } : { ui: "note-saving", saving: false }, state);
+  }
 
   /** The step the next key press steps from: the one asked for, or the one shown. */
   const stepFrom = () => (asked ? asked.to : state.step);
@@ -135,6 +166,7 @@ export function mount(model, el) {
     } else {
       held = null;
     }
+    settleNoteSave();
     ui = syncUi(ui, state);
     const key = focusedKey();
     root.style.setProperty("--nw-scale", String(Number(state.scale) > 0 ? state.scale : 1));
@@ -180,9 +212,30 @@ export function mount(model, el) {
     send({ kind: "step", to });
   }
 
+  // Local drafts: the quiz's slider and the note form stay in the UI state until Commit / Save.
+  const LOCAL_INPUTS = {
+    "quiz-prob": (value) => ({ ui: "quiz-prob", value }),
+    "note-text": (value) => ({ ui: "note-set", field: "text", value }),
+    "note-for": (value) => ({ ui: "note-set", field: "perspective", value }),
+    "note-question": (value) => ({ ui: "note-set", field: "question", value }),
+  };
+
+  /** Applies a local input to the UI state; true if it was one. */
+  function localInput(t, kind) {
+    if (!LOCAL_INPUTS[kind]) return false;
+    const next = reduceUi(ui, LOCAL_INPUTS[kind](t.value), state);
+    if (next !== ui) {
+      ui = next;
+      render();
+    }
+    return true;
+  }
+
   function onInput(event) {
     const t = event.target;
-    if (t && t.getAttribute && t.getAttribute("data-input") === "step") sendStepFrom(t);
+    const kind = t && t.getAttribute && t.getAttribute("data-input");
+    if (kind === "step") sendStepFrom(t);
+    else localInput(t, kind);
   }
 
   // The panels' selects ask Python at once; the branch form's stay local until "Play".
@@ -195,6 +248,7 @@ export function mount(model, el) {
     const t = event.target;
     const kind = t && t.getAttribute && t.getAttribute("data-input");
     if (kind === "step") sendStepFrom(t);
+    else if (localInput(t, kind)) return;
     else if (kind === "speed") {
       const speed = Number(t.value);
       if (speed > 0) send({ kind: "autoplay", playing: Boolean(state.playing), speed });

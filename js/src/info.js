@@ -180,19 +180,28 @@ function botReasons(state) {
   );
 }
 
+function caption(state, info) {
+  if (info.kind === "player") return `What ${playerName(info.player)} knows`;
+  if (info.kind === "teacher") return `${perspectiveLabel("teacher")}'s view`;
+  if (info.kind === "quiz") {
+    const seat = state.quiz && state.quiz.seat;
+    return seat === 0 || seat === 1 ? `What ${playerName(seat)} knows` : "Quiz";
+  }
+  return perspectiveLabel("spectator");
+}
+
 export function renderInfo(state) {
   const info = state.info || { kind: "spectator" };
   let body;
   if (info.kind === "player") body = playerKnowledge(state, info);
   else if (info.kind === "teacher") body = teacherInfo(state, info);
+  else if (info.kind === "quiz") body = h("p", { class: "nw-muted" }, info.text || "");
   else body = h("p", { class: "nw-muted" }, "A spectator sees what is public: discards, sets, scores and hand sizes.");
   return h(
     "section",
     { class: ["nw-info", `nw-info-${info.kind}`], "aria-label": "What is known" },
     h("span", { class: "nw-caption" },
-      info.kind === "player"
-        ? `What ${playerName(info.player)} knows`
-        : info.kind === "teacher" ? `${perspectiveLabel("teacher")}'s view` : perspectiveLabel("spectator")),
+      caption(state, info)),
     body,
     botReasons(state),
   );

@@ -17,6 +17,10 @@ function syncValue(from, to) {
   if (from.tagName === "INPUT") {
     const value = to.getAttribute("value") ?? "";
     if (from.value !== value) from.value = value;
+  } else if (from.tagName === "TEXTAREA") {
+    // The text typed is the UI state's (index.js reads every input event), so this only changes
+    // it when the state says otherwise (a form filled in for editing): the caret stays put.
+    if (from.value !== to.value) from.value = to.value;
   } else if (from.tagName === "SELECT") {
     const chosen = Array.from(to.querySelectorAll("option")).find((o) => o.hasAttribute("selected"));
     if (chosen && from.value !== chosen.value) from.value = chosen.value;

@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { playerName, playerShort } from "./names.js";
+import { noteMark, noteSteps, noteTicks } from "./notes.js";
 import { AUTOPLAY_MODES, SPEEDS } from "./shared.js";
 
 export { SPEEDS };
@@ -16,11 +17,13 @@ export function hasAutoplay(state) {
 /**
  * Spoiler-free review (`spoilers` false): Python sends the replay as if it ended at the current
  * step, so "next" may exist at step === steps: true there until the round is over at that step
- * (Python refuses a step past the real end with "The replay ends at step N").
+ * (Python refuses a step past the real end with "The replay ends at step N"). In a quiz, never.
  */
 export function mayStepOn(state) {
   const { step, steps } = state;
   if (step < steps) return true;
+  // A quiz shows the record up to the question asked (`steps`), never beyond: Python refuses more.
+  if (state.mode === "quiz") return false;
   return state.spoilers === false && step === steps && !(state.table && state.table.phase === "over");
 }
 
@@ -59,6 +62,7 @@ function eventList(state) {
   const { step } = state;
   const items = [{ step: 0, turn: null, player: null, text: "Start: the cards are dealt." }, ...(state.events || [])];
   let lastTurn = null;
+  const noted = new Set(noteSteps(state));
   return h(
     "ol",
     { class: "nw-events", "aria-label": "Moves" },
@@ -85,6 +89,7 @@ function eventList(state) {
             ev.player === 0 || ev.player === 1 ? playerShort(ev.player) : ""),
           h("span", { class: "nw-ev-text" }, ev.text),
           ev.player === 0 || ev.player === 1 ? h("span", { class: "nw-sr" }, ` (${playerName(ev.player)})`) : null,
+          noted.has(ev.step) ? noteMark() : null,
         ),
       );
     }),
@@ -133,7 +138,7 @@ export function renderReplayBar(state) {
     h(
       "div",
       { class: "nw-slider-row" },
-      h("input", {
+      h("div", { class: "nw-slider-track" }, h("input", {
         type: "range",
         class: "nw-slider",
         "data-key": "slider",
@@ -145,7 +150,7 @@ export function renderReplayBar(state) {
         "aria-label": "Step",
         "aria-valuetext": `Step ${asked} of ${steps}`,
         disabled: steps === 0,
-      }),
+      }), noteTicks(state)),
       h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${asked} / ${steps}`),
     ),
     h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" }, liveText(state)),

@@ -4,9 +4,9 @@
 export const PERSPECTIVES = [0, 1, "spectator", "teacher"];
 export const PERSPECTIVE_LABELS = {"0": "Player 1", "1": "Player 2", "spectator": "Spectator", "teacher": "Teacher"};
 export const PLAYER_NAMES = ["Player 1", "Player 2"];
-export const MODES = ["play", "hotseat", "watch", "replay", "live"];
+export const MODES = ["play", "hotseat", "watch", "replay", "live", "quiz"];
 export const AUTOPLAY_MODES = ["watch", "replay", "live"];
 export const SPEEDS = [0.5, 1.0, 2.0, 4.0, 8.0];
-export const TRAITS = ["act_reason", "answer", "bots", "branch_info", "busy", "can_act", "cover", "error", "events", "graph", "hidden_reason", "info", "mode", "nearby", "offers", "paused", "perspective", "perspectives", "playing", "scale", "seats", "speed", "spoilers", "step", "steps", "table", "worlds"];
-export const REQUESTS = {"act": ["action"], "step": ["to"], "perspective": ["to"], "autoplay": ["playing", "speed"], "reveal": [], "resume": ["bot"], "branch": ["seat", "opponent", "world"], "back": [], "worlds": ["open", "seat", "model"], "resample": [], "playout": [], "graph": ["open", "seat", "model"]};
+export const TRAITS = ["act_reason", "answer", "bots", "branch_info", "busy", "can_act", "cover", "error", "events", "graph", "hidden_reason", "info", "mode", "nearby", "offers", "paused", "perspective", "perspectives", "playing", "quiz_state", "scale", "seats", "shown_notes", "speed", "spoilers", "step", "steps", "table", "worlds"];
+export const REQUESTS = {"act": ["action"], "step": ["to"], "perspective": ["to"], "autoplay": ["playing", "speed"], "reveal": [], "resume": ["bot"], "branch": ["seat", "opponent", "world"], "back": [], "worlds": ["open", "seat", "model"], "resample": [], "playout": [], "graph": ["open", "seat", "model"], "note_add": ["step", "text", "perspective", "question"], "note_edit": ["index", "text", "perspective", "question"], "note_remove": ["index"], "quiz_answer": ["index", "answer"], "quiz_go": ["index"]};
 export const MAX_REQUEST_ID = 2147483647;

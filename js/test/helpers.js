@@ -2,7 +2,7 @@
 
 import { afterEach } from "vitest";
 import fixtures from "./fixtures.json";
-import { mount } from "../src/index.js";
+import { TRAITS, VIEW_NAMES, mount } from "../src/index.js";
 
 export const FIXTURES = fixtures;
 export const FIXTURE_NAMES = Object.keys(FIXTURES);
@@ -32,6 +32,18 @@ export function stateFrom(name, overrides = {}) {
     can_act: fx.table.legal_actions.length > 0 && fx.perspective !== "teacher",
     ...overrides,
   };
+}
+
+/** A state as the model holds it: `notes` / `quiz` under the trait names Python syncs them as. */
+export function synced(state) {
+  const out = { ...state };
+  for (const [trait, name] of Object.entries(VIEW_NAMES)) {
+    if (TRAITS.includes(trait) && name in out) {
+      out[trait] = out[name];
+      delete out[name];
+    }
+  }
+  return out;
 }
 
 /** A fake anywidget model: records sent messages (`requests` as sent, `sent` without their

@@ -1,0 +1,199 @@
+// The quiz panel (mode "quiz"): the question, the answer form while it is open, the reveal once
+// answered, and the way between questions. Pure (state, ui) -> DOM; the draft (cards chosen,
+// slider, choice) lives in ui.quiz (ui.js). Python holds the truth: `reveal` is null until answered.
+
+import { h, srOnly } from "./dom.js";
+import { cardFace, cardText } from "./cards.js";
+import { playerName } from "./names.js";
+
+export const CHOICE_LABELS = { pile: "Draw from the pile", steal: "Steal" };
+export const DEFAULT_PROB = 50;
+
+/** The quiz trait, or null outside a quiz. */
+export function quizOf(state) {
+  const q = state.quiz;
+  return q && typeof q === "object" && q.question ? q : null;
+}
+
+/** A fresh draft for the question `index`. */
+export function quizDraft(index = null) {
+  return { index, cards: [], prob: DEFAULT_PROB, choice: null };
+}
+
+/** The answer the draft gives (card codes | 0..1 | "pile"/"steal"), or null while incomplete. */
+export function quizAnswer(question, draft) {
+  const form = (question && question.form) || {};
+  const d = draft || quizDraft();
+  if (form.type === "cards") {
+    const min = Number.isInteger(form.min) ? form.min : 1;
+    return d.cards.length >= Math.max(1, min) ? [...d.cards] : null;
+  }
+  if (form.type === "probability") return (Number.isFinite(d.prob) ? d.prob : DEFAULT_PROB) / 100;
+  if (form.type === "choice") return (form.options || []).includes(d.choice) ? d.choice : null;
+  return null;
+}
+
+/** "70%" for the slider's 0..100. */
+function probText(value) {
+  return `${Math.round(value)}%`;
+}
+
+function cardsForm(question, draft) {
+  const form = question.form;
+  const chosen = draft.cards;
+  const max = Number.isInteger(form.max) ? form.max : 3;
+  const min = Number.isInteger(form.min) ? form.min : 1;
+  const how = min === max ? `${max}` : `${min} to ${max}`;
+  return [
+    h(
+      "div",
+      { class: "nw-quiz-cards", role: "group", "aria-label": `Candidates: choose ${how} cards` },
+      (form.candidates || []).map((code) => cardFace(code, {
+        size: "sm",
+        button: {
+          key: `quiz-card-${code}`, ui: { ui: "quiz-card", card: code },
+          pressed: chosen.some((c) => String(c).toUpperCase() === String(code).toUpperCase()),
+        },
+      })),
+    ),
+    h("p", { class: "nw-quiz-chosen" },
+      chosen.length
+        ? [`Chosen (${chosen.length} of ${max}): `, h("span", { class: "nw-quiz-chosen-cards" }, chosen.map(cardText).join(" "))]
+        : `Chosen: none yet. Choose ${how} cards; a further one replaces the first chosen.`),
+  ];
+}
+
+function probabilityForm(question, draft) {
+  const form = question.form;
+  const value = Number.isFinite(draft.prob) ? draft.prob : DEFAULT_PROB;
+  return h(
+    "div",
+    { class: "nw-quiz-prob-row" },
+    h("span", { class: "nw-field-label", "aria-hidden": "true" }, form.label || "Probability"),
+    h("input", {
+      type: "range", class: "nw-slider nw-quiz-prob", "data-key": "quiz-prob", "data-input": "quiz-prob",
+      min: "0", max: "100", step: "1", value: String(value),
+      "aria-label": form.label || "Probability", "aria-valuetext": probText(value),
+    }),
+    h("span", { class: "nw-quiz-prob-value", "aria-hidden": "true" }, probText(value)),
+  );
+}
+
+function choiceForm(question, draft) {
+  const options = question.form.options || [];
+  return h(
+    "div",
+    { class: "nw-actions nw-quiz-choices", role: "group", "aria-label": "Your choice" },
+    options.map((o) => h("button", {
+      type: "button", class: ["nw-btn", "nw-toggle", draft.choice === o ? "nw-toggle-on" : null],
+      "data-key": `quiz-choice-${o}`, "aria-pressed": String(draft.choice === o), "data-ui": { ui: "quiz-choice", choice: o },
+    }, CHOICE_LABELS[o] || o)),
+  );
+}
+
+const FORMS = { cards: cardsForm, probability: probabilityForm, choice: choiceForm };
+
+function answerForm(quiz, ui) {
+  const question = quiz.question;
+  const form = question.form || {};
+  const draft = ui.quiz && ui.quiz.index === question.index ? ui.quiz : quizDraft(question.index);
+  const answer = quizAnswer(question, draft);
+  return h(
+    "div",
+    { class: "nw-quiz-form" },
+    FORMS[form.type] ? FORMS[form.type](question, draft) : null,
+    h("div", { class: "nw-actions" },
+      h("button", {
+        type: "button", class: "nw-btn nw-btn-primary", "data-key": "quiz-commit", disabled: answer === null,
+        "data-request": answer === null ? null : { kind: "quiz_answer", index: question.index, answer },
+      }, "Commit answer")),
+  );
+}
+
+function reveal(r) {
+  const rows = r.rows || [];
+  return h(
+    "div",
+    { class: "nw-quiz-reveal" },
+    h("p", { class: "nw-quiz-verdict", "data-key": "quiz-verdict", tabindex: "-1" }, r.verdict),
+    r.answer_text ? h("p", { class: "nw-quiz-answer" }, r.answer_text) : null,
+    rows.length
+      ? h("table", { class: "nw-quiz-rows" },
+          h("tbody", null, rows.map((row) => h("tr", null, h("th", { scope: "row" }, row.label), h("td", null, row.value)))))
+      : null,
+    r.note ? h("p", { class: "nw-note" }, r.note) : null,
+  );
+}
+
+/** The first question not answered yet, or null. */
+function firstOpen(quiz) {
+  const open = (quiz.items || []).find((it) => !it.answered);
+  return open ? open.index : null;
+}
+
+function itemList(quiz) {
+  const items = quiz.items || [];
+  if (items.length < 2) return null;
+  const open = firstOpen(quiz);
+  return h(
+    "ol",
+    { class: "nw-quiz-items", "aria-label": "Questions" },
+    items.map((it) => {
+      const current = it.index === quiz.question.index;
+      const reachable = it.answered || it.index === open;
+      const status = current ? "current" : it.answered ? "answered" : "not answered yet";
+      return h("li", null, h("button", {
+        type: "button",
+        class: ["nw-quiz-item", current ? "nw-current" : null, it.answered ? "nw-quiz-item-done" : null],
+        "data-key": `quiz-item-${it.index}`,
+        "aria-label": `Question ${it.index + 1}: ${it.label}, ${status}${it.answered && current ? ", answered" : ""}`,
+        "aria-current": current ? "step" : null,
+        title: it.verdict || null,
+        disabled: !reachable && !current,
+        "data-request": reachable && !current ? { kind: "quiz_go", index: it.index } : null,
+      },
+      h("span", { class: "nw-quiz-item-n", "aria-hidden": "true" }, String(it.index + 1)),
+      h("span", { class: "nw-quiz-item-label", "aria-hidden": "true" }, it.label),
+      it.answered ? h("span", { class: "nw-quiz-tick", "aria-hidden": "true" }, "✓") : null));
+    }),
+  );
+}
+
+/** The quiz panel, or null outside a quiz. */
+export function renderQuiz(state, ui) {
+  const quiz = quizOf(state);
+  if (!quiz) return null;
+  const q = quiz.question;
+  const answered = Boolean(q.answered);
+  const total = quiz.total || (quiz.items || []).length;
+  const nextIndex = q.index + 1;
+  const who = [playerName(quiz.seat), quiz.student].filter(Boolean).join(" · ");
+  return h(
+    "section",
+    { class: "nw-quiz", "data-key": "quiz", "aria-label": "Quiz" },
+    h("span", { class: "nw-caption" }, `Quiz · ${who}`),
+    h("p", { class: "nw-quiz-count" }, `Question ${q.index + 1} of ${total} · step ${q.step}`),
+    h("p", { class: "nw-quiz-prompt", "data-key": "quiz-prompt", tabindex: "-1" },
+      srOnly(`Question ${q.index + 1}: `), q.prompt),
+    state.step !== q.step
+      ? h("div", { class: "nw-quiz-away" },
+          h("p", null, `You are looking at step ${state.step}; the question is about step ${q.step}.`),
+          h("button", {
+            type: "button", class: "nw-btn", "data-key": "quiz-to-step", "data-request": { kind: "step", to: q.step },
+          }, `Back to step ${q.step}`))
+      : null,
+    answered ? null : answerForm(quiz, ui),
+    answered && quiz.reveal ? reveal(quiz.reveal) : null,
+    answered && nextIndex < total
+      ? h("div", { class: "nw-actions" },
+          h("button", {
+            type: "button", class: "nw-btn nw-btn-primary", "data-key": "quiz-next",
+            "data-request": { kind: "quiz_go", index: nextIndex },
+          }, "Next question"))
+      : null,
+    quiz.done
+      ? h("p", { class: "nw-quiz-done", "data-key": "quiz-done" }, "Quiz finished: step on to see how the game ended.")
+      : null,
+    itemList(quiz),
+  );
+}

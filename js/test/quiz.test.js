@@ -1,0 +1,281 @@
+import { describe, expect, it } from "vitest";
+import { keyRequest } from "../src/keys.js";
+import { mayStepOn } from "../src/replaybar.js";
+import { quizAnswer, quizDraft } from "../src/quiz.js";
+import { initialUi, reduceUi, syncUi } from "../src/ui.js";
+import { FIXTURES, accessibleName, button, buttons, click, flush, key, mountsCleanedAfterEach, stateFrom, synced } from "./helpers.js";
+
+// Hand-written `quiz` traits in the shapes of the issue 12 contract (mode "quiz").
+const open = mountsCleanedAfterEach();
+const byKey = (root, k) => root.querySelector(`[data-key="${k}"]`);
+
+const HIDDEN_INFO = { kind: "quiz", text: "The odds appear once you have answered." };
+const NOTES_OFFER = {
+  editable: false, reason: "Notes cannot be changed during a quiz",
+  perspectives: [{ id: null, label: "Everyone" }], kinds: [{ id: null, label: "No question" }],
+};
+
+const FORMS = {
+  cards: { type: "cards", min: 1, max: 3, candidates: ["2C", "7H", "QS", "10D", "AH"] },
+  probability: { type: "probability", min: 0, max: 1, label: "P(Player 1 wins)" },
+  choice: { type: "choice", options: ["pile", "steal"] },
+};
+
+const PROMPTS = {
+  cards: "Which cards may be Player 2's needle? Choose up to three.",
+  probability: "How likely is Player 1 to win from here?",
+  choice: "Draw from the pile or steal?",
+};
+
+const KINDS = { cards: "needle", probability: "winner", choice: "pile_or_steal" };
+
+const REVEAL = {
+  answer_text: "You chose 7♥ Q♠.",
+  verdict: "Found it: Player 2's needle was 7♥.",
+  rows: [{ label: "Model-free", value: "31%" }, { label: "GreedyBot model", value: "44%" }],
+  note: "Model-free: every deal the seat's view allows is equally likely.",
+};
+
+/** A quiz of three questions, showing question `index` (0-based) at `qStep`. */
+function quiz({ form = "cards", index = 1, answered = false, done = false, qStep = 15 } = {}) {
+  const items = [
+    { index: 0, step: 4, kind: "needle", label: "Needle", answered: true, verdict: "Found it" },
+    { index: 1, step: 15, kind: KINDS[form], label: "Pile or steal", answered: index > 1, verdict: null },
+    { index: 2, step: 30, kind: "winner", label: "Winner", answered: done, verdict: null },
+  ];
+  items[index] = { ...items[index], step: qStep, answered };
+  return {
+    seat: 0, student: "Ada", total: 3, index, done,
+    items,
+    question: { index, step: qStep, kind: KINDS[form], prompt: PROMPTS[form], answered, form: FORMS[form] },
+    reveal: answered ? REVEAL : null,
+  };
+}
+
+function quizState({ step = 15, steps = 15, ...q } = {}) {
+  const answered = Boolean(q.answered);
+  const fx = stateFrom("over_0");
+  return {
+    ...fx,
+    mode: "quiz", perspectives: [0], spoilers: false, can_act: false, step, steps,
+    info: answered ? fx.info : HIDDEN_INFO,
+    offers: { branch: { seats: [], worlds: [], opponents: [], reason: "Not during a quiz" }, notes: NOTES_OFFER },
+    notes: [],
+    quiz: quiz({ qStep: step, ...q }),
+  };
+}
+
+const mountQuiz = (options) => open(synced(quizState(options)));
+
+function slide(input, value) {
+  input.value = String(value);
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+describe("quiz mode", () => {
+  it("is labelled Quiz, without play or move controls, its odds hidden", () => {
+    const { root } = mountQuiz();
+    expect(root.querySelector(".nw-mode").textContent).toBe("Quiz");
+    expect(buttons(root, "Play")).toHaveLength(0);
+    expect(root.querySelector(".nw-controls")).toBeNull();
+    const info = root.querySelector(".nw-info");
+    expect(info.textContent).toContain("The odds appear once you have answered.");
+    expect(info.querySelector(".nw-caption").textContent).toBe("What Player 1 knows");
+    expect(info.querySelector(".nw-heat")).toBeNull();
+  });
+
+  it("steps back and forth within 0..steps, never past steps", () => {
+    expect(mayStepOn(quizState({ step: 15, steps: 15 }))).toBe(false);
+    expect(mayStepOn(quizState({ step: 10, steps: 15 }))).toBe(true);
+    // unlike spoiler-free review, which goes on at step === steps
+    expect(mayStepOn({ ...quizState(), mode: "replay", table: FIXTURES.sets_p1.table })).toBe(true);
+    expect(mayStepOn({ ...quizState(), table: FIXTURES.sets_p1.table })).toBe(false);
+    const { root, model } = mountQuiz();
+    expect(button(root, "Next step").disabled).toBe(true);
+    key(root, "ArrowRight");
+    expect(model.sent).toEqual([]);
+    key(root, "ArrowLeft");
+    expect(model.sent).toEqual([{ kind: "step", to: 14 }]);
+    expect(keyRequest({ key: "ArrowRight", target: root }, quizState({ step: 10 }))).toEqual({ kind: "step", to: 11 });
+  });
+
+  it("shows the question, its number and its step at the top of the side column", () => {
+    const { root } = mountQuiz();
+    const panel = root.querySelector('section[aria-label="Quiz"]');
+    expect(panel).not.toBeNull();
+    expect(root.querySelector(".nw-side").firstElementChild).toBe(panel);
+    expect(panel.textContent).toContain("Question 2 of 3 · step 15");
+    expect(byKey(root, "quiz-prompt").textContent).toContain(PROMPTS.cards);
+    expect(byKey(root, "quiz-to-step")).toBeNull();
+    for (const b of panel.querySelectorAll("button")) expect(accessibleName(b)).not.toBe("");
+  });
+
+  it("offers the way back when the student looks at another step", () => {
+    const { root, model } = open(synced({ ...quizState(), step: 9 }));
+    expect(root.querySelector(".nw-quiz").textContent)
+      .toContain("You are looking at step 9; the question is about step 15");
+    click(button(root, "Back to step 15"));
+    expect(model.sent).toEqual([{ kind: "step", to: 15 }]);
+  });
+});
+
+describe("answering", () => {
+  it("cards: toggles with aria-pressed, at most three (a fourth replaces the first), then commits the codes", () => {
+    const { root, model } = mountQuiz();
+    const commit = byKey(root, "quiz-commit");
+    expect(commit.disabled).toBe(true);
+    const seven = byKey(root, "quiz-card-7H");
+    expect(accessibleName(seven)).toBe("7 of hearts");
+    expect(seven.getAttribute("aria-pressed")).toBe("false");
+    click(seven);
+    expect(byKey(root, "quiz-card-7H").getAttribute("aria-pressed")).toBe("true");
+    expect(byKey(root, "quiz-commit").disabled).toBe(false);
+    for (const c of ["QS", "10D", "AH"]) click(byKey(root, `quiz-card-${c}`));
+    const pressed = Array.from(root.querySelectorAll('.nw-quiz-cards [aria-pressed="true"]')).map((b) => b.getAttribute("data-card"));
+    expect(pressed).toEqual(["QS", "10D", "AH"]);
+    expect(root.querySelector(".nw-quiz-chosen").textContent).toBe("Chosen (3 of 3): Q♠ 10♦ A♥");
+    click(byKey(root, "quiz-card-10D")); // a second press takes it back
+    expect(root.querySelector(".nw-quiz-chosen").textContent).toBe("Chosen (2 of 3): Q♠ A♥");
+    expect(model.sent).toEqual([]);
+    click(byKey(root, "quiz-commit"));
+    expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: ["QS", "AH"] }]);
+  });
+
+  it("probability: a 0-100 slider at 50, its value shown and spoken, sent as 0..1 only on Commit", () => {
+    const { root, model } = mountQuiz({ form: "probability" });
+    const slider = byKey(root, "quiz-prob");
+    expect(slider.getAttribute("type")).toBe("range");
+    expect([slider.min, slider.max, slider.step, slider.value]).toEqual(["0", "100", "1", "50"]);
+    expect(slider.getAttribute("aria-label")).toBe("P(Player 1 wins)");
+    expect(slider.getAttribute("aria-valuetext")).toBe("50%");
+    expect(byKey(root, "quiz-commit").disabled).toBe(false);
+    slide(slider, 70);
+    expect(byKey(root, "quiz-prob")).toBe(slider);
+    expect(slider.value).toBe("70");
+    expect(slider.getAttribute("aria-valuetext")).toBe("70%");
+    expect(root.querySelector(".nw-quiz-prob-value").textContent).toBe("70%");
+    expect(model.sent).toEqual([]);
+    // arrows inside the slider are the slider's, not steps
+    expect(key(slider, "ArrowLeft").defaultPrevented).toBe(false);
+    expect(model.sent).toEqual([]);
+    click(byKey(root, "quiz-commit"));
+    expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: 0.7 }]);
+  });
+
+  it("choice: two toggles, Commit once one is chosen", () => {
+    const { root, model } = mountQuiz({ form: "choice" });
+    expect(byKey(root, "quiz-commit").disabled).toBe(true);
+    const pile = button(root, "Draw from the pile");
+    const steal = button(root, "Steal");
+    expect(pile.getAttribute("data-key")).toBe("quiz-choice-pile");
+    expect(steal.getAttribute("data-key")).toBe("quiz-choice-steal");
+    click(steal);
+    expect(byKey(root, "quiz-choice-steal").getAttribute("aria-pressed")).toBe("true");
+    expect(byKey(root, "quiz-choice-pile").getAttribute("aria-pressed")).toBe("false");
+    click(byKey(root, "quiz-choice-pile"));
+    click(byKey(root, "quiz-commit"));
+    expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: "pile" }]);
+  });
+
+  it("keeps the draft across Python's re-renders and starts afresh on another question", async () => {
+    const { root, model } = mountQuiz();
+    click(byKey(root, "quiz-card-2C"));
+    model.update(synced({ step: 14 }));
+    await flush();
+    expect(byKey(root, "quiz-card-2C").getAttribute("aria-pressed")).toBe("true");
+    model.update(synced({ quiz: quiz({ index: 2, qStep: 14 }) }));
+    await flush();
+    expect(byKey(root, "quiz-card-2C").getAttribute("aria-pressed")).toBe("false");
+  });
+
+  it("after Commit, the focus goes to the verdict", async () => {
+    const { root, model } = mountQuiz({ form: "choice" });
+    click(byKey(root, "quiz-choice-steal"));
+    byKey(root, "quiz-commit").focus();
+    click(byKey(root, "quiz-commit"));
+    model.answer(synced({ quiz: quiz({ form: "choice", answered: true }) }));
+    await flush();
+    expect(byKey(root, "quiz-commit")).toBeNull();
+    expect(document.activeElement).toBe(byKey(root, "quiz-verdict"));
+  });
+});
+
+describe("the reveal and the way on", () => {
+  it("shows the verdict, the answer, the figures as a table and the note", () => {
+    const { root } = mountQuiz({ answered: true });
+    expect(byKey(root, "quiz-commit")).toBeNull();
+    expect(byKey(root, "quiz-verdict").textContent).toBe(REVEAL.verdict);
+    const panel = root.querySelector(".nw-quiz");
+    expect(panel.textContent).toContain(REVEAL.answer_text);
+    expect(panel.textContent).toContain(REVEAL.note);
+    const heads = Array.from(panel.querySelectorAll("tbody th[scope=row]")).map((th) => th.textContent);
+    expect(heads).toEqual(["Model-free", "GreedyBot model"]);
+    expect(Array.from(panel.querySelectorAll("tbody td")).map((td) => td.textContent)).toEqual(["31%", "44%"]);
+  });
+
+  it("Next question asks for the next index; the focus lands on the new question", async () => {
+    const { root, model } = mountQuiz({ answered: true });
+    const next = byKey(root, "quiz-next");
+    expect(accessibleName(next)).toBe("Next question");
+    next.focus();
+    click(next);
+    expect(model.sent).toEqual([{ kind: "quiz_go", index: 2 }]);
+    model.answer(synced({ quiz: quiz({ index: 2, qStep: 15 }) }));
+    await flush();
+    expect(byKey(root, "quiz-next")).toBeNull();
+    expect(document.activeElement).toBe(byKey(root, "quiz-prompt"));
+  });
+
+  it("has no Next question on the last one, and says when the quiz is done", () => {
+    const { root } = mountQuiz({ index: 2, answered: true, done: true });
+    expect(byKey(root, "quiz-next")).toBeNull();
+    expect(byKey(root, "quiz-done").textContent).toBe("Quiz finished: step on to see how the game ended.");
+  });
+
+  it("lists the questions: answered ones and the first open one are reachable", () => {
+    const { root, model } = mountQuiz({ index: 1 });
+    const items = [0, 1, 2].map((i) => byKey(root, `quiz-item-${i}`));
+    expect(items.map(accessibleName)).toEqual([
+      "Question 1: Needle, answered", "Question 2: Pile or steal, current", "Question 3: Winner, not answered yet",
+    ]);
+    expect(items[0].textContent).toContain("✓");
+    expect(items[1].getAttribute("aria-current")).toBe("step");
+    expect(items[2].disabled).toBe(true);
+    click(items[0]);
+    click(items[1]); // the current one: nothing to ask
+    click(items[2]);
+    expect(model.sent).toEqual([{ kind: "quiz_go", index: 0 }]);
+  });
+
+  it("going back to an answered question lets the first open one be reached again", () => {
+    const { root, model } = mountQuiz({ index: 0, answered: true, qStep: 4, step: 4 });
+    expect(byKey(root, "quiz-item-1").disabled).toBe(false);
+    expect(byKey(root, "quiz-item-2").disabled).toBe(true);
+    click(byKey(root, "quiz-item-1"));
+    expect(model.sent).toEqual([{ kind: "quiz_go", index: 1 }]);
+  });
+});
+
+describe("the quiz draft (ui.js)", () => {
+  it("is keyed by the question and never changes an answered one", () => {
+    const state = quizState();
+    let ui = syncUi(initialUi(), state);
+    expect(ui.quiz).toEqual(quizDraft(1));
+    ui = reduceUi(ui, { ui: "quiz-card", card: "7h" }, state);
+    expect(ui.quiz.cards).toEqual(["7H"]);
+    expect(reduceUi(ui, { ui: "quiz-card", card: "KD" }, state)).toBe(ui); // not a candidate
+    const answered = quizState({ answered: true });
+    expect(reduceUi(ui, { ui: "quiz-card", card: "2C" }, answered)).toBe(ui);
+    expect(syncUi(ui, quizState({ index: 2 })).quiz).toEqual(quizDraft(2));
+  });
+
+  it("clamps the slider and gives the answer in Python's shapes", () => {
+    const state = quizState({ form: "probability" });
+    const ui = syncUi(initialUi(), state);
+    expect(reduceUi(ui, { ui: "quiz-prob", value: "140" }, state).quiz.prob).toBe(100);
+    expect(reduceUi(ui, { ui: "quiz-prob", value: "-3" }, state).quiz.prob).toBe(0);
+    expect(quizAnswer(state.quiz.question, { ...quizDraft(1), prob: 33 })).toBeCloseTo(0.33);
+    expect(quizAnswer(quizState().quiz.question, quizDraft(1))).toBe(null);
+    expect(quizAnswer(quizState({ form: "choice" }).quiz.question, { ...quizDraft(1), choice: "steal" })).toBe("steal");
+  });
+});

@@ -1,0 +1,225 @@
+"""Quiz mode on a widget: one student's run through a quiz, asked and revealed in the browser. No Jupyter.
+
+`QuizMode` drives a quiz-mode `Session` (a replay shown from one seat, cut at the step the
+quiz has reached) with an `answers.QuizRun`:
+
+- the current question (`index`) is shown at its step; the student may look back at any
+  step up to the furthest question reached, never past it (`Session.set_horizon`);
+- while the current question is unanswered the seat's odds are hidden (`hides_odds`: the
+  info panel would show the model-free answer);
+- an answer is a request Python validates (`request_quiz_answer`); once accepted it is
+  revealed and locked (`QuizRun`); the reveal is in the state only after that;
+- `request_quiz_go` goes back to an answered question or on to the first unanswered one;
+  once every question is answered the whole replay opens, still from the seat.
+
+`state()` is the `quiz` trait, and `reveal_text` turns a reveal into the words and rows the
+widget shows (nothing in it before the answer is committed).
+
+>>> from needle_widget import examples
+>>> from needle_widget.answers import QuizRun
+>>> from needle_widget.quiz import questions_from_notes
+>>> from needle_widget.session import Session
+>>> replay = examples.load("detective")
+>>> session = Session(replay=replay, perspective=0, mode="quiz", spoilers=False)
+>>> run = QuizRun(replay, questions_from_notes(replay, 0), student="ann", replay_name="detective", n=20)
+>>> quiz = QuizMode(session, run)
+>>> session.step, session.steps, quiz.state()["question"]["prompt"], quiz.state()["reveal"]
+(2, 2, 'Which is the better draw here, pile or steal?', None)
+>>> quiz.request_quiz_answer(0, "pile")
+>>> quiz.state()["reveal"]["verdict"][:16]
+'The better draw:'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .answers import QuizRun
+from .cards import Card
+from .errors import ArgumentError, quote
+from .notepad import KIND_LABELS
+from .quiz import QuizQuestionError
+from .seats import player_name
+from .session import Session
+
+__all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "reveal_text"]
+
+HIDDEN_INFO = {"kind": "quiz", "text": "The odds appear once you have answered."}
+"""The info panel while the current question is unanswered."""
+ITEM_LABELS = {"needle": "Needle", "next_draw": "Next draw", "winner": "Winner", "pile_or_steal": "Pile or steal"}
+CHOICE_LABELS = {"pile": "Draw from the pile", "steal": "Steal"}
+MODELS_NOTE = ("Model-free: every deal the seat's view allows is equally likely. GreedyBot model: the same, "
+               "weighed by how likely a GreedyBot opponent was to play as it did.")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.0f}%"
+
+
+def _cards(codes: Any) -> str:
+    return " ".join(str(Card.parse(c)) for c in codes)
+
+
+def _top(top: list) -> str:
+    return ", ".join(f"{Card.parse(code)} {_pct(p)}" for code, p in top)
+
+
+def reveal_text(shown: dict[str, Any]) -> dict[str, Any]:
+    """{answer_text, verdict, rows: [{label, value}], note}: a `quiz.reveal` in words."""
+    kind, seat = shown["question"]["kind"], shown["question"]["seat"]
+    truth, model, score, answer = shown["truth"], shown["model"], shown["score"], shown["answer"]
+    free, greedy = model["free"], model["greedy"]
+    rows: list[tuple[str, str]]
+    if kind == "needle":
+        needle = str(Card.parse(truth["needle"]))
+        head = "Found it" if score["hit"] else "Not among your cards"
+        verdict = (f"{head}: {player_name(1 - seat)}'s needle was {needle}. Your cards held "
+                   f"{_pct(score['coverage'])} of the odds; the three likeliest held {_pct(score['best_coverage'])}.")
+        answer_text = f"You chose {_cards(answer)}."
+        rows = [("Their needle", needle),
+                ("Your cards' share of the odds", f"{_pct(free['coverage'])} model-free, "
+                                                  f"{_pct(greedy['coverage'])} with the GreedyBot model"),
+                ("The needle's odds", f"{_pct(free['truth_odds'])} model-free, {_pct(greedy['truth_odds'])} "
+                                      "with the GreedyBot model"),
+                ("Likeliest, model-free", _top(free["top"])),
+                ("Likeliest, GreedyBot model", _top(greedy["top"]))]
+        note = MODELS_NOTE
+    elif kind == "pile_or_steal":
+        shares, best = free["shares"], free["best"]
+        other = "steal" if best == "pile" else "pile"
+        head = "The better draw" if answer == best else "Not the better draw"
+        verdict = (f"{head}: in the same {free['n']} possible worlds, played on by GreedyBots, "
+                   f"{best} wins {_pct(shares[best])} for {player_name(seat)} and {other} {_pct(shares[other])}.")
+        answer_text = f"You chose: {CHOICE_LABELS[answer].lower()}."
+        low, high = free["intervals"]["pile"], free["intervals"]["steal"]
+        rows = [("After a pile draw, model-free", f"{_pct(shares['pile'])} wins ({_pct(low[0])}–{_pct(low[1])})"),
+                ("After a steal, model-free", f"{_pct(shares['steal'])} wins ({_pct(high[0])}–{_pct(high[1])})")]
+        rows += [("With the GreedyBot model", f"pile {_pct(greedy['shares']['pile'])}, "
+                                              f"steal {_pct(greedy['shares']['steal'])}"),
+                 ("Played in the game", CHOICE_LABELS[truth["played"]] if truth["played"] else "–"),
+                 ("How it ended", truth["result"])]
+        note = "Each draw is made in the same possible worlds drawn from the seat's view; two GreedyBots play on."
+    else:
+        outcome = truth["outcome"]
+        if kind == "winner":
+            happened = truth["result"]
+        elif truth["draw_step"] is None:
+            happened = "The round ended before your next pile draw: the needle was not found by one."
+        else:
+            drawn = str(Card.parse(truth["drawn"]))
+            happened = (f"Your next pile draw (step {truth['draw_step'] + 1}) was {drawn}: "
+                        + ("your needle." if outcome else f"not your needle {Card.parse(truth['needle'])}."))
+        verdict = (f"{happened} Your Brier score: {score['brier']:.2f} (model-free {score['model_brier']:.2f}, "
+                   f"GreedyBot model {score['greedy_brier']:.2f}; 0 is perfect, lower is better).")
+        answer_text = f"You said {_pct(answer)}."
+        rows = [("Your forecast", _pct(answer)), ("What happened", "yes (1)" if outcome else "no (0)"),
+                ("Model-free forecast", _pct(free["forecast"])),
+                ("GreedyBot-model forecast", _pct(greedy["forecast"])),
+                ("Brier: you / model-free / GreedyBot",
+                 f"{score['brier']:.3f} / {score['model_brier']:.3f} / {score['greedy_brier']:.3f}")]
+        note = MODELS_NOTE
+    return {"answer_text": answer_text, "verdict": verdict, "rows": [{"label": a, "value": b} for a, b in rows],
+            "note": note}
+
+
+def _short(shown: dict[str, Any]) -> str:
+    """The item list's verdict: a few words."""
+    kind, score = shown["question"]["kind"], shown["score"]
+    if kind == "needle":
+        return f"{'hit' if score['hit'] else 'miss'}, {_pct(score['coverage'])}"
+    if kind == "pile_or_steal":
+        return "better draw" if score["vs_best"] == 0 else "not the better draw"
+    return f"Brier {score['brier']:.2f}"
+
+
+class QuizMode:
+    """A quiz run on a quiz-mode session: which question is shown, the answer requests, the `quiz` trait."""
+
+    def __init__(self, session: Session, run: QuizRun, clock: Callable[[], str | None] | None = None) -> None:
+        if session.mode != "quiz":
+            raise ArgumentError(f"QuizMode needs a quiz-mode session, not {session.mode} mode")
+        if not run.questions:
+            raise QuizQuestionError(f"A quiz needs at least one question for {player_name(session.screen)}: "
+                                    "give questions=, or notes with questions the seat may read")
+        seats = {q.seat for q in run.questions}
+        if seats != {session.screen}:
+            raise QuizQuestionError(f"Every question must be for the quiz's seat, {player_name(session.screen)} "
+                                    f"({session.screen}); got seats {sorted(seats)}")
+        self.session, self.run, self._clock = session, run, clock
+        self.index = 0
+        self._reached = 0
+        self._asked: dict[int, dict[str, Any]] = {}
+        self._move(0)
+
+    @property
+    def done(self) -> bool:
+        """Every question is answered."""
+        return len(self.run.answers) == len(self.run.questions)
+
+    def hides_odds(self) -> bool:
+        """The seat's odds are hidden while the current question is unanswered."""
+        return self.run.revealed(self.index) is None
+
+    def _first_open(self) -> int | None:
+        return next((i for i in range(len(self.run.questions)) if self.run.revealed(i) is None), None)
+
+    def _move(self, index: int) -> None:
+        self.index = index
+        self._reached = max(self._reached, index)
+        questions, session = self.run.questions, self.session
+        horizon = len(session.full_record()) if self.done else max(
+            q.step for q in questions[: self._reached + 1])
+        session.set_horizon(max(horizon, session.horizon or 0), questions[index].step)
+
+    # ---- requests (checked first: a refusal changes nothing) --------------------------------------
+
+    def answer(self, answer: Any, index: int | None = None) -> None:
+        """Python: answer question `index` (default the current one): validated, revealed and locked."""
+        self.request_quiz_answer(self.index if index is None else index, answer)
+
+    def go(self, index: int) -> None:
+        """Python: show question `index` (any answered one, or the first unanswered)."""
+        self.request_quiz_go(index)
+
+    def request_quiz_answer(self, index: Any, answer: Any) -> None:
+        """{kind: "quiz_answer", index, answer}: the answer to the current question."""
+        if type(index) is not int or index != self.index:
+            raise ArgumentError(f"Cannot answer question {quote(index)}: the question shown is {self.index}")
+        self.run.answer(index, answer, time=self._clock() if self._clock else None)
+        if self.done:
+            self._move(self.index)
+
+    def request_quiz_go(self, index: Any) -> None:
+        """{kind: "quiz_go", index}: go to an answered question or to the first unanswered one."""
+        total, first = len(self.run.questions), self._first_open()
+        if type(index) is not int or not 0 <= index < total:
+            raise ArgumentError(f"There is no question {quote(index)}: the questions are 0 to {total - 1}")
+        if self.run.revealed(index) is None and index != first:
+            raise ArgumentError(f"Cannot go to question {index} yet: answer question {first} first")
+        self._move(index)
+
+    # ---- the `quiz` trait -----------------------------------------------------------------------
+
+    def _ask(self, index: int) -> dict[str, Any]:
+        if index not in self._asked:
+            self._asked[index] = self.run.ask(index)
+        return self._asked[index]
+
+    def state(self) -> dict[str, Any]:
+        """{seat, student, total, index, done, items, question, reveal}: see the widget's `quiz` trait."""
+        run, i = self.run, self.index
+        asked, shown = self._ask(i), run.revealed(i)
+        items = []
+        for j, q in enumerate(run.questions):
+            revealed = run.revealed(j)
+            items.append({"index": j, "step": q.step, "kind": q.kind, "label": ITEM_LABELS[q.kind],
+                          "answered": revealed is not None, "verdict": None if revealed is None else _short(revealed)})
+        q = run.questions[i]
+        return {
+            "seat": self.session.screen, "student": run.student, "total": len(run.questions), "index": i,
+            "done": self.done, "items": items,
+            "question": {"index": i, "step": q.step, "kind": q.kind, "prompt": asked["prompt"],
+                         "label": KIND_LABELS[q.kind], "answered": shown is not None, "form": asked["form"]},
+            "reveal": None if shown is None else reveal_text(shown),
+        }

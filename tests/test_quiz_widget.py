@@ -1,0 +1,272 @@
+"""Quiz mode in the widget (issue 12): a seat is asked at each question's step, answers by a
+request Python checks, sees the reveal, cannot change its answer; nothing of the truth (nor
+anything past the question's step) is in the synced state before the answer is committed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from test_whatif_widget import send, synced
+
+from needle_widget import NeedleWidget, bots, examples, worlds
+from needle_widget.answers import class_table, load_answers
+from needle_widget.errors import NeedleError
+from needle_widget.quiz import AnswerLocked, QuizQuestion, QuizQuestionError, reveal
+from needle_widget.sim import play_game
+
+ANSWERS = {"cards": None, "probability": 0.3, "choice": "steal"}
+
+
+def an_answer(widget: NeedleWidget) -> Any:
+    form = widget.quiz_state["question"]["form"]
+    return form["candidates"][:2] if form["type"] == "cards" else ANSWERS[form["type"]]
+
+
+def detective(**kwargs: Any) -> NeedleWidget:
+    return NeedleWidget.quiz(examples.load("detective"), seat=0, student="ann", n=40, **kwargs)
+
+
+def test_the_questions_come_from_the_notes_the_seat_may_read() -> None:
+    w = detective()
+    assert [(i["step"], i["kind"]) for i in w.quiz_state["items"]] == [
+        (2, "pile_or_steal"), (15, "next_draw"), (29, "needle"), (36, "winner"), (44, "winner")]
+    assert w.mode == "quiz" and w.perspectives == [0] and w.perspective == 0
+    assert (w.step, w.steps, w.spoilers) == (2, 2, False)
+
+
+def test_a_whole_quiz_in_the_browser_with_the_answers_recorded_and_exported(tmp_path) -> None:
+    w = detective()
+    for i in range(5):
+        q = w.quiz_state["question"]
+        assert (q["index"], w.step, w.steps) == (i, q["step"], q["step"]) and not q["answered"]
+        assert w.quiz_state["reveal"] is None and w.info == {"kind": "quiz", "text": "The odds appear once you have "
+                                                                                     "answered."}
+        answer = an_answer(w)
+        send(w, kind="quiz_answer", index=i, answer=answer)
+        assert w.error is None and w.quiz_state["question"]["answered"]
+        shown = w.quiz_state["reveal"]
+        assert shown["verdict"] and shown["rows"] and w.info["kind"] == "player"
+        if i < 4:
+            send(w, kind="quiz_go", index=i + 1)
+    assert w.quiz_state["done"] and w.steps == 47 and w.step == 44
+    send(w, kind="step", to=47)
+    assert w.error is None and w.table["result"] is not None
+    assert [a.kind for a in w.answers] == ["pile_or_steal", "next_draw", "needle", "winner", "winner"]
+    assert all(a.student == "ann" and a.time and a.time.endswith("+00:00") for a in w.answers)
+    for suffix in ("jsonl", "csv"):
+        path = tmp_path / f"ann.{suffix}"
+        w.save_answers(path)
+        assert load_answers(path) == list(w.answers)
+    table = class_table(tmp_path)
+    assert [row["student"] for row in table] == ["ann"] and table[0]["answers"] == 10
+
+
+def test_the_reveal_is_quiz_reveal_in_words() -> None:
+    w = detective()
+    send(w, kind="quiz_answer", index=0, answer="PILE")
+    truth = reveal(examples.load("detective"), QuizQuestion(2, "pile_or_steal", 0), "pile", n=40)
+    better = truth["score"]["best"]
+    assert w.answers[0].answer == "pile" and w.answers[0].vs_best == truth["score"]["vs_best"]
+    assert w.quiz_state["reveal"]["verdict"].startswith("The better draw" if better == "pile" else "Not the better")
+    assert w.quiz_state["items"][0]["verdict"] == ("better draw" if better == "pile" else "not the better draw")
+
+
+@pytest.mark.parametrize("answer, message", [
+    ("maybe", "is not 'pile' or 'steal'"), (None, "is not 'pile' or 'steal'"), (["pile"], "is not 'pile'"),
+])
+def test_a_bad_answer_is_refused_and_changes_nothing(answer: Any, message: str) -> None:
+    w = detective()
+    before = synced(w)
+    send(w, kind="quiz_answer", index=0, answer=answer)
+    assert message in w.error["text"] and len(w.error["text"]) <= 500
+    assert w.answers == () and w.quiz_state == json.loads(before)["quiz_state"]
+
+
+def test_answers_of_each_kind_are_checked() -> None:
+    w = detective()
+    w.answer_question("steal")
+    w.go_to_question(1)
+    for bad in (1.5, -0.1, True, "0.5", float("nan")):
+        send(w, kind="quiz_answer", index=1, answer=bad)
+        assert "is not a probability from 0 to 1" in w.error["text"]
+    w.answer_question(0)
+    w.go_to_question(2)
+    candidates = w.quiz_state["question"]["form"]["candidates"]
+    outside = next(c for c in ("AH", "AD", "KH", "QC") if c not in candidates)
+    for bad, message in ((candidates[:4], "names 4 cards"), ([], "names 0 cards"), ([outside], "cannot be the needle"),
+                         ([candidates[0], candidates[0]], "twice"), (["ZZ"], "is not a card")):
+        send(w, kind="quiz_answer", index=2, answer=bad)
+        assert message in w.error["text"], bad
+    assert len(w.answers) == 2
+
+
+def test_an_answer_is_final_once_revealed() -> None:
+    w = detective()
+    send(w, kind="quiz_answer", index=0, answer="pile")
+    revealed = w.quiz_state["reveal"]
+    send(w, kind="quiz_answer", index=0, answer="steal")
+    assert "already answered ('pile'): answers are final" in w.error["text"]
+    with pytest.raises(AnswerLocked):
+        w.answer_question("steal", index=0)
+    send(w, kind="quiz_go", index=1)
+    send(w, kind="quiz_go", index=0)
+    assert w.quiz_state["reveal"] == revealed and [a.answer for a in w.answers] == ["pile"]
+
+
+def test_the_quiz_goes_back_to_answered_questions_and_on_to_the_first_open_one_only() -> None:
+    w = detective()
+    send(w, kind="quiz_go", index=1)
+    assert "answer question 0 first" in w.error["text"]
+    for bad in (5, -1, "1", None):
+        send(w, kind="quiz_go", index=bad)
+        assert "There is no question" in w.error["text"]
+    w.answer_question("pile")
+    w.go_to_question(1)
+    send(w, kind="quiz_answer", index=0, answer="pile")
+    assert "the question shown is 1" in w.error["text"]
+    w.go_to_question(0)
+    assert (w.step, w.steps) == (2, 15)  # what was seen stays open
+
+
+def test_the_browser_steps_within_what_the_quiz_has_reached_and_sees_one_seat() -> None:
+    w = detective()
+    w.answer_question("pile")
+    w.go_to_question(1)
+    send(w, kind="step", to=0)
+    assert w.error is None and w.step == 0 and w.steps == 15
+    for bad in (16, 47):
+        send(w, kind="step", to=bad)
+        assert "the quiz shows steps 0 to 15 now" in w.error["text"] and w.step == 0
+    with pytest.raises(Exception, match="out of range 0..15"):
+        w.step = 16
+    for to in (1, "spectator", "teacher"):
+        send(w, kind="perspective", to=to)
+        assert "allowed are Player 1" in w.error["text"] and w.perspective == 0
+    assert w.hidden_reason == "A quiz shows one seat's view"
+
+
+def test_no_panel_branch_note_edit_or_autoplay_during_a_quiz() -> None:
+    w = detective()
+    for request in ({"kind": "worlds", "open": True}, {"kind": "graph", "open": True},
+                    {"kind": "branch", "seat": 0, "opponent": "greedy", "world": "sampled"},
+                    {"kind": "note_add", "step": 0, "text": "x", "perspective": None, "question": None},
+                    {"kind": "autoplay", "playing": True}, {"kind": "act", "action": {"type": "draw_pile"}}):
+        before = synced(w)
+        send(w, **request)
+        assert w.error is not None, request
+        after = json.loads(synced(w))
+        after.pop("error")
+        expected = json.loads(before)
+        expected.pop("error")
+        assert after == expected, request
+    with pytest.raises(NeedleError, match="Not during a quiz"):
+        w.show_worlds()
+    assert all(w.offers[name]["reason"] for name in ("branch", "worlds", "graph"))
+    assert not w.offers["notes"]["editable"] and not w.can_act
+
+
+def test_the_odds_are_hidden_everywhere_until_the_answer() -> None:
+    w = detective()
+    w.answer_question("pile")
+    w.go_to_question(1)
+    send(w, kind="step", to=7)
+    assert w.info["kind"] == "quiz" and all(near["info"]["kind"] == "quiz" for near in w.nearby.values())
+    w.answer_question(0.1)
+    assert w.info["kind"] == "player" and all(near["info"]["kind"] == "player" for near in w.nearby.values())
+
+
+def test_quiz_requests_outside_a_quiz_and_bad_quizzes_are_refused() -> None:
+    r = examples.load("detective")
+    w = NeedleWidget.from_replay(r)
+    send(w, kind="quiz_answer", index=0, answer="pile")
+    assert "is for quiz mode; this widget is in replay mode" in w.error["text"]
+    with pytest.raises(NeedleError, match="not a quiz"):
+        w.answers  # noqa: B018
+    with pytest.raises(QuizQuestionError, match="at least one question for Player 2"):
+        NeedleWidget.quiz(r.copy(notes=()), seat=1)
+    with pytest.raises(QuizQuestionError, match="the round is over then"):
+        NeedleWidget.quiz(r, seat=0, questions=[(47, "winner")])
+    with pytest.raises(NeedleError, match="quiz mode needs run="):
+        NeedleWidget(replay=r, perspective=0, mode="quiz", screen=0, spoilers=False)
+    with pytest.raises(NeedleError, match="seat must be 0"):
+        NeedleWidget.quiz(r, seat="teacher")
+    given = NeedleWidget.quiz(r, seat=1, questions=[(10, "winner"), {"step": 12, "kind": "needle", "seat": 1}], n=20)
+    assert [(i["step"], i["kind"]) for i in given.quiz_state["items"]] == [(10, "winner"), (12, "needle")]
+    with pytest.raises(QuizQuestionError, match="for the quiz's seat"):
+        NeedleWidget.quiz(r, seat=1, questions=[QuizQuestion(10, "winner", 0)])
+
+
+# ---- twins: quiz mode ------------------------------------------------------------------------------
+
+
+def quiz_twins(seat: int, seed: int) -> tuple[Any, Any, int]:
+    """A finished GreedyBot replay and a twin: the same up to step k from `seat`'s view (a possible
+    world of that step, played on by GreedyBots), so the truths after k may differ.
+    """
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=seed).replay()
+    k = len(replay) // 2
+    while not _pile_or_steal(replay.game_at(k), seat):
+        k += 1
+    world = worlds.sample(replay.game_at(k).view(seat), 1, seed=seed)[0]
+    assert world.view(seat) == replay.game_at(k).view(seat) and world.snapshot() != replay.game_at(k).snapshot()
+    world.players = replay.players
+    pair = (bots.GreedyBot(), bots.GreedyBot())
+    while world.phase != "over":
+        p = world.to_move
+        world.apply(pair[p].choose(world.player_view(p), world.legal_actions()))
+    return replay, world.replay(), k
+
+
+def _pile_or_steal(game: Any, seat: int) -> bool:
+    legal = {type(a).__name__ for a in game.legal_actions()}
+    return game.phase == "draw" and game.to_move == seat and {"DrawPile", "Steal"} <= legal
+
+
+@pytest.mark.parametrize("seat, seed", [(0, 2), (1, 5)])
+def test_twins_give_identical_quiz_states_until_each_answer_is_committed(seat: int, seed: int) -> None:
+    a, b, k = quiz_twins(seat, seed)
+    revealed = []
+    for kind in ("pile_or_steal", "needle", "next_draw", "winner"):
+        seen = []
+        for replay in (a, b):
+            w = NeedleWidget.quiz(replay, seat=seat, questions=[(k, kind)], n=20)
+            states = [synced(w)]
+            for to in range(k + 1):
+                send(w, kind="step", to=to)
+                states.append(synced(w))
+            for bad in ("?", 7, ["ZZ"], 0.5 if kind == "needle" else ["AS", "AS"]):
+                send(w, kind="quiz_answer", index=0, answer=bad)
+                states.append(synced(w))
+            send(w, kind="step", to=k + 1)
+            states.append(synced(w))
+            seen.append(states)
+            w.answer_question(an_answer(w))
+            revealed.append(w.quiz_state["reveal"])
+        assert seen[0] == seen[1], kind
+        assert "reveal\": null" in seen[0][-1]
+    assert revealed[0::2] != revealed[1::2]  # the twins' truths differ: only the reveal tells them apart
+
+
+def test_twins_in_a_run_of_questions_differ_only_in_what_was_revealed() -> None:
+    """The same answers to both twins: before each answer, the states differ only in the verdicts of
+    the questions already answered (revealed truths).
+    """
+    a, b, k = quiz_twins(0, 2)
+    questions = [(max(2, k - 6), "winner"), (k, "needle"), (k, "pile_or_steal")]
+    runs = []
+    for replay in (a, b):
+        w = NeedleWidget.quiz(replay, seat=0, questions=questions, n=20)
+        states = []
+        for i in range(len(questions)):
+            if i:
+                w.go_to_question(i)
+            state = json.loads(synced(w))
+            for item in state["quiz_state"]["items"]:
+                item["verdict"] = None
+            states.append(json.dumps(state, sort_keys=True))
+            w.answer_question(an_answer(w))
+        runs.append(states)
+    assert runs[0] == runs[1]
