@@ -54,10 +54,11 @@ export function renderApp(state, ui) {
     h(
       "div",
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },
-      h("div", { class: "nw-board" }, renderBranchBanner(state),
-        renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
-      h("div", { class: "nw-side" }, renderQuiz(state, ui), renderReplayBar(state), renderNotes(state, ui),
-        renderInfo(state)),
+      h("div", { class: "nw-left" },
+        h("div", { class: "nw-board" }, renderBranchBanner(state),
+          renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
+        renderQuiz(state, ui), renderNotes(state, ui)),
+      h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
     ),
     analysis(state, ui),
   );

@@ -72,6 +72,8 @@ function probabilityForm(question, draft) {
     h("span", { class: "nw-field-label", "aria-hidden": "true" }, form.label || "Probability"),
     h("input", {
       type: "range", class: "nw-slider nw-quiz-prob", "data-key": "quiz-prob", "data-input": "quiz-prob",
+      // Lumino's shortcuts stop looking at this element: JupyterLab's command mode would take the arrow keys.
+      "data-lm-suppress-shortcuts": "true",
       min: "0", max: "100", step: "1", value: String(value),
       "aria-label": form.label || "Probability", "aria-valuetext": probText(value),
     }),

@@ -143,6 +143,7 @@ export function renderReplayBar(state) {
         class: "nw-slider",
         "data-key": "slider",
         "data-input": "step",
+        "data-lm-suppress-shortcuts": "true", // the arrow keys are the slider's, not JupyterLab's
         min: "0",
         max: String(steps),
         step: "1",

@@ -45,6 +45,7 @@ function toggle({ key, label, pressed, request, ui, reason, reasonId, controls }
 
 /** The toolbar of the analysis area, or null when Python offers none of it. */
 export function renderToolbar(state, ui) {
+  if (state.mode === "quiz") return null; // the quiz reveals the models' figures itself, after each answer
   const uid = ui.uid || "nw";
   const tools = [];
   if (offer(state, "worlds")) {

@@ -63,7 +63,7 @@ function choose(select, value) {
 describe("the Notes section", () => {
   it("lists the notes at the step shown: words as written, for whom, the question", () => {
     const { root } = open(synced(player()));
-    const section = root.querySelector('.nw-side section[aria-label="Notes"]');
+    const section = root.querySelector('.nw-left section[aria-label="Notes"]');
     expect(section).not.toBeNull();
     const items = section.querySelectorAll(".nw-note-item");
     expect(items).toHaveLength(1);

@@ -99,11 +99,12 @@ describe("quiz mode", () => {
     expect(keyRequest({ key: "ArrowRight", target: root }, quizState({ step: 10 }))).toEqual({ kind: "step", to: 11 });
   });
 
-  it("shows the question, its number and its step at the top of the side column", () => {
+  it("shows the question, its number and its step under the table, in the board's column (not on the felt)", () => {
     const { root } = mountQuiz();
     const panel = root.querySelector('section[aria-label="Quiz"]');
     expect(panel).not.toBeNull();
-    expect(root.querySelector(".nw-side").firstElementChild).toBe(panel);
+    expect(panel.parentElement.classList.contains("nw-left")).toBe(true);
+    expect(root.querySelector(".nw-analysis")).toBeNull(); // no "what if" toolbar in a quiz
     expect(panel.textContent).toContain("Question 2 of 3 · step 15");
     expect(byKey(root, "quiz-prompt").textContent).toContain(PROMPTS.cards);
     expect(byKey(root, "quiz-to-step")).toBeNull();

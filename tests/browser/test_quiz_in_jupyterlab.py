@@ -1,0 +1,288 @@
+"""Quiz mode and the teacher's notes in a real JupyterLab, driven by headless Chromium.
+
+The quiz (issue 12): one question of each kind is answered, by keyboard and by mouse, and
+after each "Commit answer" the kernel's `w.answers` is read from a re-run print cell. Before
+each answer the widget shows no verdict and no odds, and cannot be stepped past the question.
+The notes: a teacher adds a note for Player 2 with a question, sees it (and its marks), checks
+that Player 1 does not, edits it and removes it. Screenshots in the light and dark themes.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+from .conftest import ARTIFACTS
+from .test_whatif_in_jupyterlab import FITS
+from .test_widget_in_jupyterlab import open_notebook, set_theme, widget_root
+
+QUIZ_CELLS = [
+    "from needle_widget import NeedleWidget, examples\n"
+    "w = NeedleWidget.quiz(examples.load('detective'), seat=0, student='ann', n=40)\n"
+    "w",
+    "print(repr(([(a.kind, a.answer) for a in w.answers], w.step, w.steps, w.quiz_state['index'])))",
+]
+NOTES_CELLS = [
+    "from needle_widget import NeedleWidget, examples\n"
+    "t = NeedleWidget.from_replay(examples.load('found_early').copy(), perspective='teacher', step=3)\n"
+    "t",
+    "print(repr([(n.step, n.text, n.perspective, n.question and n.question.kind) for n in t.notes]))",
+]
+# The quiz for Player 1 on 'detective' (checked in Python): (kind, step) of questions 0..4.
+QUESTIONS = [("pile_or_steal", 2), ("next_draw", 15), ("needle", 29), ("winner", 36), ("winner", 44)]
+NO_ODDS = "The odds appear once you have answered."
+# Words only a reveal shows (quizmode.reveal_text); none may be on screen before the answer.
+REVEAL_WORDS = re.compile(r"Brier|The better draw|needle was|How it ended|You chose|You said|Found it")
+
+
+def key(root: Locator, name: str) -> Locator:
+    return root.locator(f'[data-key="{name}"]')
+
+
+def kernel(page: Page, cell: int = 1):
+    """Re-run print cell `cell` and read its repr back as Python values.
+
+    Unlike kernel_print this waits for a new execution count, not a new output, so the same
+    state may be read twice in a row.
+    """
+    target = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(cell)
+    prompt = target.locator(".jp-InputPrompt")
+    done = re.compile(r"^\s*\[\d+\]:\s*$")
+    expect(prompt).to_have_text(done)  # not queued or running (e.g. still from "Run All Cells")
+    before = prompt.inner_text().strip()
+    target.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Control+Enter")
+    expect(prompt).not_to_have_text(re.compile(r"^\s*(" + re.escape(before) + r"|\[\*\]:)\s*$"))
+    expect(prompt).to_have_text(done)
+    out = target.locator(".jp-OutputArea-output")
+    expect(out).to_have_count(1)
+    return ast.literal_eval(out.inner_text().strip())
+
+
+def shoot_both(page: Page, name: str) -> list[str]:
+    """The whole widget in the light and the dark theme: quiz-{name}-light.png / -dark.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    root = widget_root(page)
+    size = page.viewport_size
+    height = root.evaluate("e => e.getBoundingClientRect().height")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], int(height) + 400)})
+    root.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.wait_for_function(FITS, arg=root.element_handle())
+    paths = []
+    for theme in ("light", "dark"):
+        set_theme(page, dark=theme == "dark")
+        path = ARTIFACTS / f"quiz-{name}-{theme}.png"
+        root.screenshot(path=str(path))
+        paths.append(str(path))
+    set_theme(page, dark=False)
+    page.set_viewport_size(size)
+    return paths
+
+
+def at_question(page: Page, root: Locator, index: int, answers: list) -> None:
+    """Question `index` is shown, unanswered, at its step; no verdict, no odds; no way past its step."""
+    kind, step = QUESTIONS[index]
+    quiz = key(root, "quiz")
+    expect(quiz.locator(".nw-quiz-count")).to_have_text(f"Question {index + 1} of {len(QUESTIONS)} · step {step}")
+    expect(root.locator(".nw-step-count")).to_have_text(f"{step} / {step}")
+    expect(key(root, "quiz-commit")).to_be_visible()
+    expect(key(root, "quiz-verdict")).to_have_count(0)
+    expect(key(root, "quiz-next")).to_have_count(0)
+    expect(key(root, "quiz-to-step")).to_have_count(0)
+    expect(key(root, f"quiz-item-{index}")).to_have_attribute("aria-current", "step")
+    expect(root.locator(".nw-info")).to_contain_text(NO_ODDS)
+    text = root.inner_text()
+    assert not REVEAL_WORDS.search(text), REVEAL_WORDS.search(text)
+    # The replay bar stops at the question's step, and → on the widget asks for nothing.
+    expect(key(root, "next")).to_be_disabled()
+    expect(key(root, "last")).to_be_disabled()
+    expect(key(root, "slider")).to_have_attribute("max", str(step))
+    root.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    assert kernel(page) == (answers, step, step, index)
+    expect(root.locator(".nw-step-count")).to_have_text(f"{step} / {step}")
+
+
+def answered(page: Page, root: Locator, index: int, answers: list) -> str:
+    """After "Commit answer": the kernel has the answer, the verdict shows, the form is gone."""
+    kind, step = QUESTIONS[index]
+    verdict = key(root, "quiz-verdict")
+    expect(verdict).to_be_visible()
+    expect(verdict).not_to_have_text("")
+    expect(verdict).to_be_focused()  # the focus goes from the gone "Commit answer" to the verdict
+    expect(key(root, "quiz-commit")).to_have_count(0)  # an answer cannot change
+    expect(key(root, "quiz-next")).to_be_visible()
+    expect(key(root, f"quiz-item-{index}")).to_have_class(re.compile(r"\bnw-quiz-item-done\b"))
+    expect(root.locator(".nw-info")).not_to_contain_text(NO_ODDS)
+    assert kernel(page) == (answers, step, step, index)
+    return verdict.inner_text()
+
+
+def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
+    open_notebook(page, jupyter, "quiz.ipynb", QUIZ_CELLS)
+    root = widget_root(page)
+    expect(key(root, "quiz")).to_be_visible()
+    expect(key(root, "quiz")).to_contain_text("Quiz · Player 1 · ann")
+    answers: list = []
+
+    # ---- q0 pile or steal, by keyboard: Space on "Steal", Tab to Commit, Enter ---------------------------
+    at_question(page, root, 0, answers)
+    expect(key(root, "quiz-prompt")).to_contain_text("pile or steal")
+    steal, pile, commit = key(root, "quiz-choice-steal"), key(root, "quiz-choice-pile"), key(root, "quiz-commit")
+    expect(commit).to_be_disabled()
+    steal.focus()
+    page.keyboard.press("Space")
+    expect(steal).to_have_attribute("aria-pressed", "true")
+    expect(pile).to_have_attribute("aria-pressed", "false")
+    expect(steal).to_be_focused()
+    expect(commit).to_be_enabled()
+    page.keyboard.press("Tab")
+    expect(commit).to_be_focused()
+    page.keyboard.press("Enter")
+    answers.append(("pile_or_steal", "steal"))
+    text = answered(page, root, 0, answers)
+    assert "steal" in text, text
+
+    # ---- q1 next draw, by keyboard on the range: PageUp (+10), → ×3 (+3) --------------------------------
+    key(root, "quiz-next").focus()
+    page.keyboard.press("Enter")
+    expect(key(root, "quiz-prompt")).to_be_focused()
+    at_question(page, root, 1, answers)
+    expect(key(root, "quiz-prompt")).to_contain_text("next pile draw")
+    prob, shown = key(root, "quiz-prob"), root.locator(".nw-quiz-prob-value")
+    expect(prob).to_have_value("50")
+    expect(shown).to_have_text("50%")
+    prob.focus()
+    page.keyboard.press("PageUp")
+    expect(shown).to_have_text("60%")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    expect(shown).to_have_text("63%")
+    expect(prob).to_have_value("63")
+    expect(prob).to_have_attribute("aria-valuetext", "63%")
+    expect(prob).to_be_focused()
+    assert kernel(page) == (answers, 15, 15, 1)  # the slider is a local draft: nothing sent yet
+    key(root, "quiz-commit").focus()
+    page.keyboard.press("Enter")
+    answers.append(("next_draw", 0.63))
+    answered(page, root, 1, answers)
+
+    # ---- q2 needle, by mouse: two cards ----------------------------------------------------------------
+    key(root, "quiz-next").click()
+    at_question(page, root, 2, answers)
+    expect(key(root, "quiz-prompt")).to_contain_text("Player 2's needle")
+    commit = key(root, "quiz-commit")
+    expect(commit).to_be_disabled()
+    for code in ("AC", "6D"):
+        card = key(root, f"quiz-card-{code}")
+        expect(card).to_have_attribute("aria-pressed", "false")
+        card.click()
+        expect(card).to_have_attribute("aria-pressed", "true")
+    expect(root.locator(".nw-quiz-cards [aria-pressed='true']")).to_have_count(2)
+    expect(root.locator(".nw-quiz-chosen")).to_contain_text("Chosen (2 of 3)")
+    expect(commit).to_be_enabled()
+    shoot_both(page, "cards")
+    commit.click()
+    answers.append(("needle", ("AC", "6D")))
+    text = answered(page, root, 2, answers)
+    assert "needle was" in text, text
+    shoot_both(page, "needle-reveal")
+
+    # ---- q3 winner, by mouse on the slider at 80% of its width -------------------------------------------
+    key(root, "quiz-next").click()
+    at_question(page, root, 3, answers)
+    prob, shown = key(root, "quiz-prob"), root.locator(".nw-quiz-prob-value")
+    expect(shown).to_have_text("50%")
+    prob.scroll_into_view_if_needed()
+    box = prob.bounding_box()
+    assert box and box["width"] > 50, box
+    page.mouse.click(box["x"] + 0.8 * box["width"], box["y"] + box["height"] / 2)
+    expect(shown).not_to_have_text("50%")
+    percent = int(shown.inner_text().rstrip("%"))
+    assert 70 <= percent <= 90, percent
+    expect(prob).to_have_value(str(percent))
+    shoot_both(page, "probability")
+    key(root, "quiz-commit").click()
+    answers.append(("winner", percent / 100))
+    answered(page, root, 3, answers)
+    expect(key(root, "quiz-done")).to_have_count(0)  # question 4 is still open
+    expect(key(root, "quiz-item-4")).to_be_enabled()
+
+
+def test_teacher_notes(jupyter: dict, page: Page) -> None:
+    open_notebook(page, jupyter, "notes.ipynb", NOTES_CELLS)
+    root = widget_root(page)
+    notes = key(root, "notes")
+    expect(root.locator(".nw-step-count")).to_have_text(re.compile(r"^3 / \d+$"))
+    expect(notes).to_contain_text("No notes yet.")
+    assert kernel(page) == []
+
+    # ---- add: text, for Player 2, a question ------------------------------------------------------------
+    add = key(root, "note-add")
+    expect(add).to_have_text("Add a note at step 3")
+    add.click()
+    text = key(root, "note-text")
+    expect(text).to_be_focused()
+    text.press_sequentially("Why steal here?")
+    expect(text).to_have_value("Why steal here?")
+    expect(root.locator(".nw-note-count")).to_have_text("15 of 2000 characters")
+    expect(key(root, "note-for")).to_have_value("")  # Everyone
+    key(root, "note-for").select_option(label="Player 2")
+    expect(key(root, "note-for")).to_have_value("1")
+    key(root, "note-question").select_option("pile_or_steal")
+    expect(key(root, "note-question")).to_have_value("pile_or_steal")
+    expect(text).to_have_value("Why steal here?")  # the draft survives the selects
+    save = key(root, "note-save")
+    expect(save).to_be_enabled()
+    shoot_both(page, "notes")
+    save.click()
+    expect(key(root, "note-form")).to_have_count(0)
+    note = key(root, "note-0")
+    expect(note).to_be_visible()
+    expect(note.locator(".nw-note-text")).to_have_text("Why steal here?")
+    expect(note.locator(".nw-note-for")).to_have_text("for Player 2")
+    expect(note.locator(".nw-note-question")).to_contain_text("Question:")
+    assert kernel(page) == [(3, "Why steal here?", 1, "pile_or_steal")]
+    # its marks: in the event list at step 3 and under the slider
+    expect(key(root, "ev-3").locator(".nw-ev-note")).to_have_count(1)
+    expect(root.locator(".nw-note-tick")).to_have_count(1)
+    expect(root.locator(".nw-note-tick")).to_have_attribute("title", "Note at step 3")
+    shoot_both(page, "notes-saved")
+
+    # ---- Player 1 may not read it; Player 2 may ----------------------------------------------------------
+    key(root, "persp-p0").click()
+    expect(key(root, "persp-p0")).to_have_attribute("aria-pressed", "true")
+    expect(root.locator(".nw-step-count")).to_have_text(re.compile(r"^3 / \d+$"))
+    expect(root).not_to_contain_text("Why steal here?")
+    assert "Why steal here?" not in root.evaluate("e => e.outerHTML")
+    expect(root.locator(".nw-note-tick")).to_have_count(0)
+    key(root, "persp-p1").click()
+    expect(key(root, "persp-p1")).to_have_attribute("aria-pressed", "true")
+    expect(root).to_contain_text("Why steal here?")
+    key(root, "persp-teacher").click()
+    expect(key(root, "persp-teacher")).to_have_attribute("aria-pressed", "true")
+
+    # ---- edit ---------------------------------------------------------------------------------------------
+    key(root, "note-edit-0").click()
+    text = key(root, "note-text")
+    expect(text).to_have_value("Why steal here?")
+    expect(key(root, "note-for")).to_have_value("1")
+    expect(key(root, "note-question")).to_have_value("pile_or_steal")
+    text.fill("Why not the pile?")
+    expect(text).to_have_value("Why not the pile?")
+    key(root, "note-save").click()
+    expect(key(root, "note-form")).to_have_count(0)
+    expect(key(root, "note-0").locator(".nw-note-text")).to_have_text("Why not the pile?")
+    assert kernel(page) == [(3, "Why not the pile?", 1, "pile_or_steal")]
+
+    # ---- remove -------------------------------------------------------------------------------------------
+    key(root, "note-remove-0").click()
+    expect(key(root, "note-0")).to_have_count(0)
+    expect(notes).to_contain_text("No notes yet.")
+    expect(root.locator(".nw-note-tick")).to_have_count(0)
+    expect(key(root, "ev-3").locator(".nw-ev-note")).to_have_count(0)
+    expect(key(root, "note-add")).to_be_focused()
+    assert kernel(page) == []
