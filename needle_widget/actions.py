@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import DECK, Card, parse_cards
-from .errors import CardError, InvalidAction
+from .errors import CardError, InvalidAction, quote
 
 
 @dataclass(frozen=True)
@@ -141,20 +141,20 @@ def cards_of(action: Action) -> tuple[Card, ...]:
 def from_dict(data: Any) -> Action:
     """An action from its JSON form; anything malformed raises InvalidAction quoting it."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
-        raise InvalidAction(f"Not an action: {data!r} (type must be one of {', '.join(ACTION_TYPES)})")
+        raise InvalidAction(f"Not an action: {quote(data)} (type must be one of {', '.join(ACTION_TYPES)})")
     kind = data["type"]
     expected = {"choose_needle": {"card"}, "discard": {"card"}, "lay_set": {"cards"}}.get(kind, set())
     if set(data) - {"type"} != expected:
-        raise InvalidAction(f"Not an action: {data!r} ({kind} takes {sorted(expected) or 'no other fields'})")
+        raise InvalidAction(f"Not an action: {quote(data)} ({kind} takes {sorted(expected) or 'no other fields'})")
     try:
         if kind == "lay_set":
             if not isinstance(data["cards"], list):
-                raise InvalidAction(f"Not an action: {data!r} (cards must be a list of 3 card codes)")
+                raise InvalidAction(f"Not an action: {quote(data)} (cards must be a list of 3 card codes)")
             return LaySet(tuple(Card.parse(c) for c in data["cards"]))
         if "card" in expected:
             return ACTION_TYPES[kind](Card.parse(data["card"]))
     except CardError as error:
-        raise InvalidAction(f"Not an action: {data!r} ({error})") from None
+        raise InvalidAction(f"Not an action: {quote(data)} ({error})") from None
     return ACTION_TYPES[kind]()
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import CardError
+from .errors import CardError, quote
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -70,11 +70,11 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise CardError(f"Not a card: {text!r} (expected text such as '10H' or 'Q♦')")
+            raise CardError(f"Not a card: {quote(text)} (expected text such as '10H' or 'Q♦')")
         card = _PARSED.get(text.strip().upper())
         if card is None:
             raise CardError(
-                f"Not a card: {text!r} (expected a rank A 2-10 J Q K, or T for 10, "
+                f"Not a card: {quote(text)} (expected a rank A 2-10 J Q K, or T for 10, "
                 "then a suit C D H S or ♣ ♦ ♥ ♠, as in '10H' or 'Q♦')"
             )
         return card

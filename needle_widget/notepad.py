@@ -96,10 +96,12 @@ class Notepad:
             raise PerspectiveError(f"Cannot {what}: {reason[0].lower()}{reason[1:]}")
 
     def _index(self, index: Any) -> int:
-        count = len(self._desk.session.notes_book().notes)
-        if type(index) is not int or not 0 <= index < count:
-            raise NoteError(f"There is no note {quote(index)}: the notes are numbered 0 to {count - 1}"
-                            if count else f"There is no note {quote(index)}: there are no notes")
+        """A note this screen reads now (never one past the step in spoiler-free review)."""
+        session = self._desk.session
+        shown = [i for i, _ in session.readable_notes(session.perspective)]
+        if type(index) is not int or index not in shown:
+            raise NoteError(f"There is no note {quote(index)} on this screen: the notes shown are numbered "
+                            f"0 to {len(shown) - 1}" if shown else f"There is no note {quote(index)} on this screen")
         return index
 
     def request_note_add(self, step: Any, text: Any, perspective: Any, question: Any) -> None:

@@ -5,14 +5,18 @@ quiz has reached) with an `answers.QuizRun`:
 
 - the current question (`index`) is shown at its step; the student may look back at any
   step up to the furthest question reached, never past it (`Session.set_horizon`);
-- while the current question is unanswered the seat's odds are hidden (`hides_odds`: the
-  info panel would show the model-free answer);
+- while a question at or before the step reached is unanswered the seat's odds are hidden
+  (`hides_odds`: the info panel would show the model-free answer);
 - an answer is a request Python validates (`request_quiz_answer`); once accepted it is
-  revealed and locked (`QuizRun`); the reveal is in the state only after that;
+  revealed and locked (`QuizRun`); the reveal is in the state only after that, and what
+  would give an open question away (who won, a later draw, the needle for another needle
+  question) waits until every question is answered (`withheld`);
+- the list of questions shows only those reached: a later one's step would tell how long
+  the game goes on;
 - `request_quiz_go` goes back to an answered question or on to the first unanswered one;
   once every question is answered the whole replay opens, still from the seat.
 
-`state()` is the `quiz` trait, and `reveal_text` turns a reveal into the words and rows the
+`state()` is the `quiz_state` trait, and `reveal_text` turns a reveal into the words and rows the
 widget shows (nothing in it before the answer is committed).
 
 >>> from needle_widget import examples
@@ -26,8 +30,8 @@ widget shows (nothing in it before the answer is committed).
 >>> session.step, session.steps, quiz.state()["question"]["prompt"], quiz.state()["reveal"]
 (2, 2, 'Which is the better draw here, pile or steal?', None)
 >>> quiz.request_quiz_answer(0, "pile")
->>> quiz.state()["reveal"]["verdict"][:16]
-'The better draw:'
+>>> quiz.state()["reveal"]["rows"][-1]  # four questions are still open
+{'label': 'How it ended', 'value': 'later'}
 """
 
 from __future__ import annotations
@@ -65,25 +69,36 @@ def _top(top: list) -> str:
     return ", ".join(f"{Card.parse(code)} {_pct(p)}" for code, p in top)
 
 
-def reveal_text(shown: dict[str, Any]) -> dict[str, Any]:
-    """{answer_text, verdict, rows: [{label, value}], note}: a `quiz.reveal` in words."""
+LATER = "revealed when the quiz is done: a question still open would give it away"
+
+
+def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """{answer_text, verdict, rows: [{label, value}], note}: a `quiz.reveal` in words.
+
+    `withheld` (see `QuizMode.withheld`) names the truths kept back while other questions are
+    open: "truth" (the needle, what the next pile draw brought, who won), "played" (the draw
+    made in the game), "result" (how the game ended).
+    """
     kind, seat = shown["question"]["kind"], shown["question"]["seat"]
     truth, model, score, answer = shown["truth"], shown["model"], shown["score"], shown["answer"]
     free, greedy = model["free"], model["greedy"]
+    hidden = "truth" in withheld
     rows: list[tuple[str, str]]
     if kind == "needle":
         needle = str(Card.parse(truth["needle"]))
-        head = "Found it" if score["hit"] else "Not among your cards"
-        verdict = (f"{head}: {player_name(1 - seat)}'s needle was {needle}. Your cards held "
-                   f"{_pct(score['coverage'])} of the odds; the three likeliest held {_pct(score['best_coverage'])}.")
+        held = (f"Your cards held {_pct(score['coverage'])} of the odds; the three likeliest held "
+                f"{_pct(score['best_coverage'])}.")
+        verdict = (f"{player_name(1 - seat)}'s needle is {LATER}. {held}" if hidden else
+                   f"{'Found it' if score['hit'] else 'Not among your cards'}: {player_name(1 - seat)}'s "
+                   f"needle was {needle}. {held}")
         answer_text = f"You chose {_cards(answer)}."
-        rows = [("Their needle", needle),
+        rows = [("Their needle", "later" if hidden else needle),
                 ("Your cards' share of the odds", f"{_pct(free['coverage'])} model-free, "
-                                                  f"{_pct(greedy['coverage'])} with the GreedyBot model"),
-                ("The needle's odds", f"{_pct(free['truth_odds'])} model-free, {_pct(greedy['truth_odds'])} "
-                                      "with the GreedyBot model"),
-                ("Likeliest, model-free", _top(free["top"])),
-                ("Likeliest, GreedyBot model", _top(greedy["top"]))]
+                                                  f"{_pct(greedy['coverage'])} with the GreedyBot model")]
+        if not hidden:
+            rows.append(("The needle's odds", f"{_pct(free['truth_odds'])} model-free, "
+                                              f"{_pct(greedy['truth_odds'])} with the GreedyBot model"))
+        rows += [("Likeliest, model-free", _top(free["top"])), ("Likeliest, GreedyBot model", _top(greedy["top"]))]
         note = MODELS_NOTE
     elif kind == "pile_or_steal":
         shares, best = free["shares"], free["best"]
@@ -93,44 +108,52 @@ def reveal_text(shown: dict[str, Any]) -> dict[str, Any]:
                    f"{best} wins {_pct(shares[best])} for {player_name(seat)} and {other} {_pct(shares[other])}.")
         answer_text = f"You chose: {CHOICE_LABELS[answer].lower()}."
         low, high = free["intervals"]["pile"], free["intervals"]["steal"]
+        played = CHOICE_LABELS[truth["played"]] if truth["played"] else "–"
         rows = [("After a pile draw, model-free", f"{_pct(shares['pile'])} wins ({_pct(low[0])}–{_pct(low[1])})"),
-                ("After a steal, model-free", f"{_pct(shares['steal'])} wins ({_pct(high[0])}–{_pct(high[1])})")]
-        rows += [("With the GreedyBot model", f"pile {_pct(greedy['shares']['pile'])}, "
-                                              f"steal {_pct(greedy['shares']['steal'])}"),
-                 ("Played in the game", CHOICE_LABELS[truth["played"]] if truth["played"] else "–"),
-                 ("How it ended", truth["result"])]
+                ("After a steal, model-free", f"{_pct(shares['steal'])} wins ({_pct(high[0])}–{_pct(high[1])})"),
+                ("With the GreedyBot model", f"pile {_pct(greedy['shares']['pile'])}, "
+                                             f"steal {_pct(greedy['shares']['steal'])}"),
+                ("Played in the game", "later" if "played" in withheld else played),
+                ("How it ended", "later" if "result" in withheld else truth["result"])]
         note = "Each draw is made in the same possible worlds drawn from the seat's view; two GreedyBots play on."
+        if {"played", "result"} & withheld:
+            note += f" What happened in the game is {LATER}."
     else:
         outcome = truth["outcome"]
-        if kind == "winner":
-            happened = truth["result"]
-        elif truth["draw_step"] is None:
-            happened = "The round ended before your next pile draw: the needle was not found by one."
-        else:
-            drawn = str(Card.parse(truth["drawn"]))
-            happened = (f"Your next pile draw (step {truth['draw_step'] + 1}) was {drawn}: "
-                        + ("your needle." if outcome else f"not your needle {Card.parse(truth['needle'])}."))
-        verdict = (f"{happened} Your Brier score: {score['brier']:.2f} (model-free {score['model_brier']:.2f}, "
-                   f"GreedyBot model {score['greedy_brier']:.2f}; 0 is perfect, lower is better).")
         answer_text = f"You said {_pct(answer)}."
-        rows = [("Your forecast", _pct(answer)), ("What happened", "yes (1)" if outcome else "no (0)"),
-                ("Model-free forecast", _pct(free["forecast"])),
-                ("GreedyBot-model forecast", _pct(greedy["forecast"])),
-                ("Brier: you / model-free / GreedyBot",
-                 f"{score['brier']:.3f} / {score['model_brier']:.3f} / {score['greedy_brier']:.3f}")]
+        rows = [("Your forecast", _pct(answer)), ("Model-free forecast", _pct(free["forecast"])),
+                ("GreedyBot-model forecast", _pct(greedy["forecast"]))]
         note = MODELS_NOTE
+        if hidden:
+            what = "Who won" if kind == "winner" else "What your next pile draw brought"
+            verdict = f"{what} is {LATER}; so are the Brier scores."
+        else:
+            if kind == "winner":
+                happened = truth["result"]
+            elif truth["draw_step"] is None:
+                happened = "The round ended before your next pile draw: the needle was not found by one."
+            else:
+                drawn = str(Card.parse(truth["drawn"]))
+                happened = (f"Your next pile draw (step {truth['draw_step'] + 1}) was {drawn}: "
+                            + ("your needle." if outcome else f"not your needle {Card.parse(truth['needle'])}."))
+            verdict = (f"{happened} Your Brier score: {score['brier']:.2f} (model-free {score['model_brier']:.2f}, "
+                       f"GreedyBot model {score['greedy_brier']:.2f}; 0 is perfect, lower is better).")
+            rows[1:1] = [("What happened", "yes (1)" if outcome else "no (0)")]
+            rows.append(("Brier: you / model-free / GreedyBot",
+                         f"{score['brier']:.3f} / {score['model_brier']:.3f} / {score['greedy_brier']:.3f}"))
     return {"answer_text": answer_text, "verdict": verdict, "rows": [{"label": a, "value": b} for a, b in rows],
             "note": note}
 
 
-def _short(shown: dict[str, Any]) -> str:
-    """The item list's verdict: a few words."""
+def _short(shown: dict[str, Any], withheld: frozenset[str]) -> str:
+    """The item list's verdict: a few words (nothing withheld)."""
     kind, score = shown["question"]["kind"], shown["score"]
     if kind == "needle":
-        return f"{'hit' if score['hit'] else 'miss'}, {_pct(score['coverage'])}"
+        return f"{_pct(score['coverage'])} of the odds" if "truth" in withheld else \
+            f"{'hit' if score['hit'] else 'miss'}, {_pct(score['coverage'])}"
     if kind == "pile_or_steal":
         return "better draw" if score["vs_best"] == 0 else "not the better draw"
-    return f"Brier {score['brier']:.2f}"
+    return "answered" if "truth" in withheld else f"Brier {score['brier']:.2f}"
 
 
 class QuizMode:
@@ -158,8 +181,38 @@ class QuizMode:
         return len(self.run.answers) == len(self.run.questions)
 
     def hides_odds(self) -> bool:
-        """The seat's odds are hidden while the current question is unanswered."""
-        return self.run.revealed(self.index) is None
+        """The seat's odds are hidden while a question at or before the step reached is unanswered
+        (they would give its model's answer away, at any step shown).
+        """
+        horizon = self.session.horizon or 0
+        return any(self.run.revealed(j) is None and q.step <= horizon for j, q in enumerate(self.run.questions))
+
+    def withheld(self, index: int) -> frozenset[str]:
+        """The truths of answered question `index` kept back while other questions are open, as
+        they would give those away (see `reveal_text`): who won and how the game ended; the
+        draw made in the game, and what the next pile draw brought, when an open question's
+        step comes before it; the needle, while another needle question is open.
+        """
+        questions, run = self.run.questions, self.run
+        open_ = [j for j in range(len(questions)) if run.revealed(j) is None]
+        shown = run.revealed(index)
+        if not open_ or shown is None:
+            return frozenset()
+        first, q = min(questions[j].step for j in open_), questions[index]
+        out = set()
+        if q.kind == "winner":
+            out.add("truth")
+        elif q.kind == "pile_or_steal":
+            out.add("result")
+            if first < q.step + 1:
+                out.add("played")
+        elif q.kind == "next_draw":
+            drawn = shown["truth"]["draw_step"]
+            if drawn is None or first < drawn + 1:
+                out.add("truth")
+        elif any(questions[j].kind == "needle" for j in open_):
+            out.add("truth")
+        return frozenset(out)
 
     def _first_open(self) -> int | None:
         return next((i for i in range(len(self.run.questions)) if self.run.revealed(i) is None), None)
@@ -207,19 +260,24 @@ class QuizMode:
         return self._asked[index]
 
     def state(self) -> dict[str, Any]:
-        """{seat, student, total, index, done, items, question, reveal}: see the widget's `quiz` trait."""
+        """{seat, student, total, index, done, items, question, reveal}: see the widget's `quiz_state` trait.
+
+        `items` lists the questions reached so far (a later one's step would tell how long the
+        game goes on); `reveal` keeps back what `withheld` names until the quiz is done.
+        """
         run, i = self.run, self.index
         asked, shown = self._ask(i), run.revealed(i)
         items = []
-        for j, q in enumerate(run.questions):
+        for j, q in enumerate(run.questions[: self._reached + 1]):
             revealed = run.revealed(j)
             items.append({"index": j, "step": q.step, "kind": q.kind, "label": ITEM_LABELS[q.kind],
-                          "answered": revealed is not None, "verdict": None if revealed is None else _short(revealed)})
+                          "answered": revealed is not None,
+                          "verdict": None if revealed is None else _short(revealed, self.withheld(j))})
         q = run.questions[i]
         return {
             "seat": self.session.screen, "student": run.student, "total": len(run.questions), "index": i,
             "done": self.done, "items": items,
             "question": {"index": i, "step": q.step, "kind": q.kind, "prompt": asked["prompt"],
                          "label": KIND_LABELS[q.kind], "answered": shown is not None, "form": asked["form"]},
-            "reveal": None if shown is None else reveal_text(shown),
+            "reveal": None if shown is None else reveal_text(shown, self.withheld(i)),
         }

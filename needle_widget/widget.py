@@ -408,6 +408,11 @@ class NeedleWidget(anywidget.AnyWidget):
         return self._quiz
 
     @property
+    def questions(self) -> tuple[QuizQuestion, ...]:
+        """Quiz mode: the quiz's questions, in order (Python's list: the browser gets those reached)."""
+        return self._require_quiz().run.questions
+
+    @property
     def answers(self) -> tuple[Answer, ...]:
         """Quiz mode: the answer records so far, in question order (`answers.Answer`)."""
         return self._require_quiz().run.answers

@@ -31,8 +31,9 @@ def detective(**kwargs: Any) -> NeedleWidget:
 
 def test_the_questions_come_from_the_notes_the_seat_may_read() -> None:
     w = detective()
-    assert [(i["step"], i["kind"]) for i in w.quiz_state["items"]] == [
+    assert [(q.step, q.kind) for q in w.questions] == [
         (2, "pile_or_steal"), (15, "next_draw"), (29, "needle"), (36, "winner"), (44, "winner")]
+    assert w.quiz_state["total"] == 5 and [i["step"] for i in w.quiz_state["items"]] == [2]
     assert w.mode == "quiz" and w.perspectives == [0] and w.perspective == 0
     assert (w.step, w.steps, w.spoilers) == (2, 2, False)
 
@@ -194,7 +195,7 @@ def test_quiz_requests_outside_a_quiz_and_bad_quizzes_are_refused() -> None:
     with pytest.raises(NeedleError, match="seat must be 0"):
         NeedleWidget.quiz(r, seat="teacher")
     given = NeedleWidget.quiz(r, seat=1, questions=[(10, "winner"), {"step": 12, "kind": "needle", "seat": 1}], n=20)
-    assert [(i["step"], i["kind"]) for i in given.quiz_state["items"]] == [(10, "winner"), (12, "needle")]
+    assert [(q.step, q.kind) for q in given.questions] == [(10, "winner"), (12, "needle")]
     with pytest.raises(QuizQuestionError, match="for the quiz's seat"):
         NeedleWidget.quiz(r, seat=1, questions=[QuizQuestion(10, "winner", 0)])
 
@@ -250,23 +251,93 @@ def test_twins_give_identical_quiz_states_until_each_answer_is_committed(seat: i
     assert revealed[0::2] != revealed[1::2]  # the twins' truths differ: only the reveal tells them apart
 
 
-def test_twins_in_a_run_of_questions_differ_only_in_what_was_revealed() -> None:
-    """The same answers to both twins: before each answer, the states differ only in the verdicts of
-    the questions already answered (revealed truths).
+@pytest.mark.parametrize("seat, seed", [(0, 2), (1, 5)])
+def test_twins_in_a_run_of_questions_stay_identical_until_the_last_answer(seat: int, seed: int) -> None:
+    """What an answered question's reveal would give away of a question still open (who won, the
+    draw made in the game) waits for the end: until the last answer, twins give the same state,
+    going back to answered questions and stepping included.
     """
-    a, b, k = quiz_twins(0, 2)
-    questions = [(max(2, k - 6), "winner"), (k, "needle"), (k, "pile_or_steal")]
-    runs = []
+    a, b, k = quiz_twins(seat, seed)
+    questions = [(max(2, k - 6), "winner"), (k, "pile_or_steal"), (k, "winner")]
+    runs, finals = [], []
     for replay in (a, b):
-        w = NeedleWidget.quiz(replay, seat=0, questions=questions, n=20)
+        w = NeedleWidget.quiz(replay, seat=seat, questions=questions, n=20)
         states = []
         for i in range(len(questions)):
             if i:
+                w.go_to_question(i - 1)
+                send(w, kind="step", to=0)
+                states.append(synced(w))
                 w.go_to_question(i)
-            state = json.loads(synced(w))
-            for item in state["quiz_state"]["items"]:
-                item["verdict"] = None
-            states.append(json.dumps(state, sort_keys=True))
+            states.append(synced(w))
             w.answer_question(an_answer(w))
+            states.append(synced(w) if i < len(questions) - 1 else "")
         runs.append(states)
+        finals.append(w.quiz_state)
     assert runs[0] == runs[1]
+    assert finals[0] != finals[1] and finals[0]["done"]  # the end reveals it all
+
+
+def test_what_would_give_an_open_question_away_waits_for_the_end() -> None:
+    w = detective()
+    w.answer_question("pile")
+    rows = {r["label"]: r["value"] for r in w.quiz_state["reveal"]["rows"]}
+    assert rows["How it ended"] == "later" and rows["Played in the game"] == "Steal"
+    for i, answer in ((1, 0.1), (2, ["AC"]), (3, 0.4)):
+        w.go_to_question(i)
+        w.answer_question(answer)
+    assert w.quiz_state["items"][2]["verdict"] == "hit, 3%"  # no needle question is left open
+    assert w.quiz_state["items"][3]["verdict"] == "answered"  # who won: one more winner question is open
+    assert "Who won is revealed when the quiz is done" in w.quiz_state["reveal"]["verdict"]
+    assert "Brier" not in json.dumps(w.quiz_state["reveal"]["rows"])
+    w.go_to_question(4)
+    w.answer_question(0.9)
+    assert w.quiz_state["done"] and "Player 1 wins, 5-4" in w.quiz_state["reveal"]["verdict"]
+    w.go_to_question(0)
+    assert {r["label"]: r["value"] for r in w.quiz_state["reveal"]["rows"]}["How it ended"].endswith("5-4.")
+    assert [i["verdict"] for i in w.quiz_state["items"]][3].startswith("Brier")
+
+
+def test_a_second_needle_question_keeps_the_first_one_s_needle_back() -> None:
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay()
+    w = NeedleWidget.quiz(replay, seat=0, questions=[(10, "needle"), (14, "needle")], n=20)
+    w.answer_question(an_answer(w))
+    shown = w.quiz_state["reveal"]
+    rows = {r["label"]: r["value"] for r in shown["rows"]}
+    assert "needle is revealed when the quiz is done" in shown["verdict"] and rows["Their needle"] == "later"
+    assert "The needle's odds" not in rows and w.quiz_state["items"][0]["verdict"].endswith("of the odds")
+    w.go_to_question(1)
+    w.answer_question(an_answer(w))
+    w.go_to_question(0)
+    assert "needle was" in w.quiz_state["reveal"]["verdict"]
+
+
+def test_the_odds_stay_hidden_while_any_question_reached_is_open() -> None:
+    """Two questions at one step, and going back: the needle odds never show before the needle answer."""
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay()
+    w = NeedleWidget.quiz(replay, seat=0, questions=[(12, "winner"), (12, "needle")], n=20)
+    w.answer_question(0.5)
+    assert w.info["kind"] == "quiz"
+    w.go_to_question(1)
+    w.go_to_question(0)
+    for to in range(13):
+        send(w, kind="step", to=to)
+        assert w.info["kind"] == "quiz" and all(n["info"]["kind"] == "quiz" for n in w.nearby.values())
+    w.go_to_question(1)
+    w.answer_question(an_answer(w))
+    assert w.info["kind"] == "player"
+
+
+def test_a_deeply_nested_answer_is_refused_in_words() -> None:
+    w = detective()
+    w.answer_question("pile")
+    w.go_to_question(1)
+    w.answer_question(0.1)
+    w.go_to_question(2)
+    nested: list = []
+    for _ in range(5000):
+        nested = [nested]
+    send(w, kind="quiz_answer", index=2, answer=nested)
+    assert "is not a card" in w.error["text"] and "Something went wrong" not in w.error["text"]
+    send(w, kind="act", action={"type": "lay_set", "cards": nested})
+    assert "Something went wrong" not in w.error["text"]

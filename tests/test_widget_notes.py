@@ -184,3 +184,20 @@ def test_twins_with_the_same_notes_give_identical_notes_state() -> None:
             seen.append((json.dumps(w.shown_notes), json.dumps(w.offers["notes"])))
         states.append(seen)
     assert states[0] == states[1]
+
+
+def test_spoiler_free_review_never_tells_of_a_note_past_the_step() -> None:
+    """A note later in the replay cannot be counted, edited or removed from a screen cut before it."""
+    texts = []
+    for later in ((), (Note(10, "Later: the needle is found."),)):
+        r = examples.load("found_early").copy(notes=[Note(0, "Start."), Note(3, "Three."), *later])
+        w = NeedleWidget.from_replay(r, perspective="teacher", spoilers=False, step=5)
+        seen = [synced(w)]
+        for request in ({"kind": "note_edit", "index": 2, "text": "x", "perspective": None, "question": None},
+                        {"kind": "note_remove", "index": 2}, {"kind": "note_remove", "index": 99}):
+            send(w, **request)
+            seen.append(synced(w))
+        assert len(r.notes) == 2 + len(later)
+        texts.append(seen)
+    assert texts[0] == texts[1]
+    assert "There is no note 2 on this screen: the notes shown are numbered 0 to 1" in texts[1][1]

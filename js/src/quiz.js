@@ -135,7 +135,7 @@ function firstOpen(quiz) {
 
 function itemList(quiz) {
   const items = quiz.items || [];
-  if (items.length < 2) return null;
+  if (!items.length || (quiz.total || items.length) < 2) return null; // Python lists the questions reached
   const open = firstOpen(quiz);
   return h(
     "ol",
