@@ -341,3 +341,50 @@ def test_a_deeply_nested_answer_is_refused_in_words() -> None:
     assert "is not a card" in w.error["text"] and "Something went wrong" not in w.error["text"]
     send(w, kind="act", action={"type": "lay_set", "cards": nested})
     assert "Something went wrong" not in w.error["text"]
+
+
+def finished(game: Any) -> Any:
+    """`game` played on to the end by GreedyBots, as a replay."""
+    pair = (bots.GreedyBot(), bots.GreedyBot())
+    while game.phase != "over":
+        p = game.to_move
+        game.apply(pair[p].choose(game.player_view(p), game.legal_actions()))
+    return game.replay()
+
+
+@pytest.mark.parametrize("watcher", [0, 1])
+def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_quiz_states(watcher: int) -> None:
+    """After a reshuffle whose order the seat cannot see, played on to two different ends: a
+    question of each kind that can be asked there gives the same state, step by step and after
+    refused answers, until it is answered.
+    """
+    from test_secrecy_reshuffle import twins
+
+    compared = 0
+    for seed in range(40):
+        last = None
+        for a, b, step in twins(seed, watcher, horizon=30):
+            if a.phase != "over":
+                last = (a.copy(), b.copy(), step)
+        if last is None:
+            continue
+        a, b, k = last
+        replays = (finished(a), finished(b))
+        for kind in ("needle", "next_draw", "winner", "pile_or_steal"):
+            try:
+                widgets = [NeedleWidget.quiz(r, seat=watcher, questions=[(k, kind)], n=10) for r in replays]
+            except QuizQuestionError:
+                continue
+            states: list[list[str]] = [[], []]
+            for w, seen in zip(widgets, states, strict=True):
+                for to in range(k + 2):
+                    send(w, kind="step", to=to)
+                    seen.append(synced(w))
+                for bad in ("?", ["ZZ"], ["AS", "KS", "QS", "JS"], 2, ["2C", "2C"]):
+                    send(w, kind="quiz_answer", index=0, answer=bad)
+                    seen.append(synced(w))
+            assert states[0] == states[1], (seed, watcher, kind)
+            compared += 1
+        if compared >= 6:
+            break
+    assert compared >= 4
