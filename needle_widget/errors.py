@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
 import reprlib
 from typing import Any
 
-_QUOTE = reprlib.Repr()
+
+class _Quote(reprlib.Repr):
+    """reprlib's bounded repr, with a dict's keys in their own order (as the input had them)."""
+
+    def repr_dict(self, x: dict, level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{...}"
+        pieces = [f"{self.repr1(k, level - 1)}: {self.repr1(v, level - 1)}"
+                  for k, v in itertools.islice(x.items(), self.maxdict)]
+        return "{" + ", ".join(pieces + ["..."] * (len(x) > self.maxdict)) + "}"
+
+
+_QUOTE = _Quote()
 _QUOTE.maxstring = _QUOTE.maxother = 60
 _QUOTE.maxlist = _QUOTE.maxdict = _QUOTE.maxtuple = 6
 quote = _QUOTE.repr

@@ -14,9 +14,8 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from .conftest import ARTIFACTS
-from .test_whatif_in_jupyterlab import FITS
-from .test_widget_in_jupyterlab import open_notebook, set_theme, widget_root
+from .test_whatif_in_jupyterlab import shoot_both
+from .test_widget_in_jupyterlab import open_notebook, widget_root
 
 QUIZ_CELLS = [
     "from needle_widget import NeedleWidget, examples\n"
@@ -61,24 +60,9 @@ def kernel(page: Page, cell: int = 1):
     return ast.literal_eval(out.inner_text().strip())
 
 
-def shoot_both(page: Page, name: str) -> list[str]:
-    """The whole widget in the light and the dark theme: quiz-{name}-light.png / -dark.png."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    root = widget_root(page)
-    size = page.viewport_size
-    height = root.evaluate("e => e.getBoundingClientRect().height")
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], int(height) + 400)})
-    root.evaluate("e => e.scrollIntoView({block: 'start'})")
-    page.wait_for_function(FITS, arg=root.element_handle())
-    paths = []
-    for theme in ("light", "dark"):
-        set_theme(page, dark=theme == "dark")
-        path = ARTIFACTS / f"quiz-{name}-{theme}.png"
-        root.screenshot(path=str(path))
-        paths.append(str(path))
-    set_theme(page, dark=False)
-    page.set_viewport_size(size)
-    return paths
+def shoot(page: Page, name: str) -> list[str]:
+    """The whole widget, light and dark: quiz-{name}-light.png / -dark.png."""
+    return shoot_both(page, name, prefix="quiz")
 
 
 def at_question(page: Page, root: Locator, index: int, answers: list) -> None:
@@ -184,12 +168,12 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     expect(root.locator(".nw-quiz-cards [aria-pressed='true']")).to_have_count(2)
     expect(root.locator(".nw-quiz-chosen")).to_contain_text("Chosen (2 of 3)")
     expect(commit).to_be_enabled()
-    shoot_both(page, "cards")
+    shoot(page, "cards")
     commit.click()
     answers.append(("needle", ("AC", "6D")))
     text = answered(page, root, 2, answers)
     assert "needle was" in text, text
-    shoot_both(page, "needle-reveal")
+    shoot(page, "needle-reveal")
 
     # ---- q3 winner, by mouse on the slider at 80% of its width -------------------------------------------
     key(root, "quiz-next").click()
@@ -204,7 +188,7 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     percent = int(shown.inner_text().rstrip("%"))
     assert 70 <= percent <= 90, percent
     expect(prob).to_have_value(str(percent))
-    shoot_both(page, "probability")
+    shoot(page, "probability")
     key(root, "quiz-commit").click()
     answers.append(("winner", percent / 100))
     answered(page, root, 3, answers)
@@ -238,7 +222,7 @@ def test_teacher_notes(jupyter: dict, page: Page) -> None:
     expect(text).to_have_value("Why steal here?")  # the draft survives the selects
     save = key(root, "note-save")
     expect(save).to_be_enabled()
-    shoot_both(page, "notes")
+    shoot(page, "notes")
     save.click()
     expect(key(root, "note-form")).to_have_count(0)
     note = key(root, "note-0")
@@ -251,7 +235,7 @@ def test_teacher_notes(jupyter: dict, page: Page) -> None:
     expect(key(root, "ev-3").locator(".nw-ev-note")).to_have_count(1)
     expect(root.locator(".nw-note-tick")).to_have_count(1)
     expect(root.locator(".nw-note-tick")).to_have_attribute("title", "Note at step 3")
-    shoot_both(page, "notes-saved")
+    shoot(page, "notes-saved")
 
     # ---- Player 1 may not read it; Player 2 may ----------------------------------------------------------
     key(root, "persp-p0").click()

@@ -99,8 +99,8 @@ FITS = """e => {
 }"""
 
 
-def shoot_both(page: Page, name: str) -> list[str]:
-    """The whole widget in the light and the dark theme: whatif-{name}-light.png / -dark.png.
+def shoot_both(page: Page, name: str, prefix: str = "whatif") -> list[str]:
+    """The whole widget in the light and the dark theme: {prefix}-{name}-light.png / -dark.png.
 
     A widget taller than the notebook's scroll area would come out with JupyterLab's bars over
     it and blank above, so the page is made tall enough for all of it first.
@@ -115,7 +115,7 @@ def shoot_both(page: Page, name: str) -> list[str]:
     paths = []
     for theme in ("light", "dark"):
         set_theme(page, dark=theme == "dark")
-        path = ARTIFACTS / f"whatif-{name}-{theme}.png"
+        path = ARTIFACTS / f"{prefix}-{name}-{theme}.png"
         root.screenshot(path=str(path))
         paths.append(str(path))
     set_theme(page, dark=False)
