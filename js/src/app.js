@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { renderCover } from "./cover.js";
 import { renderControls } from "./controls.js";
-import { renderInfo } from "./info.js";
+import { renderInfo, renderTeacherKnowledge } from "./info.js";
 import { renderNotes } from "./notes.js";
 import { renderPaused } from "./paused.js";
 import { renderPerspective } from "./perspective.js";
@@ -30,12 +30,20 @@ function errorLine(state, ui) {
   );
 }
 
+/** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz"). */
+export function modeLabel(state) {
+  if (!state.mode) return null;
+  if (state.mode !== "quiz" && state.table && state.table.phase === "over") return "Round over";
+  return MODE_LABELS[state.mode] || state.mode;
+}
+
 function header(state, ui) {
+  const label = modeLabel(state);
   return h(
     "div",
     { class: "nw-header" },
     h("span", { class: "nw-title" }, "Needle in a Card Stack"),
-    state.mode ? h("span", { class: "nw-mode" }, MODE_LABELS[state.mode] || state.mode) : null,
+    label ? h("span", { class: ["nw-mode", label === "Round over" ? "nw-mode-over" : null] }, label) : null,
     state.cover ? null : renderPerspective(state, ui),
   );
 }
@@ -59,6 +67,7 @@ export function renderApp(state, ui) {
           renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
         renderQuiz(state, ui), renderNotes(state, ui)),
       h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
+      renderTeacherKnowledge(state),
     ),
     analysis(state, ui),
   );

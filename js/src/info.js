@@ -2,15 +2,60 @@
 // omniscient summary, and the bots' reasons.
 
 import { h, percent, srOnly } from "./dom.js";
-import { RANKS, SUITS, SUIT_ORDER, cardFace, cardName, cardText } from "./cards.js";
+import { RANKS, SUITS, SUIT_ORDER, cardFace, cardName, cardText, sameCard } from "./cards.js";
 import { perspectiveLabel, playerName, seatName } from "./names.js";
 
-/** A 4x13 heat map of where the opponent's needle may be, as an accessible table. */
-export function heatMap(grid, { caption, revealed, compact } = {}) {
-  const max = Math.max(1e-9, ...grid.flat());
-  // Half relative to the likeliest card, half absolute: an even spread looks pale, a sure card full.
-  const shade = (p) => (p <= 0 ? 0 : 0.5 * (p / max) + 0.5 * Math.min(1, Math.sqrt(p)));
+/** How strong a cell's colour is (0 = the panel's background, 1 = the full heat colour): half relative
+ * to the likeliest card, half absolute, so an even spread looks pale and a sure card full; a possible
+ * card always shows a little colour, so it never looks like an impossible (0%) one. */
+export function heatShade(p, max) {
+  if (!(p > 0)) return 0;
+  const m = Math.max(1e-9, max);
+  return 0.15 + 0.85 * (0.5 * Math.min(1, p / m) + 0.5 * Math.min(1, Math.sqrt(p)));
+}
+
+/** The codes of the likeliest cards, or [] when the marks would say nothing (every possible card
+ * equally likely, or the needle revealed). */
+export function likeliest(grid, revealed) {
+  if (revealed) return [];
+  const cells = [];
+  grid.forEach((row, i) => row.forEach((p, j) => { if (p > 0) cells.push([`${RANKS[j]}${SUIT_ORDER[i]}`, p]); }));
+  if (!cells.length) return [];
+  const max = Math.max(...cells.map(([, p]) => p));
+  const min = Math.min(...cells.map(([, p]) => p));
+  if (max - min < 1e-9) return [];
+  return cells.filter(([, p]) => max - p < 1e-9).map(([code]) => code);
+}
+
+/** The scale under a heat map: 0% (an empty cell), the ramp, the likeliest figure, and the dot. */
+function heatLegend(max, marked) {
+  const steps = [0, 0.25, 0.5, 0.75, 1].map((f) => f * max);
   return h(
+    "div",
+    { class: "nw-heat-legend" },
+    srOnly(`Scale: the stronger the colour, the likelier; from 0% (no colour) to ${percent(max)} (the strongest).`),
+    h("span", { "aria-hidden": "true", class: "nw-heat-scale" },
+      h("span", null, "0%"),
+      h("span", { class: "nw-heat-ramp" },
+        steps.map((p) => h("span", {
+          class: ["nw-heat-swatch", p === 0 ? "nw-heat-zero" : null],
+          style: { "--nw-p": heatShade(p, max).toFixed(3) },
+        }))),
+      h("span", null, percent(max))),
+    marked.length
+      ? h("span", { class: "nw-heat-key" },
+          h("span", { class: "nw-heat-swatch nw-heat-top", "aria-hidden": "true",
+            style: { "--nw-p": heatShade(max, max).toFixed(3) } }),
+          marked.length === 1 ? " the likeliest card" : ` the likeliest cards (${marked.length})`)
+      : null,
+  );
+}
+
+/** A 4x13 heat map of where the opponent's needle may be, as an accessible table, with its scale. */
+export function heatMap(grid, { caption, revealed, compact } = {}) {
+  const max = Math.max(0, ...grid.flat());
+  const marked = new Set(likeliest(grid, revealed).map((c) => c.toUpperCase()));
+  const table = h(
     "table",
     { class: ["nw-heat", compact ? "nw-heat-compact" : null] },
     h("caption", null, caption),
@@ -30,37 +75,80 @@ export function heatMap(grid, { caption, revealed, compact } = {}) {
           row.map((p, j) => {
             const code = `${RANKS[j]}${suit}`;
             const isRevealed = revealed && revealed.toUpperCase() === code;
+            const top = marked.has(code);
+            const text = top ? `${percent(p)}, likeliest` : percent(p);
             return h(
               "td",
               {
-                class: ["nw-heat-cell", p === 0 ? "nw-heat-zero" : null, isRevealed ? "nw-heat-revealed" : null],
-                style: { "--nw-p": shade(p).toFixed(3) },
-                title: `${cardText(code)}: ${percent(p)}`,
+                class: ["nw-heat-cell", p === 0 ? "nw-heat-zero" : null, isRevealed ? "nw-heat-revealed" : null,
+                  top ? "nw-heat-top" : null],
+                style: { "--nw-p": heatShade(p, max).toFixed(3) },
+                title: `${cardText(code)}: ${text}`,
               },
               srOnly(percent(p)),
+              top ? srOnly(", likeliest") : null,
             );
           }),
         );
       }),
     ),
   );
+  if (revealed || !grid.length) return table;
+  return h("div", { class: "nw-heat-block" }, table, heatLegend(max, [...marked]));
 }
 
-function max0(grid) {
-  return Math.max(0, ...grid.flat());
+function fact(label, value, note = null) {
+  return h("div", { class: "nw-fact" }, h("dt", null, label), h("dd", null, value), note);
 }
 
-function fact(label, value) {
-  return h("div", { class: "nw-fact" }, h("dt", null, label), h("dd", null, value));
-}
-
-/** A player's knowledge: opponent-needle heat map and own-needle figures. */
-export function playerKnowledge(state, info, { compact = false } = {}) {
+/** Why the viewer's own cards lead "Most likely" (at the deal, typically), or null when they do not. */
+function ownCardsLine(state, info, shown, compact) {
+  const on = info.opponent_needle || {};
   const me = info.player;
-  const opp = 1 - me;
+  const player = state.table && state.table.players && state.table.players[me];
+  const hand = player && Array.isArray(player.hand) ? player.hand : null;
+  if (!hand || !shown.length || on.revealed) return null;
+  if (!shown.every(([code]) => hand.some((c) => sameCard(c, code)))) return null;
+  const possible = (on.grid || []).flat().filter((p) => p > 0);
+  if (!possible.length || Math.max(...possible) - Math.min(...possible) < 1e-9) return null;
+  const opp = playerName(1 - me);
+  const text = compact
+    ? `${playerName(me)}'s own cards lead: a card in ${playerName(me)}'s hand cannot have been in ${opp}'s hand ` +
+      `when ${opp} picked, so each is a little likelier.`
+    : "Your own cards lead: a card in your hand cannot have been in their hand when they picked, " +
+      "so each is a little likelier.";
+  return h("dd", { class: "nw-fact-note" }, text);
+}
+
+/** Both needles, public once the round is over; null while it is live. */
+export function roundOverNeedles(state, { viewer = null } = {}) {
+  const t = state.table;
+  if (!t || !t.result) return null;
+  const players = t.players || [];
+  return h(
+    "div",
+    { class: "nw-round-over" },
+    h("p", { class: "nw-round-over-text" }, "The round is over: both needles are public."),
+    h("ul", { class: "nw-needles", "aria-label": "The needles" },
+      [0, 1].map((p) => {
+        const needle = players[p] && players[p].needle;
+        const who = viewer === p ? `${playerName(p)}'s needle (yours)` : `${playerName(p)}'s needle`;
+        return h("li", { class: "nw-needle-line" },
+          needle ? cardFace(needle, { size: "sm" }) : null,
+          h("span", null, needle ? `${who} was ${cardText(needle)}.` : `${playerName(p)} had no needle.`));
+      })),
+  );
+}
+
+/** A player's knowledge: opponent-needle heat map and own-needle figures; once the round is over, the needles. */
+export function playerKnowledge(state, info, { compact = false } = {}) {
+  const over = roundOverNeedles(state, { viewer: compact ? null : info.player });
+  if (over) return h("div", { class: "nw-knowledge" }, over);
+  const opp = 1 - info.player;
   const on = info.opponent_needle || {};
   const own = info.own_needle || {};
-  const top = (on.top || []).slice(0, 3).map(([code, p]) => `${cardText(code)} ${percent(p)}`).join(", ");
+  const shown = (on.top || []).slice(0, 3);
+  const top = shown.map(([code, p]) => `${cardText(code)} ${percent(p)}`).join(", ");
   const ownFacts = own.card
     ? [
         fact(`${compact ? "Own" : "Your"} needle`, cardText(own.card)),
@@ -77,18 +165,20 @@ export function playerKnowledge(state, info, { compact = false } = {}) {
         ? `${playerName(opp)}'s needle: ${cardText(on.revealed)}`
         : `Where ${playerName(opp)}'s needle may be`,
       revealed: on.revealed,
-      compact,
     }),
-    on.revealed || !on.grid ? null : h("p", { class: "nw-legend" }, `Darker is likelier; the likeliest card has ${percent(max0(on.grid))}.`),
     h(
-      "dl",
-      { class: "nw-facts" },
-      on.revealed
-        ? null
-        : fact(`Chance the opponent's needle is in ${compact ? "this" : "your"} hand`, percent(on.in_my_hand)),
-      on.revealed ? null : fact("Most likely", top || "–"),
-      on.revealed ? null : fact("Cards still possible", String(on.possible ?? "–")),
-      ownFacts,
+      "div",
+      { class: "nw-knowledge-facts" },
+      h(
+        "dl",
+        { class: "nw-facts" },
+        on.revealed
+          ? null
+          : fact(`Chance the opponent's needle is in ${compact ? "this" : "your"} hand`, percent(on.in_my_hand)),
+        on.revealed ? null : fact("Most likely", top || "–", ownCardsLine(state, info, shown, compact)),
+        on.revealed ? null : fact("Cards still possible", String(on.possible ?? "–")),
+        ownFacts,
+      ),
     ),
   );
 }
@@ -101,7 +191,7 @@ const WHERE = {
   sets: "in a set",
 };
 
-function needleLine(n, pileSize) {
+function needleLine(n, pileSize, over) {
   if (!n.card) return h("li", null, `${playerName(n.player)} has not picked a needle.`);
   let where = WHERE[n.where] || "somewhere";
   if (n.where === "pile" && n.pile_position !== null && n.pile_position !== undefined) {
@@ -112,18 +202,22 @@ function needleLine(n, pileSize) {
     { class: "nw-needle-line" },
     cardFace(n.card, { size: "sm" }),
     h("span", null,
-      `${playerName(n.player)}'s needle ${cardText(n.card)} is ${where}. `,
-      `${playerName(1 - n.player)} gives it ${percent(n.opponent_belief)}.`),
+      over
+        ? `${playerName(n.player)}'s needle was ${cardText(n.card)}, ${where}.`
+        : [`${playerName(n.player)}'s needle ${cardText(n.card)} is ${where}. `,
+          `${playerName(1 - n.player)} gives it ${percent(n.opponent_belief)}.`]),
   );
 }
 
 function teacherInfo(state, info) {
   const t = state.table;
+  const over = Boolean(t.result);
   const needleCodes = new Set((info.needles || []).map((n) => n.card && n.card.toUpperCase()));
   const pileTop = info.pile_top || [];
   return [
+    over ? h("p", { class: "nw-round-over-text" }, "The round is over: both needles are public.") : null,
     h("ul", { class: "nw-needles", "aria-label": "Where the needles are" },
-      (info.needles || []).map((n) => needleLine(n, t.pile_size))),
+      (info.needles || []).map((n) => needleLine(n, t.pile_size, over))),
     h(
       "div",
       { class: "nw-pile-top" },
@@ -137,14 +231,22 @@ function teacherInfo(state, info) {
             }))))
         : h("span", { class: "nw-empty-text" }, "The pile is empty"),
     ),
-    h(
-      "div",
-      { class: "nw-side-by-side" },
-      (info.players || []).map((pi) =>
-        h("div", { class: "nw-knows" }, h("span", { class: "nw-caption" }, `What ${playerName(pi.player)} knows`),
-          playerKnowledge(state, pi, { compact: true }))),
-    ),
   ];
+}
+
+/** The teacher's "what each player knows", side by side across the whole width under the board and
+ * the side column (so the side column keeps the width it has for every perspective); null for any other
+ * perspective, and once the round is over (both needles are public then: the teacher's panel says where). */
+export function renderTeacherKnowledge(state) {
+  const info = state.info;
+  if (!info || info.kind !== "teacher" || !state.table || state.table.result) return null;
+  return h(
+    "section",
+    { class: "nw-knowledge-row", "aria-label": "What each player knows", "data-key": "teacher-knowledge" },
+    (info.players || []).map((pi) =>
+      h("div", { class: "nw-knows" }, h("span", { class: "nw-caption" }, `What ${playerName(pi.player)} knows`),
+        playerKnowledge(state, pi, { compact: true }))),
+  );
 }
 
 /** What a SearchBot weighed for its last move: the candidates, value and games each, the chosen marked. */
@@ -196,7 +298,10 @@ export function renderInfo(state) {
   if (info.kind === "player") body = playerKnowledge(state, info);
   else if (info.kind === "teacher") body = teacherInfo(state, info);
   else if (info.kind === "quiz") body = h("p", { class: "nw-muted" }, info.text || "");
-  else body = h("p", { class: "nw-muted" }, "A spectator sees what is public: discards, sets, scores and hand sizes.");
+  else {
+    body = roundOverNeedles(state)
+      || h("p", { class: "nw-muted" }, "A spectator sees what is public: discards, sets, scores and hand sizes.");
+  }
   return h(
     "section",
     { class: ["nw-info", `nw-info-${info.kind}`], "aria-label": "What is known" },

@@ -198,15 +198,46 @@ function centre(state, ui, needles) {
   return h("div", { class: "nw-centre-wrap" }, h("div", { class: "nw-centre" }, pile, discard, status), history);
 }
 
-function banner(state) {
+/** Python's offer of a new game once the round is over: {reason: null | public words}, or null when
+ * Python offers none (an older Python, or a screen that may not start one). */
+export function newGameOffer(state) {
+  const o = state.offers && state.offers.new_game;
+  if (!state.table || state.table.phase !== "over" || !o || typeof o !== "object") return null;
+  return o;
+}
+
+function newGameButton(state, ui) {
+  const o = newGameOffer(state);
+  if (!o) return null;
+  const reason = typeof o.reason === "string" && o.reason ? o.reason : null;
+  const reasonId = `${(ui && ui.uid) || "nw"}-new-game-why`;
+  return h(
+    "div",
+    { class: "nw-banner-actions" },
+    h("button", {
+      type: "button",
+      class: ["nw-btn", "nw-btn-primary"],
+      "data-key": "new-game",
+      "data-request": reason ? null : { kind: "new_game" },
+      disabled: Boolean(reason),
+      "aria-describedby": reason ? reasonId : null,
+      title: reason,
+    }, "New game"),
+    reason ? h("span", { class: "nw-banner-why", id: reasonId }, reason) : null,
+  );
+}
+
+function banner(state, ui) {
   const r = state.table.result;
   if (!r) return null;
   return h(
     "div",
-    { class: ["nw-banner", r.winner === null || r.winner === undefined ? "nw-banner-draw" : null], role: "status" },
-    h("span", { class: "nw-banner-title" },
-      r.winner === 0 || r.winner === 1 ? `${seatName(state, r.winner)} wins` : "A draw"),
-    h("span", { class: "nw-banner-text" }, r.text || ""),
+    { class: ["nw-banner", r.winner === null || r.winner === undefined ? "nw-banner-draw" : null] },
+    h("div", { class: "nw-banner-result", role: "status" },
+      h("span", { class: "nw-banner-title" },
+        r.winner === 0 || r.winner === 1 ? `${seatName(state, r.winner)} wins` : "A draw"),
+      h("span", { class: "nw-banner-text" }, r.text || "")),
+    newGameButton(state, ui),
   );
 }
 
@@ -219,7 +250,7 @@ export function renderTable(state, ui) {
     { class: "nw-table", role: "region", "aria-label": "Card table" },
     zone(state, ui, 1 - bottom, "top", needles),
     centre(state, ui, needles),
-    banner(state),
+    banner(state, ui),
     zone(state, ui, bottom, "bottom", needles),
   );
 }
