@@ -10,6 +10,10 @@ views alone; the work they need is done one job at a time (`next_job`): a `Job` 
 from view dicts taken at once, so its computation reads nothing that changes and may run
 on another thread (the widget's worker) while the kernel goes on answering requests.
 
+Once a live round is over, `new_game` deals again at the home session (same rules, mode,
+screen and bots) from a seed drawn from the desk's own generator, seeded from the first
+game's seed; the seeds are recorded in `deals` and never sent to a screen.
+
 What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
 only for a seat the screen may see, and with the real cards only if the screen may see every
 perspective (and not in spoiler-free review: playing on with the real cards would draw the
@@ -36,6 +40,7 @@ point, the last worlds panel shown while the next one computes) is sent.
 from __future__ import annotations
 
 import logging
+import random
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -141,6 +146,16 @@ class Analysis:
         self._pending: set[tuple] = set()
         self._points: dict[tuple, dict[int, dict[str, Any]]] = {}
         self._markers: tuple[tuple, list[dict[str, Any]]] | None = None
+
+    def fresh(self) -> Analysis:
+        """A new Analysis of the same session with the same panels open, for the same seats and
+        models, and nothing cached (for a new deal: no figure of the old one may be shown).
+        """
+        new = Analysis(self._session)
+        new.worlds_open, new.graph_open = self.worlds_open, self.graph_open
+        new._worlds_seat, new._worlds_model = self._worlds_seat, self._worlds_model
+        new._graph_seat, new._graph_model = self._graph_seat, self._graph_model
+        return new
 
     # ---- which seat, which model -----------------------------------------------------------
 
@@ -376,6 +391,11 @@ class Desk:
         self._branch: dict[str, Any] | None = None
         self._analyses: dict[int, Analysis] = {id(session): Analysis(session)}
         self._made = 0
+        first = session.whole() if session.live else None
+        self._deals: list[int] = [] if first is None else [first.seed]
+        self._dealer = None if first is None else random.Random(f"needle_widget.desk.new_game:{first.seed}")
+        """The seeds of new deals (`new_game`), drawn from the first game's seed: the same first game
+        gives the same next deals."""
 
     @property
     def analysis(self) -> Analysis:
@@ -410,8 +430,57 @@ class Desk:
         }
 
     def offers(self, game: Game | None = None) -> dict[str, Any]:
-        """The `offers` trait: the branch, worlds and graph this screen may start now."""
-        return {"branch": self.branch_offer(game), **self.analysis.offers(self.session.perspective)}
+        """The `offers` trait: the branch, worlds and graph this screen may start now, and whether
+        it may start a new game ({"reason": None} if so, else why not).
+        """
+        return {"branch": self.branch_offer(game), **self.analysis.offers(self.session.perspective),
+                "new_game": {"reason": self.new_game_reason()}}
+
+    # ---- a new game -----------------------------------------------------------------------------
+
+    def new_game_reason(self) -> str | None:
+        """Why "New game" is closed now (public words: modes and the round, never a card or a seed), or None."""
+        s = self.session
+        if s.mode == "quiz":
+            return "Not during a quiz"
+        if not s.live:
+            return "New game is for a live game, not a replay"
+        if self._branch is not None:
+            return f"This is a branch: {self._branch['back'].lower()} for a new game"
+        if s.whole().phase != "over":
+            return "A new game starts once the round is over"
+        return None
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        """For Python only (a seed is hidden information): the seed of each deal played at this
+        desk, the first game's first (empty for a replay).
+        """
+        return tuple(self._deals)
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Python: once the round is over, deal a new game with the same rules, mode, screen and
+        bots, from `seed`, or (None) from the next seed of the desk's own generator, which is
+        seeded from the first game's seed (so a class that starts from one seed gets the same
+        next deals); every seed is recorded in `deals`. Refused (nothing changes) before the
+        round is over, in a replay, a quiz or a branch. The old Game is left as it was; the
+        session (and a widget's `game`) plays the new one, and the panels start afresh.
+        """
+        reason = self.new_game_reason()
+        if reason is not None:
+            raise ArgumentError(f"Cannot start a new game: {reason[0].lower()}{reason[1:]}")
+        old = self.home.whole()
+        if seed is None:
+            assert self._dealer is not None  # a live home has one
+            seed = self._dealer.randrange(2**63)
+        game = Game(rules=old.rules, seed=seed)
+        self.home.new_game(game)
+        self._deals.append(game.seed)
+        self._analyses[id(self.home)] = self.analysis.fresh()
+
+    def request_new_game(self) -> None:
+        """{kind: "new_game"}: a new deal from the desk's generator (checked against `offers`)."""
+        self.new_game()
 
     def branch(self, seat: Any = 0, opponent: Any = None, world: Any = "real", seed: Any = None) -> None:
         """Python: play on from the shown step in a new live game, as `seat` against `opponent` (a bot,

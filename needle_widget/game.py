@@ -9,9 +9,11 @@ comes from one seeded `random.Random` and is recorded in `history`.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import actions as A
@@ -104,8 +106,8 @@ class Game:
         self.first_player: int = (
             first_player if first_player is not None else self._rng.randrange(2) if fp == "random" else int(fp)
         )
-        self.players: tuple[str, str] = ("human", "human")
-        """Who plays each seat: a bot's name or "human" (recorded in replays)."""
+        self._observers: list[Callable[[], Any]] = []
+        self._players: tuple[str, str] = ("human", "human")
         self._forced: tuple[int, tuple[int, ...]] | None = None
         h, h2 = self.rules.dealt(0, self.first_player), self.rules.dealt(1, self.first_player)
         self._hands = [mask_of(order[:h]), mask_of(order[h : h + h2])]
@@ -134,6 +136,63 @@ class Game:
         self.to_move: int = 0
         self.turn: int = 0
         self.result: Result | None = None
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """Who plays each seat: a bot's name or "human" (recorded in replays). Setting it tells the observers."""
+        return self._players
+
+    @players.setter
+    def players(self, names: tuple[str, str]) -> None:
+        names = tuple(names)  # type: ignore[assignment]
+        if names != self._players:
+            self._players = names
+            self._changed()
+
+    # ---- observers ---------------------------------------------------------------
+
+    def observe(self, callback: Callable[[Game], Any]) -> Callable[[], None]:
+        """Call `callback(game)` after every change of what the game shows: each action applied
+        (`apply`, `apply_recorded`; a refused action changes nothing and tells nobody) and each
+        change of `players`. Returns a function that stops it.
+
+        A bound method is held weakly (an observer that is gone is dropped); any other callable,
+        strongly. Copies (`copy`, `with_hidden`) start with no observers. An open widget of the
+        game observes it, so `game.apply(...)` from Python moves the widget on too.
+
+        >>> g = Game(seed=7)
+        >>> seen = []
+        >>> stop = g.observe(lambda game: seen.append(len(game)))
+        >>> g.apply(A.ChooseNeedle("7h")); stop(); g.apply(A.ChooseNeedle("QS"))
+        >>> seen
+        [1]
+        """
+        if not callable(callback):
+            raise ArgumentError(f"observe needs a callable, not {callback!r}"[:200])
+        getter: Callable[[], Any] = (
+            weakref.WeakMethod(callback) if hasattr(callback, "__self__") and hasattr(callback, "__func__")
+            else functools.partial(_same, callback)
+        )
+        self._observers.append(getter)
+
+        def stop() -> None:
+            self._observers[:] = [g for g in self._observers if g is not getter]
+
+        return stop
+
+    def _changed(self) -> None:
+        for getter in list(self._observers):
+            callback = getter()
+            if callback is None:
+                self._observers[:] = [g for g in self._observers if g is not getter]
+            else:
+                callback(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and deep-copied without its observers (a widget is not part of the game)."""
+        state = self.__dict__.copy()
+        state["_observers"] = []
+        return state
 
     # ---- questions -------------------------------------------------------------
 
@@ -350,7 +409,8 @@ class Game:
         """Apply the action of the player to move (see `legal_actions`).
 
         An action that is not legal now raises IllegalAction, naming the action
-        and the reason (`why_not`), and changes nothing.
+        and the reason (`why_not`), changes nothing and tells no observer; a legal one
+        tells every observer once it is applied (`observe`).
         """
         reason = self.why_not(action)
         if reason is not None:
@@ -364,6 +424,8 @@ class Game:
             log = self._log = log[: self._moves]
         log.append((turn, p, action, cards, shuffles))
         self._moves += 1
+        if self._observers:
+            self._changed()
 
     def _draw_pile(self, p: int, action: A.DrawPile) -> Outcome:
         shuffled = self._reshuffle() if not self._pile else ()
@@ -560,6 +622,7 @@ class Game:
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         new._rng = rng
+        new._observers = []
         new._hands = self._hands[:]
         new._pile = self._pile[:]
         new._discards = self._discards[:]
@@ -688,6 +751,10 @@ _APPLY = {
     _DRAW_PILE: Game._draw_pile, _DISCARD: Game._discard, _END_SETS: Game._end_sets, _LAY_SET: Game._lay_set,
     _STEAL: Game._steal, _CHOOSE: Game._choose_needle,
 }
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _check_player(player: object) -> int:

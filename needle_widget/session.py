@@ -18,9 +18,10 @@ that is not a trait or a timer:
 Browser requests arrive through the `request_*` methods, which check everything first
 and change nothing on bad input (they raise a NeedleError, whose message the widget
 shows). Python's own calls (`show`, `go`, `apply`, `advance`, `set_screen`,
-`replace_bot`, `take_seat`) are trusted: Python may show any perspective, but that
+`replace_bot`, `take_seat`, `new_game`) are trusted: Python may show any perspective, but that
 never widens what the browser may switch to. `needle_widget.synced` turns a session
-into the JSON the browser receives.
+into the JSON the browser receives. A live game changed outside the session (`game.apply`
+from Python, another widget) is caught up with by `notice_moves`.
 
 >>> from needle_widget import Game
 >>> s = Session(Game(seed=3), perspective=0)
@@ -117,6 +118,7 @@ class Session:
         self.speed = check_speed(speed)
         self.playing = False
         self.step = 0 if replay is not None else len(game)
+        self._seen = self.step  # the live game's length when this session last caught up with it
         self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
         self._cover: int | None = None  # hotseat: the player the table waits for
         self._reasons: list[tuple[int, int, str, str, dict[str, Any] | None]] = []
@@ -368,6 +370,38 @@ class Session:
         game.apply(action)
         self._moved(following)
 
+    def notice_moves(self) -> bool:
+        """Catch up with the live game after it changed outside this session (`game.apply(...)`
+        from Python, another widget of the same game): follow the live edge if this screen was
+        on it, and in hotseat cover the table for the player to move. False if nothing changed.
+        The widget calls it when the game tells its observers (`Game.observe`).
+        """
+        game = self._game
+        if game is None or len(game) == self._seen:
+            return False
+        self._moved(self.step == self._seen)
+        return True
+
+    def new_game(self, game: Game) -> None:
+        """Python (`Desk.new_game`): play `game`, a new deal, from now on, with the same mode, screen,
+        bots (told `new_game` first) and options; the seats keep their names. The step, the record,
+        the bots' reasons, a pause and hotseat's seat start afresh, and the perspectives narrow to
+        what this screen may see while the new round is live.
+        """
+        old = self._require_live()
+        if not isinstance(game, Game):
+            raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
+        game.players = old.players
+        for player, bot in self._bots.items():
+            guard.tell(bot, game, player)
+        self._game = game
+        self.step = self._seen = len(game)
+        self._seat = self._cover = None
+        self._reasons, self._timeline, self._final = [], None, None
+        self._bot_error, self._resume_playing = None, False
+        self._cover_if_needed()
+        self._fit()
+
     def advance(self, actions: int = 1) -> None:
         """The bots make up to `actions` moves now (fewer if a person is to move or a bot fails)."""
         self._require_live()
@@ -563,6 +597,7 @@ class Session:
         """After any move: follow the live edge if we were on it; hotseat covers for the next player."""
         if following:
             self.step = len(self._game)
+        self._seen = len(self._game)
         self._cover_if_needed()
 
     def _cover_if_needed(self) -> None:

@@ -48,6 +48,7 @@ REQUESTS: dict[str, tuple[str, ...]] = {
     "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
     "resume": ("request_resume", "bot"),
     "branch": ("request_branch", "seat", "opponent", "world"), "back": ("request_back",),
+    "new_game": ("request_new_game",),
     "worlds": ("request_worlds", "open", "seat", "model"), "resample": ("request_resample",),
     "playout": ("request_playout",), "graph": ("request_graph", "open", "seat", "model"),
     "note_add": ("request_note_add", "step", "text", "perspective", "question"),
@@ -100,6 +101,11 @@ class NeedleWidget(anywidget.AnyWidget):
     A failing bot (it raises, or returns an illegal move) pauses the game: the widget names the bot
     and the error, never a card; `bot_error` has the detail (so does the "needle_widget" log);
     `replace_bot(player, bot)` or `take_seat(player)` goes on.
+
+    The widget observes its live game (`Game.observe`): `game.apply(...)` from Python (or from
+    another widget of the same game) moves it to the new last step if it was there, and a bot
+    to move answers at once, as after `apply`. Once the round is over, `new_game()` (or the
+    browser's "new_game" request) deals again with the same rules, mode, screen and bots.
 
     >>> from needle_widget import Game
     >>> NeedleWidget(game=Game(seed=3), perspective="teacher")
@@ -170,7 +176,8 @@ class NeedleWidget(anywidget.AnyWidget):
     "Branch from step 34: the real cards"} (the replay's seed is named to the teacher only); else None."""
     offers = traitlets.Dict().tag(sync=True)
     """What this screen may start now: {branch: {seats, worlds, opponents: [{id, label}], reason},
-    worlds: {seats, models: [{id, label}], reason}, graph: {seats, models, reason}} (reason: why not, or None)."""
+    worlds: {seats, models: [{id, label}], reason}, graph: {seats, models, reason}, new_game: {reason},
+    notes: ...} (reason: why not, in public words, or None)."""
     worlds = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The possible-worlds panel (`whatif.worlds_panel` for the shown step and seat) with status
     "computing" | "ready" | "failed" and playout (None, or `whatif.playout` with its status); None when closed."""
@@ -203,11 +210,14 @@ class NeedleWidget(anywidget.AnyWidget):
         self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk, self._quiz), None, False, 0
         self._work: asyncio.TimerHandle | None = None
         self._working, self._settled, self._pool = False, 0.0, None
+        self._games: dict[int, tuple[Game, Callable[[], None]]] = {}
+        self._changing = 0
         super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
         self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
-        self._after(at_once=True)
+        with self._own_changes():
+            self._after(at_once=True)
 
     @classmethod
     def play(cls, opponent: Any = None, seed: int | None = None, you: int = 0,
@@ -310,7 +320,12 @@ class NeedleWidget(anywidget.AnyWidget):
     bot_error = _read("bot_error")
     set_screen, apply, advance = _call(Session.set_screen), _call(Session.apply), _call(Session.advance)
     replace_bot, take_seat = _call(Session.replace_bot), _call(Session.take_seat)
-    branch, back = _call(Desk.branch), _call(Desk.back)
+    branch, back, new_game = _call(Desk.branch), _call(Desk.back), _call(Desk.new_game)
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        """The seed of each deal this widget has played, the first game's first (`new_game`; empty for a replay)."""
+        return self._desk.deals
 
     def show_worlds(self, seat: Perspective | None = None, model: str | None = None, seed: int | None = None) -> None:
         """Open the possible-worlds panel at the shown step: the worlds `seat` cannot tell apart (a
@@ -455,7 +470,7 @@ class NeedleWidget(anywidget.AnyWidget):
             self._python(setter[change["name"]], change["new"])
 
     def _python(self, change: Callable[..., None], *args: Any, **kwargs: Any) -> None:
-        with self.hold_sync():
+        with self._own_changes(), self.hold_sync():
             try:
                 change(*args, **kwargs)
             finally:
@@ -473,7 +488,7 @@ class NeedleWidget(anywidget.AnyWidget):
         reach the browser in one update.
         """
         kind = content.get("kind") if isinstance(content, dict) else None
-        with self.hold_sync():
+        with self._own_changes(), self.hold_sync():
             request_id, accepted = None, False
             with self._errors_shown(f"the {quote(kind)} request"):
                 request_id = _request_id(content)
@@ -501,7 +516,7 @@ class NeedleWidget(anywidget.AnyWidget):
 
     def _tick(self) -> None:
         self._timer = None
-        with self.hold_sync(), self._errors_shown("a timer"):
+        with self._own_changes(), self.hold_sync(), self._errors_shown("a timer"):
             try:
                 self._session.tick()
             except Exception:
@@ -517,6 +532,7 @@ class NeedleWidget(anywidget.AnyWidget):
         on a worker thread (`desk.Job`), starting SETTLE seconds after the latest step (`settle`),
         while the kernel goes on answering requests.
         """
+        self._follow_games()
         s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
         if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
             self._cancel_timer()
@@ -534,6 +550,42 @@ class NeedleWidget(anywidget.AnyWidget):
             if settle:
                 self._settled = loop.time() + SETTLE
             self._schedule_work(loop)
+
+    # ---- the live games, changed from outside ------------------------------------------------------
+
+    @contextmanager
+    def _own_changes(self) -> Iterator[None]:
+        """While this widget changes its games itself (Python's calls, the browser's requests, its
+        timers, the bots it runs), it does not also answer the games' notifications: what it
+        changes it copies into the traits once, at the end (`_after`).
+        """
+        self._changing += 1
+        try:
+            yield
+        finally:
+            self._changing -= 1
+
+    def _follow_games(self) -> None:
+        """Observe the live games on the desk (the home's, and a branch's), and catch up with them."""
+        desk = self._desk
+        sessions = [s for s in dict.fromkeys((desk.home, desk.session)) if s.live]
+        wanted = {id(s.whole()): s.whole() for s in sessions}
+        for key in [key for key in self._games if key not in wanted]:
+            self._games.pop(key)[1]()
+        for key, game in wanted.items():
+            if key not in self._games:
+                self._games[key] = (game, game.observe(self._game_changed))
+        for s in sessions:
+            s.notice_moves()
+
+    def _game_changed(self, _game: Game) -> None:
+        """A live game of this widget changed from outside it (`game.apply(...)` in Python, another
+        widget of the same game): follow it as after `apply` (a bot to move answers at once).
+        """
+        if self._changing:
+            return
+        with self._own_changes(), self.hold_sync(), self._errors_shown("following the game"):
+            self._after(at_once=True)
 
     def _schedule_work(self, loop: asyncio.AbstractEventLoop) -> None:
         """The next job of the panels, once the steps have settled, unless one is running or none is left."""
@@ -596,6 +648,9 @@ class NeedleWidget(anywidget.AnyWidget):
         home, self._home_notes = getattr(self, "_home_notes", None), None
         if home is not None:
             home()
+        games, self._games = getattr(self, "_games", {}), {}
+        for _game, stop in games.values():
+            stop()
         super().close()
 
     @contextmanager
