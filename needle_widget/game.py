@@ -9,10 +9,8 @@ comes from one seeded `random.Random` and is recorded in `history`.
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -22,6 +20,7 @@ from .bitmasks import cards_of, mask_of
 from .cards import DECK, Card, CardLike
 from .errors import ArgumentError, CardError, IllegalAction, InvalidAction, PerspectiveError, RulesError
 from .observation import PlayerView, legal_for
+from .observers import Observers
 from .result import Reason, Result
 from .rules import Rules, set_points
 from .seats import Perspective, player_name
@@ -106,7 +105,7 @@ class Game:
         self.first_player: int = (
             first_player if first_player is not None else self._rng.randrange(2) if fp == "random" else int(fp)
         )
-        self._observers: list[Callable[[], Any]] = []
+        self._observers = Observers()
         self._players: tuple[str, str] = ("human", "human")
         self._forced: tuple[int, tuple[int, ...]] | None = None
         h, h2 = self.rules.dealt(0, self.first_player), self.rules.dealt(1, self.first_player)
@@ -167,31 +166,15 @@ class Game:
         >>> seen
         [1]
         """
-        if not callable(callback):
-            raise ArgumentError(f"observe needs a callable, not {callback!r}"[:200])
-        getter: Callable[[], Any] = (
-            weakref.WeakMethod(callback) if hasattr(callback, "__self__") and hasattr(callback, "__func__")
-            else functools.partial(_same, callback)
-        )
-        self._observers.append(getter)
-
-        def stop() -> None:
-            self._observers[:] = [g for g in self._observers if g is not getter]
-
-        return stop
+        return self._observers.add(callback, ArgumentError, "observe")
 
     def _changed(self) -> None:
-        for getter in list(self._observers):
-            callback = getter()
-            if callback is None:
-                self._observers[:] = [g for g in self._observers if g is not getter]
-            else:
-                callback(self)
+        self._observers.notify(self)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied without its observers (a widget is not part of the game)."""
         state = self.__dict__.copy()
-        state["_observers"] = []
+        state["_observers"] = Observers()
         return state
 
     # ---- questions -------------------------------------------------------------
@@ -622,7 +605,7 @@ class Game:
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         new._rng = rng
-        new._observers = []
+        new._observers = Observers()
         new._hands = self._hands[:]
         new._pile = self._pile[:]
         new._discards = self._discards[:]
@@ -752,9 +735,6 @@ _APPLY = {
     _STEAL: Game._steal, _CHOOSE: Game._choose_needle,
 }
 
-
-def _same(value: Any) -> Any:
-    return value
 
 
 def _check_player(player: object) -> int:

@@ -56,11 +56,9 @@ the actions after the other fields and the notes last; its fields are in the ord
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import stat
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,6 +68,7 @@ from .cards import Card
 from .errors import NeedleError, ReplayError
 from .game import Game
 from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
+from .observers import Observers
 from .result import Result
 from .rules import Rules
 from .seats import Perspective, player_name
@@ -152,7 +151,7 @@ class Replay:
         self._rebuild(result)
         self._notes: list[Note] = []
         self._revision = 0
-        self._observers: list[Callable[[], Callable | None]] = []
+        self._observers = Observers()
         self._notes = self._checked_notes(notes)
 
     # ---- making and reading -------------------------------------------------------
@@ -174,7 +173,7 @@ class Replay:
         """
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other._notes, other._revision, other._observers = [], 0, []
+        other._notes, other._revision, other._observers = [], 0, Observers()
         other._notes = other._checked_notes(self._notes if notes is None else notes)
         return other
 
@@ -351,7 +350,7 @@ class Replay:
         other.steps = self.steps[:k]
         other._snapshots = self._snapshots[: k // SNAPSHOT_EVERY + 1]
         other._final = self._final if k == len(self.steps) else self.game_at(k)
-        other._notes, other._revision, other._observers = [], 0, []
+        other._notes, other._revision, other._observers = [], 0, Observers()
         other._notes = other._checked_notes([note for note in self._notes if note.step <= k])
         return other
 
@@ -477,27 +476,11 @@ class Replay:
         A bound method is held weakly (an observer that is gone is dropped); any other
         callable, strongly.
         """
-        if not callable(callback):
-            raise TypeError(f"observe_notes needs a callable, not {callback!r}"[:200])
-        getter: Callable[[], Any] = (
-            weakref.WeakMethod(callback) if hasattr(callback, "__self__") and hasattr(callback, "__func__")
-            else functools.partial(_same, callback)
-        )
-        self._observers.append(getter)
-
-        def stop() -> None:
-            self._observers[:] = [g for g in self._observers if g is not getter]
-
-        return stop
+        return self._observers.add(callback, TypeError, "observe_notes")
 
     def _changed(self) -> None:
         self._revision += 1
-        for getter in list(self._observers):
-            callback = getter()
-            if callback is None:
-                self._observers[:] = [g for g in self._observers if g is not getter]
-            else:
-                callback(self)
+        self._observers.notify(self)
 
     def _checked_notes(self, notes: Iterable[Note | dict]) -> list[Note]:
         if isinstance(notes, (str, bytes, dict, Note)) or not isinstance(notes, Iterable):
@@ -566,9 +549,6 @@ class Replay:
         notes = f", {len(self._notes)} note{'s' * (len(self._notes) != 1)}" if self._notes else ""
         return f"<Replay seed={self.seed}, {len(self)} actions{notes}, {self.players[0]} vs {self.players[1]}: {end}>"
 
-
-def _same(value: Any) -> Any:
-    return value
 
 
 def _lines(items: list[dict]) -> str:

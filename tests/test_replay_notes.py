@@ -415,10 +415,10 @@ def test_observers_hear_every_change_and_can_stop() -> None:
     del view2  # a bound method is held weakly: a view that is gone is not kept alive
     gc.collect()
     replay.add_note(2, "f")
-    assert len(heard) == 4 and len(plain) == 5 and replay._observers == []
+    assert len(heard) == 4 and len(plain) == 5 and not replay._observers
     with pytest.raises(TypeError):
         replay.observe_notes("not callable")  # type: ignore[arg-type]
-    assert replay.copy()._observers == []
+    assert not replay.copy()._observers
 
 
 # ---- properties over seeded games -----------------------------------------------------------
