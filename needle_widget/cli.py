@@ -110,7 +110,7 @@ def _perspective(text: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `needle-widget` and its four commands."""
+    """The argument parser of `needle-widget` and its five commands."""
     from .bots import BOTS
     from .sim import MAX_GAMES
 
@@ -136,6 +136,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="1, 2, spectator or teacher (default spectator)")
     show.add_argument("--step", type=_count(0), default=None, help="stop after this many actions")
 
+    export = commands.add_parser("export", help="write a replay as one HTML file, seen from one perspective")
+    export.add_argument("replay", metavar="REPLAY.json")
+    export.add_argument("--perspective", type=_perspective, default=0,
+                        help="1, 2, spectator or teacher (default 1): only what it saw goes into the file")
+    export.add_argument("-o", "--out", metavar="HTML", required=True, help="the HTML file to write")
+    export.add_argument("--step", type=_count(0), default=0, help="the step the page opens at (default 0)")
+    export.add_argument("--no-spoilers", action="store_true",
+                        help="show nothing past the step shown until the reader steps there")
+
     play = commands.add_parser("play", help="play a game against a bot in the terminal")
     play.add_argument("--opponent", default="greedy", choices=sorted(BOTS), metavar="BOT",
                       help=f"one of: {', '.join(sorted(BOTS))} (default greedy)")
@@ -158,6 +167,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             return _simulate(args, out)
         if args.command == "show":
             return _show(args, out)
+        if args.command == "export":
+            return _export(args, out)
         if args.command == "play":
             from .terminal import play_in_terminal
 
@@ -205,7 +216,7 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _check_writable(path: str) -> None:
-    """Refuse an --out path that could not be written, before any game is played."""
+    """Refuse an --out path that could not be written, before any work is done."""
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
     if os.path.isdir(target):
@@ -226,6 +237,23 @@ def _load_replay(path: str) -> Replay:
     return Replay.load(path)
 
 
+def _export(args: argparse.Namespace, out: TextIO) -> int:
+    from .export import to_html
+
+    replay = _load_replay(args.replay)
+    if args.step > len(replay):
+        raise NeedleError(f"--step {args.step} is past the end of this replay ({len(replay)} actions)")
+    _check_writable(args.out)
+    page = to_html(replay, args.out, perspective=args.perspective, step=args.step, spoilers=not args.no_spoilers)
+    size = len(page.encode("utf-8"))
+    print(f"wrote {args.out}: {len(replay)} actions seen by {_who(args.perspective)}, {size / 1024:.0f} KB", file=out)
+    return 0
+
+
+def _who(perspective: object) -> str:
+    return {0: "Player 1", 1: "Player 2"}.get(perspective, str(perspective))  # type: ignore[call-overload]
+
+
 def _show(args: argparse.Namespace, out: TextIO) -> int:
     from .narration import narrate
     from .terminal import describe_table, printable
@@ -235,10 +263,10 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     if step > len(replay):
         raise NeedleError(f"--step {step} is past the end of this replay ({len(replay)} actions)")
     game = replay.game_at(step)
-    who = {0: "Player 1", 1: "Player 2"}.get(args.perspective, args.perspective)
+    who = _who(args.perspective)
     one, two = (printable(name) for name in replay.players)  # names come from the file: no escape codes
-    print(f"{one} (Player 1) vs {two} (Player 2), seed {replay.seed}, "
-          f"seen by {who}, {step} of {len(replay)} actions", file=out)
+    seed = f"seed {replay.seed}, " if args.perspective == "teacher" else ""  # the seed deals every hand
+    print(f"{one} (Player 1) vs {two} (Player 2), {seed}seen by {who}, {step} of {len(replay)} actions", file=out)
     turn = None
     for event, line in zip(game.history, narrate(game, args.perspective), strict=False):
         if event.turn != turn:

@@ -212,6 +212,16 @@ class Replay:
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
+    def to_html(self, path: str | os.PathLike | None = None, perspective: Any = 0, step: int = 0,
+                spoilers: bool = True) -> str:
+        """One self-contained HTML page of this replay seen from `perspective` (0, 1, "spectator",
+        "teacher"), opening at `step`, that steps like the widget with no kernel: written to `path`
+        if given, and returned. Only that perspective's view is in it (`needle_widget.export`).
+        """
+        from .export import to_html  # the page is built by the layers above this one
+
+        return to_html(self, path, perspective=perspective, step=step, spoilers=spoilers)
+
     @classmethod
     def load(cls, path: str | os.PathLike) -> Replay:
         """Read and check a replay file; any problem raises ReplayError naming the file."""

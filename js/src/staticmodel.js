@@ -1,0 +1,107 @@
+// A model with the anywidget model's surface (get, on, off, send) over the steps' states that an
+// exported HTML file holds (needle_widget/export.py): the widget runs on it with no kernel.
+// It answers requests at once, as Python does: step, autoplay; anything else is refused in words.
+
+/** The values `pack` stored in Python: a pool of distinct values, referred to as {"$r": index}. */
+export function unpack(packed) {
+  const pool = packed.pool || [];
+  const done = new Map();
+  const expand = (value) => {
+    if (Array.isArray(value)) return value.map(expand);
+    if (value && typeof value === "object") {
+      const keys = Object.keys(value);
+      if (keys.length === 1 && keys[0] === "$r") return entry(value.$r);
+      const out = {};
+      for (const key of keys) out[key] = expand(value[key]);
+      return out;
+    }
+    return value;
+  };
+  const entry = (i) => {
+    if (!done.has(i)) done.set(i, expand(pool[i]));
+    return done.get(i);
+  };
+  return (packed.items || []).map(expand);
+}
+
+const SOURCE = "this file holds one view of a finished replay";
+
+/**
+ * The model of an exported file: `states` are the steps' synced states (index = step), `start`
+ * the step shown first. `timers` stands in for setInterval/clearInterval in tests.
+ */
+export function staticModel(states, start = 0, timers = globalThis) {
+  const last = states.length - 1;
+  let step = Math.min(Math.max(0, start | 0), last);
+  let extra = { answer: null, error: null, playing: false, speed: 1 };
+  let timer = null;
+  let errors = 0;
+  const listeners = new Map();
+
+  const emit = () => {
+    for (const [name, fns] of listeners) {
+      if (name.startsWith("change:")) for (const fn of [...fns]) fn();
+    }
+  };
+  const stop = () => {
+    if (timer !== null) timers.clearInterval(timer);
+    timer = null;
+    extra = { ...extra, playing: false };
+  };
+  const answer = (id, ok, text = null) => {
+    const error = ok ? null : { id: ++errors, text };
+    extra = { ...extra, answer: Number.isInteger(id) ? { id, ok, error: ok ? null : text } : extra.answer, error };
+  };
+  const autoplay = (playing, speed) => {
+    stop();
+    const rate = Number(speed) > 0 ? Number(speed) : extra.speed;
+    extra = { ...extra, speed: rate };
+    if (!playing || step >= last) return;
+    extra = { ...extra, playing: true };
+    timer = timers.setInterval(() => {
+      step = Math.min(step + 1, last);
+      if (step >= last) stop();
+      emit();
+    }, 1000 / rate);
+  };
+
+  const requests = {
+    step(msg) {
+      const to = msg.to;
+      if (!Number.isInteger(to) || to < 0 || to > last) return `Cannot go to step ${JSON.stringify(to)}: the replay has steps 0 to ${last}`;
+      stop();
+      step = to;
+      return null;
+    },
+    autoplay(msg) {
+      autoplay(Boolean(msg.playing), msg.speed);
+      return null;
+    },
+  };
+
+  return {
+    get(name) {
+      return name in extra ? extra[name] : states[step][name];
+    },
+    set() {},
+    save_changes() {},
+    on(event, fn) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(fn);
+    },
+    off(event, fn) {
+      if (listeners.has(event)) listeners.get(event).delete(fn);
+    },
+    send(msg) {
+      const kind = msg && msg.kind;
+      const handle = Object.prototype.hasOwnProperty.call(requests, kind) ? requests[kind] : null;
+      const refusal = handle ? handle(msg) : `Not available here: ${SOURCE}, with no Python behind it`;
+      answer(msg && msg.id, refusal === null, refusal);
+      emit();
+    },
+    /** The step shown (for tests). */
+    get step() {
+      return step;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+"""A replay exported as one HTML file, opened from disk in Chromium with the network blocked:
+it steps with the buttons, the slider, the event list and the keys, with no kernel, and looks
+right without JupyterLab's --jp-* variables, in a light and a dark system theme.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from needle_widget import examples
+
+from .conftest import ARTIFACTS
+
+
+@pytest.fixture
+def exported(tmp_path: Path) -> Path:
+    path = tmp_path / "game.html"
+    examples.load("long_with_reshuffle").cut(60).to_html(path, perspective=0)
+    return path
+
+
+def open_offline(browser: Browser, path: Path, scheme: str) -> tuple[Page, list[str], list[str]]:
+    """The file in a fresh context with no network; returns the page, the URLs it asked for and its errors."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme, offline=True)
+    asked: list[str] = []
+    errors: list[str] = []
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else (asked.append(route.request.url), route.abort()))
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".nw-root .nw-live", timeout=10_000)
+    return page, asked, errors
+
+
+def until(page: Page, check, timeout: float = 10.0) -> None:
+    """Poll from Python: the page's policy forbids the string evaluation wait_for_function uses."""
+    for _ in range(int(timeout / 0.05)):
+        if check():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out: step {slider(page)}, {live(page)!r}")
+
+
+def live(page: Page) -> str:
+    return page.inner_text(".nw-live")
+
+
+def slider(page: Page) -> str:
+    return page.eval_on_selector('input[data-input="step"]', "el => el.value")
+
+
+def test_the_exported_file_steps_from_disk_with_no_network(browser: Browser, exported: Path) -> None:
+    page, asked, errors = open_offline(browser, exported, "light")
+    assert live(page).startswith("Step 0 of 60")
+    # No JupyterLab theme here: the fallbacks give a white board surround and dark text.
+    style = "getComputedStyle(document.querySelector('.nw-root'))"
+    assert page.evaluate(f"{style}.getPropertyValue('--jp-layout-color1')").strip() == ""
+    assert page.evaluate(f"{style}.backgroundColor") == "rgb(255, 255, 255)"
+
+    page.get_by_role("button", name="Next step").click()
+    until(page, lambda: slider(page) == "1")
+    page.get_by_role("button", name="Last step").click()
+    until(page, lambda: slider(page) == "60")
+    assert live(page).startswith("Step 60 of 60")
+
+    # The event list: a click on an event goes to its step.
+    page.locator(".nw-events [data-request]").nth(10).click()
+    until(page, lambda: slider(page) != "60")
+    at = int(slider(page))
+    assert 0 < at < 60
+
+    # The keys, with the widget focused.
+    page.focus(".nw-root")
+    page.keyboard.press("Home")
+    until(page, lambda: slider(page) == "0")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    until(page, lambda: slider(page) == "3")
+    page.keyboard.press("ArrowLeft")
+    until(page, lambda: slider(page) == "2")
+
+    # The slider, dragged by the keyboard and set directly.
+    page.focus('input[data-input="step"]')
+    page.keyboard.press("ArrowRight")
+    until(page, lambda: slider(page) == "3")
+    page.eval_on_selector('input[data-input="step"]',
+                          "el => { el.value = '30'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    until(page, lambda: live(page).startswith("Step 30 of 60"))
+
+    # Other perspectives are not in the file: their buttons are closed, with the reason.
+    assert page.get_by_role("button", name="Player 2", exact=True).is_disabled()
+    assert "Player 1's view only" in page.inner_text(".nw-root")
+    assert asked == [] and errors == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "export-light.png"), full_page=True)
+    page.context.close()
+
+
+def test_the_exported_file_autoplays_and_follows_a_dark_system_theme(browser: Browser, exported: Path) -> None:
+    page, asked, errors = open_offline(browser, exported, "dark")
+    background = page.evaluate("getComputedStyle(document.querySelector('.nw-root')).backgroundColor")
+    assert background != "rgb(255, 255, 255)"
+    page.get_by_role("combobox", name="Speed").select_option("8")
+    page.get_by_role("button", name="Play", exact=True).click()
+    until(page, lambda: int(slider(page)) >= 3)
+    page.get_by_role("button", name="Pause", exact=True).click()
+    stopped = slider(page)
+    page.wait_for_timeout(1500)
+    assert slider(page) == stopped
+    assert asked == [] and errors == []
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "export-dark.png"), full_page=True)
+    page.context.close()
