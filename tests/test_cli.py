@@ -107,6 +107,17 @@ def test_step_past_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "past the end" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("perspective", ["1", "2", "spectator"])
+def test_show_gives_the_deal_s_seed_to_the_teacher_only(tmp_path: Path, perspective: str) -> None:
+    """The seed deals every hand: a player's or the spectator's printout must not carry it."""
+    path = tmp_path / "game.json"
+    play_game(bots.GreedyBot(), bots.GreedyBot(), seed=987654321).replay().save(path)
+    code, out = run_cli("show", str(path), "--perspective", perspective)
+    assert code == 0 and "987654321" not in out and "seed" not in out.splitlines()[0]
+    code, out = run_cli("show", str(path), "--perspective", "teacher")
+    assert code == 0 and "seed 987654321" in out.splitlines()[0]
+
+
 def test_the_console_script_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "needle_widget.cli", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and "needle-widget" in done.stdout
