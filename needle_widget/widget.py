@@ -7,6 +7,8 @@ Here: the traits, the table of browser requests, the timers, the one place error
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import datetime
 import functools
 import logging
@@ -35,7 +37,7 @@ from .session import MODES, Screen, Session, check_number, check_speed, new_or_g
 from .synced import Synced
 from .views import Perspective, check_perspective
 
-__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_REQUEST_ID", "REQUESTS", "SETTLE"]
+__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_PICTURE", "MAX_REQUEST_ID", "REQUESTS", "SETTLE"]
 _STATIC = pathlib.Path(__file__).parent / "static"
 _MISSING = """export default { render({ el }) {
   el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
@@ -64,6 +66,11 @@ SETTLE = 0.25
 (a held key, quick presses) no panel is computed; the panels follow once the step settles."""
 MAX_REQUEST_ID = 2**31 - 1
 """A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
+MAX_PICTURE = 8 * 1024 * 1024
+"""A picture a view sends back for `NeedleWidget.save_png` may have at most this many bytes."""
+_MAX_PICTURES_ASKED = 16
+_PNG_DATA_URL = "data:image/png;base64,"
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 log = logging.getLogger("needle_widget")
 
 
@@ -106,6 +113,9 @@ class NeedleWidget(anywidget.AnyWidget):
     another widget of the same game) moves it to the new last step if it was there, and a bot
     to move answers at once, as after `apply`. Once the round is over, `new_game()` (or the
     browser's "new_game" request) deals again with the same rules, mode, screen and bots.
+
+    A picture of the view (for slides and worksheets) is drawn in the browser, from the widget's own
+    DOM: its "Save picture" button downloads it, and `save_png(path)` asks an open view for one.
 
     >>> from needle_widget import Game
     >>> NeedleWidget(game=Game(seed=3), perspective="teacher")
@@ -212,6 +222,8 @@ class NeedleWidget(anywidget.AnyWidget):
         self._working, self._settled, self._pool = False, 0.0, None
         self._games: dict[int, tuple[Game, Callable[[], None]]] = {}
         self._changing = 0
+        self._pictures: dict[int, pathlib.Path] = {}  # save_png: the files asked for, by id, not yet drawn
+        self._picture_id = 0
         super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
         self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
@@ -446,6 +458,45 @@ class NeedleWidget(anywidget.AnyWidget):
         """Quiz mode: show question `index` (an answered one, or the first unanswered)."""
         self._python(self._require_quiz().go, index)
 
+    def save_png(self, path: str | os.PathLike) -> None:
+        """Save the view as shown in the browser as a PNG file at `path`, as its "Save picture" button does:
+        drawn by an open view from its own DOM, twice the screen's resolution, the theme's background.
+
+        Returns at once and never waits for the browser: the file appears once a view has drawn it
+        (usually within a second or two). The first view to answer writes it; with no view open
+        nothing happens. The picture shows what that view shows, nothing more.
+        """
+        target = pathlib.Path(path).expanduser().absolute()
+        if not target.parent.is_dir():
+            raise ArgumentError(f"save_png: the folder {quote(str(target.parent))} does not exist")
+        self._picture_id += 1
+        self._pictures[self._picture_id] = target
+        while len(self._pictures) > _MAX_PICTURES_ASKED:  # asked with no view open: forget the oldest
+            del self._pictures[min(self._pictures)]
+        self.send({"kind": "picture", "id": self._picture_id})
+
+    def _picture_drawn(self, content: dict) -> None:
+        """A view's answer to `save_png`: {kind: "picture", id, png: PNG data URL}. The first valid PNG
+        for an id asked for is written, once; anything else is ignored (and logged).
+        """
+        picture_id = content.get("id")
+        target = self._pictures.get(picture_id) if type(picture_id) is int else None
+        if target is None:
+            log.warning("needle_widget: ignored a picture nobody asked for (id %s)", quote(picture_id))
+            return
+        try:
+            data = _png_bytes(content.get("png"))
+        except ArgumentError as error:
+            log.warning("needle_widget: ignored a picture for %s: %s", target, error)
+            return
+        del self._pictures[picture_id]
+        try:
+            target.write_bytes(data)
+        except OSError as error:
+            log.error("needle_widget: could not write the picture %s", target, exc_info=error)
+            with self.hold_sync():
+                self._show_error(f"Could not save the picture to {target}: {error.strerror or error}")
+
     def __repr__(self) -> str:
         return f"NeedleWidget(mode={self.mode!r}, step={self.step}/{self.steps}, perspective={self.perspective!r})"
 
@@ -488,6 +539,9 @@ class NeedleWidget(anywidget.AnyWidget):
         reach the browser in one update.
         """
         kind = content.get("kind") if isinstance(content, dict) else None
+        if kind == "picture":  # a view's answer to save_png, not a request: no id of the browser's, no answer
+            self._picture_drawn(content)
+            return
         with self._own_changes(), self.hold_sync():
             request_id, accepted = None, False
             with self._errors_shown(f"the {quote(kind)} request"):
@@ -678,6 +732,22 @@ def _request_id(content: Any) -> int | None:
     if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_REQUEST_ID):
         raise ArgumentError(f"A request id must be a whole number from 0 to {MAX_REQUEST_ID}, not {quote(request_id)}")
     return request_id
+
+
+def _png_bytes(value: Any) -> bytes:
+    """The PNG in a data URL a view sent, checked: a PNG (its signature) of at most MAX_PICTURE bytes."""
+    if not isinstance(value, str) or not value.startswith(_PNG_DATA_URL):
+        raise ArgumentError("not a PNG data URL")
+    text = value[len(_PNG_DATA_URL):]
+    if len(text) > (MAX_PICTURE + 2) // 3 * 4:
+        raise ArgumentError(f"larger than {MAX_PICTURE} bytes")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ArgumentError("not valid base64") from None
+    if not data.startswith(_PNG_SIGNATURE):
+        raise ArgumentError("not a PNG (no PNG signature)")
+    return data
 
 
 def _now() -> str:

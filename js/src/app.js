@@ -7,6 +7,7 @@ import { renderInfo, renderTeacherKnowledge } from "./info.js";
 import { renderNotes } from "./notes.js";
 import { renderPaused } from "./paused.js";
 import { renderPerspective } from "./perspective.js";
+import { renderPictureControl } from "./picture.js";
 import { renderQuiz } from "./quiz.js";
 import { renderReplayBar } from "./replaybar.js";
 import { renderTable } from "./table.js";
@@ -45,6 +46,7 @@ function header(state, ui) {
     h("span", { class: "nw-title" }, "Needle in a Card Stack"),
     label ? h("span", { class: ["nw-mode", label === "Round over" ? "nw-mode-over" : null] }, label) : null,
     state.cover ? null : renderPerspective(state, ui),
+    state.cover || !state.table ? null : renderPictureControl(ui.picture),
   );
 }
 

@@ -5,6 +5,7 @@ import { renderApp } from "./app.js";
 import { graphDrag } from "./graphdrag.js";
 import { isStepKey, keyRequest } from "./keys.js";
 import { morph } from "./morph.js";
+import { drawPicture, pictureName, savePicture } from "./picture.js";
 import { requestIds } from "./requests.js";
 import { TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
@@ -81,6 +82,8 @@ export function mount(model, el) {
   let held = null;
   // The note form's Save waiting for Python: closed on an ok answer, kept (text and all) on a refusal.
   let noteSave = null;
+  // "Save picture": drawing now, or why the last one failed (browser-side only: never sent).
+  let picture = { saving: false, error: null };
 
   const send = (msg) => {
     const id = ids.next();
@@ -170,7 +173,7 @@ export function mount(model, el) {
     ui = syncUi(ui, state);
     const key = focusedKey();
     root.style.setProperty("--nw-scale", String(Number(state.scale) > 0 ? state.scale : 1));
-    const next = renderApp(state, ui);
+    const next = renderApp(state, { ...ui, picture });
     if (root.firstChild) morph(root.firstChild, next);
     else root.appendChild(next);
     restoreFocus(key, previousStep);
@@ -190,7 +193,35 @@ export function mount(model, el) {
     });
   }
 
+  /** Draws the view shown and downloads it; a failure is a polite status line, never an exception. */
+  function onSavePicture() {
+    if (picture.saving) return;
+    const name = pictureName({ step: state.step, perspective: state.table ? state.table.perspective : state.perspective });
+    picture = { saving: true, error: null };
+    render();
+    savePicture(root, name)
+      .then(() => { picture = { saving: false, error: null }; })
+      .catch((error) => {
+        picture = { saving: false, error: `The picture could not be drawn${error && error.message ? ` (${error.message})` : ""}.` };
+      })
+      .finally(render);
+  }
+
+  /** Python's `save_png(path)` asks the open views for a picture: {kind: "picture", id}. Each view
+   * answers with the PNG it draws (Python keeps the first); a view that cannot draw stays silent. */
+  function onCustom(msg) {
+    if (!msg || msg.kind !== "picture" || !Number.isInteger(msg.id) || disposed) return;
+    drawPicture(root)
+      .then((png) => { if (!disposed) model.send({ kind: "picture", id: msg.id, png }); })
+      .catch((error) => console.warn("needle_widget: could not draw the picture for save_png", error));
+  }
+
   function onClick(event) {
+    if (event.target.closest && event.target.closest("[data-picture]")) {
+      const button = event.target.closest("[data-picture]");
+      if (root.contains(button) && !button.disabled) onSavePicture();
+      return;
+    }
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");
     if (!target || !root.contains(target) || target.disabled) return;
     if (target.hasAttribute("data-ui")) {
@@ -266,6 +297,11 @@ export function mount(model, el) {
   }
 
   function onKeydown(event) {
+    // Every key pressed inside the widget is the widget's (or its native control's), never
+    // JupyterLab's: its command-mode shortcuts match a focused button through `:focus` before
+    // they reach the root's data-lm-suppress-shortcuts, so ↑/↓ would move the cell selection,
+    // ←/→ on a select fold headings, A/B/D D add or delete cells.
+    event.stopPropagation();
     if (event.key === "Escape" && ui.selected.length) {
       ui = { ...ui, selected: [] };
       event.preventDefault();
@@ -282,6 +318,7 @@ export function mount(model, el) {
   }
 
   model.on("change:answer", onAnswer);
+  model.on("msg:custom", onCustom); // a model without custom messages (a static export) never calls it
   for (const name of TRAITS) model.on(`change:${name}`, onModelChange);
   root.addEventListener("click", onClick);
   const stopDrag = graphDrag(root, { send, stepFrom });
@@ -295,6 +332,7 @@ export function mount(model, el) {
     disposed = true;
     if (resizes) resizes.disconnect();
     model.off("change:answer", onAnswer);
+    model.off("msg:custom", onCustom);
     for (const name of TRAITS) model.off(`change:${name}`, onModelChange);
     root.removeEventListener("click", onClick);
     stopDrag();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FIXTURES, button, flush, key, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
+import { keepsArrowKeys, keyRequest } from "../src/keys.js";
 
 const LAST = FIXTURES.over_0.events.length;
 
@@ -110,5 +111,62 @@ describe("prefetched neighbouring steps", () => {
     key(root, "ArrowRight");
     expect(model.sent).toEqual([{ kind: "step", to: 13 }]);
     expect(root.querySelector(".nw-live").textContent).toMatch(new RegExp(`^Step 12 of ${LAST}`));
+  });
+});
+
+describe("keys inside the widget stay in the widget (JupyterLab)", () => {
+  const leaked = () => {
+    const seen = [];
+    const listen = (e) => seen.push(e.key);
+    document.addEventListener("keydown", listen);
+    return { seen, stop: () => document.removeEventListener("keydown", listen) };
+  };
+
+  it("no key pressed inside reaches the notebook's shortcuts, whatever has the focus", () => {
+    const { root, model } = open(replay());
+    const spy = leaked();
+    for (const target of [root, button(root, "Teacher"), button(root, "Next step"), root.querySelector("select.nw-speed"),
+      root.querySelector('input[type="range"]'), root.querySelector(".nw-event-btn.nw-current")]) {
+      for (const k of ["ArrowDown", "ArrowUp", "a", "Enter"]) key(target, k);
+    }
+    spy.stop();
+    expect(spy.seen).toEqual([]);
+    expect(model.sent.every((r) => r.kind === "step")).toBe(true);
+  });
+
+  it("←/→ step from every focusable part but those that use the arrows themselves", () => {
+    const { root, model } = open(replay());
+    key(root.querySelector(".nw-event-btn.nw-current"), "ArrowRight");
+    key(button(root, "Play"), "ArrowRight");
+    key(root.querySelector("select.nw-speed"), "ArrowRight"); // the select changes its own value
+    key(root.querySelector('input[type="range"]'), "ArrowRight"); // the slider sends its own step
+    expect(model.sent).toEqual([{ kind: "step", to: 13 }, { kind: "step", to: 14 }]);
+  });
+
+  it("↓/↑ step in the list of moves, and not on a plain button (left to the page)", () => {
+    const { root, model } = open(replay());
+    const current = root.querySelector(".nw-event-btn.nw-current");
+    const down = key(current, "ArrowDown");
+    expect(down.defaultPrevented).toBe(true);
+    const plain = key(button(root, "Teacher"), "ArrowDown");
+    expect(plain.defaultPrevented).toBe(false);
+    key(current, "ArrowUp");
+    expect(model.sent).toEqual([{ kind: "step", to: 13 }, { kind: "step", to: 12 }]);
+  });
+
+  it("↑ is the next step on a slider of steps (the graph), ↓ the previous", () => {
+    const box = document.createElement("div");
+    box.setAttribute("role", "slider");
+    const state = replay();
+    const press = (k) => keyRequest({ key: k, target: box }, state);
+    expect(press("ArrowUp")).toEqual({ kind: "step", to: 13 });
+    expect(press("ArrowDown")).toEqual({ kind: "step", to: 11 });
+    expect(keyRequest({ key: "ArrowDown", target: document.createElement("button") }, state)).toBeNull();
+  });
+
+  it("selects, text fields and range inputs keep their arrows", () => {
+    for (const tag of ["select", "textarea", "input"]) expect(keepsArrowKeys(document.createElement(tag))).toBe(true);
+    expect(keepsArrowKeys(document.createElement("button"))).toBe(false);
+    expect(keepsArrowKeys(null)).toBe(false);
   });
 });

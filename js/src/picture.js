@@ -1,0 +1,156 @@
+// "Save picture": the widget as it is shown, drawn from its own DOM (html-to-image) into a PNG
+// for slides and worksheets. Drawn from what is on screen, so it holds nothing the viewer cannot
+// see; the file name says only the step and the perspective.
+
+import { h } from "./dom.js";
+
+/** Pixels per CSS pixel: sharp on a projector. */
+export const PIXEL_RATIO = 2;
+
+const CLEAR = /^(transparent|rgba\(\s*0,\s*0,\s*0,\s*0\s*\))$/i;
+
+/** The file name of a picture of `state`: `needle-step-12-player-1.png` (step and perspective, nothing else). */
+export function pictureName(state) {
+  const step = Number.isInteger(state && state.step) && state.step >= 0 ? state.step : 0;
+  const p = state && state.perspective;
+  const who = p === 0 || p === 1 ? `player-${p + 1}` : p === "spectator" || p === "teacher" ? p : "view";
+  return `needle-step-${step}-${who}.png`;
+}
+
+/** The colour behind `node` as the theme paints it (the first opaque background up the tree), so a
+ * dark theme gives a dark picture, never a transparent one. */
+export function backgroundOf(node) {
+  for (let n = node; n && n.nodeType === 1; n = n.parentElement) {
+    const bg = getComputedStyle(n).backgroundColor;
+    if (bg && !CLEAR.test(bg.trim())) return bg;
+  }
+  return "#ffffff";
+}
+
+/** The "Save picture" control for the header: the button and its polite status line. */
+export function renderPictureControl(picture = {}) {
+  const saving = Boolean(picture.saving);
+  return h(
+    "span",
+    { class: "nw-picture" },
+    h("button", {
+      type: "button", class: "nw-btn nw-picture-btn", "data-key": "save-picture", "data-picture": "save",
+      title: "Save the view shown as a PNG picture", disabled: saving,
+    }, saving ? "Saving…" : "Save picture"),
+    h("span", { class: "nw-picture-status", role: "status" }, picture.error || ""),
+  );
+}
+
+/** The path of `node` below `root`: its element-child indices. */
+function pathTo(root, node) {
+  const path = [];
+  for (let n = node; n && n !== root; n = n.parentElement) path.unshift(Array.prototype.indexOf.call(n.parentElement.children, n));
+  return path;
+}
+
+function follow(clone, path) {
+  let n = clone;
+  for (const i of path) n = n && n.children ? n.children[i] : null;
+  return n;
+}
+
+const SCROLLS = /^(auto|scroll|hidden|overlay)$/;
+
+/** html-to-image copies each element's computed style, not its state: what the view shows is put
+ * back into the copy. A scrolled list shows where it is scrolled to (its scrollbars left out), a
+ * row that fits on one line stays on one line (the copied widths round down a hair and wrap it),
+ * and the "Save picture" control itself is left out. */
+export function fixCopy(root, copy) {
+  const doc = copy.ownerDocument;
+  for (const node of root.querySelectorAll("*")) {
+    const style = getComputedStyle(node);
+    const into = () => follow(copy, pathTo(root, node));
+    if ((SCROLLS.test(style.overflowY) || SCROLLS.test(style.overflowX))
+        && (node.scrollHeight > node.clientHeight || node.scrollWidth > node.clientWidth)) {
+      const twin = into();
+      if (!twin || !twin.style) continue;
+      twin.style.overflow = "hidden";
+      if (node.scrollTop || node.scrollLeft) {
+        for (const child of Array.from(twin.children)) {
+          if (child.style) child.style.translate = `${-node.scrollLeft}px ${-node.scrollTop}px`;
+        }
+      }
+    } else if (style.flexWrap === "wrap" && node.children.length > 1) {
+      const tops = new Set(Array.from(node.children, (c) => c.offsetTop));
+      const twin = tops.size === 1 ? into() : null;
+      if (twin && twin.style) twin.style.flexWrap = "nowrap";
+    }
+  }
+  for (const control of Array.from(copy.querySelectorAll(".nw-picture"))) control.remove();
+  return doc;
+}
+
+function loadImage(url) {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = () => reject(new Error("the browser could not draw it"));
+    img.src = url;
+  });
+}
+
+/** The SVG drawn on a canvas of `background`, PIXEL_RATIO times its size: a PNG data URL. */
+async function rasterize(svgUrl, width, height, background) {
+  const img = await loadImage(svgUrl);
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.round(width * PIXEL_RATIO);
+  canvas.height = Math.round(height * PIXEL_RATIO);
+  const context = canvas.getContext("2d");
+  if (!context) throw new Error("no canvas to draw on");
+  context.fillStyle = background;
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(img, 0, 0, canvas.width, canvas.height);
+  return canvas.toDataURL("image/png");
+}
+
+/** What draws a picture: html-to-image's copy of the DOM (as an SVG), then a canvas. Tests replace them. */
+export const painter = {
+  toSvg: async (node, options) => (await import("html-to-image")).toSvg(node, options),
+  rasterize,
+};
+
+const SVG_PREFIX = "data:image/svg+xml;charset=utf-8,";
+
+/** The widget's root drawn as a PNG data URL, as it is shown (see fixCopy). */
+export async function drawPicture(root) {
+  const background = backgroundOf(root);
+  const svgUrl = await painter.toSvg(root, { backgroundColor: background, skipFonts: true }); // system fonts: none to embed
+  const text = svgUrl.startsWith(SVG_PREFIX) ? decodeURIComponent(svgUrl.slice(SVG_PREFIX.length)) : null;
+  const doc = text ? new DOMParser().parseFromString(text, "image/svg+xml") : null;
+  const svg = doc && doc.documentElement;
+  const copy = svg && svg.querySelector("foreignObject");
+  if (!copy || !copy.firstElementChild) throw new Error("html-to-image gave no picture");
+  fixCopy(root, copy.firstElementChild);
+  const fixed = SVG_PREFIX + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+  return painter.rasterize(fixed, Number(svg.getAttribute("width")), Number(svg.getAttribute("height")), background);
+}
+
+/** A PNG data URL as a Blob. */
+export function pngBlob(dataUrl) {
+  const base64 = String(dataUrl).slice(String(dataUrl).indexOf(",") + 1);
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new Blob([bytes], { type: "image/png" });
+}
+
+/** Draws `root` and downloads it as `filename` (an `<a download>` click). Resolves once saved. */
+export async function savePicture(root, filename) {
+  const png = await drawPicture(root);
+  const url = URL.createObjectURL(pngBlob(png));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  a.style.display = "none";
+  document.body.appendChild(a);
+  try {
+    a.click();
+  } finally {
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+  return png;
+}

@@ -1,0 +1,226 @@
+"""In a real JupyterLab: ←/→ step from every focusable part of the widget (a native control that
+needs the arrows keeps them) and JupyterLab never moves the cell selection while the focus is
+inside it; "Save picture" downloads a PNG of the view, in the light and the dark theme.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import time
+import zlib
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from .conftest import ARTIFACTS
+from .test_widget_in_jupyterlab import PLAY_CELLS, kernel_print, open_notebook, set_theme, shoot, widget_root
+
+REPLAY_CELLS = [
+    "from needle_widget import NeedleWidget, bots, play_game\n"
+    "replay = play_game(bots.GreedyBot(), bots.RandomBot(seed=2), seed=12).replay()\n"
+    "r = NeedleWidget.from_replay(replay, perspective='teacher', step=6)\n"
+    "r.show_worlds(seat=0)\n"
+    "r",
+    "print('step', r.step)",
+    "print('a cell below the widget')",
+]
+SHOTS = Path("/tmp/shots")
+
+# Where the focus is, the step shown and the notebook's active cell, at once.
+WHERE = """() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const root = panel.querySelector('.nw-root');
+  const m = /^Step (\\d+) of/.exec(root.querySelector('.nw-live').textContent);
+  const a = document.activeElement;
+  return {step: m ? Number(m[1]) : null, cell: window.jupyterapp.shell.currentWidget.content.activeCellIndex,
+          inside: root.contains(a), focus: a === root ? 'root' : (a.getAttribute('data-key') || a.tagName)};
+}"""
+
+# (name, selector inside the widget, whether ←/→ step there: a select keeps its arrows)
+PARTS = [
+    ("the widget itself", None, True),
+    ("the step slider", "input.nw-slider[data-key=slider]", True),
+    ("First step", "[data-key=first]", True),
+    ("Previous step", "[data-key=prev]", True),
+    ("Play", "[data-key=play]", True),
+    ("Next step", "[data-key=next]", True),
+    ("the current move in the list", ".nw-event-btn.nw-current", True),
+    ("a perspective button", "[data-key=persp-p0]", True),
+    ("Show all discards", "[data-key=toggle-discards]", True),
+    ("Add a note", "[data-key=note-add]", True),
+    ("Save picture", "[data-key=save-picture]", True),
+    ("the Possible worlds toggle", "[data-key=tool-worlds]", True),
+    ("the worlds panel's Resample", "[data-key=worlds-resample]", True),
+    ("the speed select", "select[data-key=speed]", False),
+    ("the worlds panel's seat select", "select[data-key=worlds-seat]", False),
+]
+
+
+def _where(page: Page) -> dict:
+    return page.evaluate(WHERE)
+
+
+def _press(page: Page, key: str, step: int | None = None) -> dict:
+    page.keyboard.press(key)
+    if step is not None:
+        expect(widget_root(page).locator(".nw-live")).to_have_text(re.compile(rf"^Step {step} of"))
+    else:
+        page.wait_for_timeout(250)
+    return _where(page)
+
+
+def test_arrow_keys_step_from_every_focusable_part(jupyter: dict, page: Page) -> None:
+    open_notebook(page, jupyter, "keys.ipynb", REPLAY_CELLS)
+    root = widget_root(page)
+    expect(root.locator(".nw-live")).to_have_text(re.compile(r"^Step 6 of"))
+    expect(root.locator("[data-key=worlds-resample]")).to_be_visible()
+    root.focus()  # the focus in its cell makes that cell the active one: no key must change it then
+    cell = _where(page)["cell"]
+    assert cell == 0
+    report = []
+    for name, selector, steps in PARTS:
+        part = root if selector is None else root.locator(selector).first
+        part.focus()
+        start = _where(page)
+        assert start["inside"], (name, start)
+        s = start["step"]
+        right = _press(page, "ArrowRight", s + 1 if steps else None)
+        left = _press(page, "ArrowLeft", s if steps else None)
+        down = _press(page, "ArrowDown")
+        up = _press(page, "ArrowUp")
+        report.append((name, [right["step"], left["step"], down["step"], up["step"]], up["focus"]))
+        for after in (right, left, down, up):
+            assert after["cell"] == cell, f"JupyterLab moved the cell selection from {name}: {after}"
+            assert after["inside"], f"the focus left the widget from {name}: {after}"
+        if not steps:
+            assert (right["step"], left["step"]) == (s, s), (name, right, left)
+        if selector is not None:
+            root.locator(selector).first.focus()
+        # Put back where it was: a select's own arrows may have changed the speed or the seat.
+        if _where(page)["step"] != s:
+            root.focus()
+            page.keyboard.press("ArrowLeft" if _where(page)["step"] > s else "ArrowRight")
+            expect(root.locator(".nw-live")).to_have_text(re.compile(rf"^Step {s} of"))
+    print("arrow keys:", report)
+    # ↓/↑ in the list of moves step too (↓ the next move), and the focus follows the move.
+    root.locator(".nw-event-btn.nw-current").focus()
+    s = _where(page)["step"]
+    assert _press(page, "ArrowDown", s + 1)["focus"] == f"ev-{s + 1}"
+    assert _press(page, "ArrowUp", s)["focus"] == f"ev-{s}"
+    # The slider clicked with the mouse, as a person does, then the arrows: its steps reach Python.
+    slider = root.locator("input.nw-slider[data-key=slider]")
+    slider.click()
+    shown = _where(page)["step"]
+    assert _where(page)["cell"] == cell
+    _press(page, "ArrowRight", shown + 1)
+    _press(page, "ArrowRight", shown + 2)
+    assert _where(page)["cell"] == cell
+    page.wait_for_timeout(300)
+    assert kernel_print(page, 1) == f"step {shown + 2}"
+
+
+def test_arrow_keys_from_a_card_in_hand(jupyter: dict, page: Page) -> None:
+    open_notebook(page, jupyter, "keys-play.ipynb", PLAY_CELLS)
+    root = widget_root(page)
+    root.get_by_role("group", name="Pick your needle").get_by_role("button", name="king of spades").click()
+    root.get_by_role("button", name="Draw from pile").click()
+    card = root.get_by_role("button", name=re.compile("^4 of clubs"))
+    expect(card).to_be_enabled()
+    card.focus()
+    start = _where(page)
+    assert start["inside"] and start["focus"].startswith("hand-"), start
+    back = _press(page, "ArrowLeft", start["step"] - 1)  # the cards are no buttons at an earlier step
+    assert back["cell"] == start["cell"] and back["inside"], back
+    forth = _press(page, "ArrowRight", start["step"])
+    assert forth["cell"] == start["cell"] and forth["inside"], forth
+    root.get_by_role("button", name=re.compile("^4 of clubs")).focus()
+    down = _press(page, "ArrowDown")
+    assert down["cell"] == start["cell"] and down["inside"] and down["step"] == start["step"], down
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def _first_row_pixel(data: bytes, x: int) -> tuple[int, ...]:
+    """The RGBA pixel at (x, 0) of an 8-bit RGBA PNG (what a canvas writes), without an image library."""
+    width, _ = _png_size(data)
+    assert data[24:26] == bytes([8, 6]), "an 8-bit RGBA PNG"
+    idat, at = b"", 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"IDAT":
+            idat += data[at + 8:at + 8 + length]
+        at += 12 + length
+    raw = zlib.decompressobj().decompress(idat, 1 + width * 4)
+    kind, row = raw[0], bytearray(raw[1:1 + width * 4])
+    for i in range(len(row)):  # the first row: the row above is all zeros
+        left = row[i - 4] if i >= 4 else 0
+        row[i] = (row[i] + {0: 0, 1: left, 2: 0, 3: left // 2, 4: left}[kind]) & 0xFF
+    return tuple(row[x * 4:x * 4 + 4])
+
+
+def _save_picture(page: Page, name: str) -> tuple[Path, str]:
+    root = widget_root(page)
+    save = root.get_by_role("button", name="Save picture")
+    with page.expect_download() as caught:
+        save.click()
+        expect(root.locator("[data-key=save-picture]")).to_have_text(re.compile("Sav"))
+    download = caught.value
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    download.save_as(path)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, ARTIFACTS / name)
+    expect(save).to_be_enabled()
+    expect(save).to_have_text("Save picture")
+    return path, download.suggested_filename
+
+
+PICTURE_CELLS = [
+    "from needle_widget import NeedleWidget, bots, play_game\n"
+    "replay = play_game(bots.GreedyBot(), bots.RandomBot(seed=2), seed=12).replay()\n"
+    "r = NeedleWidget.from_replay(replay, perspective='teacher', step=6)\n"
+    "r",
+    "asked = globals().get('asked', 0) + 1\n"
+    "r.save_png(f'from-python-{asked}.png')\n"
+    "print(f'from-python-{asked}.png')",
+]
+
+
+def test_save_picture_downloads_a_png_of_the_view(jupyter: dict, page: Page) -> None:
+    open_notebook(page, jupyter, "picture.ipynb", PICTURE_CELLS)
+    root = widget_root(page)
+    expect(root.locator(".nw-live")).to_have_text(re.compile(r"^Step 6 of"))
+    box = root.bounding_box()
+    sizes = {}
+    for dark in (False, True):
+        set_theme(page, dark=dark)
+        path, suggested = _save_picture(page, f"picture-{'dark' if dark else 'light'}.png")
+        data = path.read_bytes()
+        assert suggested == "needle-step-6-teacher.png"
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert 20_000 <= len(data) <= 5_000_000, len(data)
+        width, height = _png_size(data)
+        assert abs(width - 2 * box["width"]) <= 4 and abs(height - 2 * box["height"]) <= 40, (width, height, box)
+        red, green, blue, alpha = _first_row_pixel(data, width // 2)
+        light = (red + green + blue) / 3
+        assert alpha == 255 and (light < 90 if dark else light > 200), (dark, red, green, blue, alpha)
+        sizes["dark" if dark else "light"] = (len(data), width, height)
+        shutil.copy(shoot(page, f"picture-live-{'dark' if dark else 'light'}.png"), SHOTS)  # the view, to compare
+    print("pictures:", sizes)
+    set_theme(page, dark=False)
+    # Python's save_png returns at once; the open view draws the picture and sends it back.
+    name = kernel_print(page, 1)  # Run All asked before the view was up, maybe: ask again, for another file
+    assert name == "from-python-2.png", name
+    target = jupyter["root"] / name
+    deadline = time.monotonic() + 30
+    while not target.exists() and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    page.wait_for_timeout(300)
+    data = target.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, len(data)
+    shutil.copy(target, SHOTS / "picture-from-python.png")
