@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -238,13 +239,17 @@ def _load_replay(path: str) -> Replay:
 
 
 def _export(args: argparse.Namespace, out: TextIO) -> int:
-    from .export import to_html
+    from .export import GuessableSeedWarning, to_html
 
     replay = _load_replay(args.replay)
     if args.step > len(replay):
         raise NeedleError(f"--step {args.step} is past the end of this replay ({len(replay)} actions)")
     _check_writable(args.out)
-    page = to_html(replay, args.out, perspective=args.perspective, step=args.step, spoilers=not args.no_spoilers)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GuessableSeedWarning)
+        page = to_html(replay, args.out, perspective=args.perspective, step=args.step, spoilers=not args.no_spoilers)
+    for warning in caught:
+        print(f"needle-widget: warning: {warning.message}", file=sys.stderr)
     size = len(page.encode("utf-8"))
     print(f"wrote {args.out}: {len(replay)} actions seen by {_who(args.perspective)}, {size / 1024:.0f} KB", file=out)
     return 0

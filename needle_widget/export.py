@@ -13,17 +13,21 @@ its parts as ``{"$r": index}``. The page's script (js/src/standalone.js) rebuild
 and steps through them with the same buttons, slider, event list and keys as the widget.
 
 >>> from needle_widget import examples
->>> page = to_html(examples.load("found_early"), perspective=0)
->>> page.startswith("<!DOCTYPE html>"), "Player 1's view" in page
+>>> page = to_html(examples.load("found_early"), perspective="teacher")
+>>> page.startswith("<!DOCTYPE html>"), "the teacher's view" in page
 (True, True)
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import os
 import pathlib
+import re
+import warnings
 from typing import Any
 
 from . import __version__
@@ -33,13 +37,23 @@ from .session import Session
 from .synced import Synced
 from .views import Perspective, check_perspective
 
-__all__ = ["FORMAT", "REF", "pack", "states", "to_html"]
+__all__ = ["FORMAT", "GUESSABLE_SEED", "REF", "GuessableSeedWarning", "pack", "states", "to_html", "unpack"]
 
 FORMAT = "needle-html-1"
 """The version of the embedded data (`pack`'s "format")."""
 
 REF = "$r"
 """The key of a reference to a pool entry: ``{"$r": 3}`` stands for ``pool[3]``."""
+
+GUESSABLE_SEED = 2**48
+"""Seeds below this can be tried one by one (a reader's laptop does billions of shuffles a day)."""
+
+
+class GuessableSeedWarning(UserWarning):
+    """A player's or the spectator's file of a replay dealt from a small seed: the file holds no
+    seed, but its first hand lets a reader try seeds until one deals it, and so find every card.
+    """
+
 
 _SMALLEST = 24  # objects and arrays whose JSON is shorter than this stay inline
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -166,7 +180,15 @@ main { max-width: 72rem; margin: 0 auto; }
 }
 """
 
-_POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:"
+_POLICY = ("default-src 'none'; script-src '{script}'; style-src 'unsafe-inline'; img-src data: blob:; "
+           "base-uri 'none'; form-action 'none'")
+
+
+def _foot(actions: int, label: str, spoilers: bool) -> str:
+    """The line under the widget (the replay's length only with spoilers: it tells when the round ends)."""
+    length = f"A replay of {actions} actions, seen" if spoilers else "A replay seen"
+    keys = "Step with the buttons, the slider, the event list or the ← → keys."
+    return f"{length} as {html.escape(label)} saw it. {keys}"
 
 
 def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: Perspective = 0, step: int = 0,
@@ -180,7 +202,14 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
         raise ArgumentError(f"spoilers must be True or False, not {quote(spoilers)}")
     if type(step) is not int or not 0 <= step <= len(replay):
         raise ArgumentError(f"Cannot open the file at step {quote(step)}: the replay has steps 0 to {len(replay)}")
-    script, css = _asset("standalone.js").replace("</script", "<\\/script"), _asset("standalone.css")
+    if perspective != "teacher" and replay.seed < GUESSABLE_SEED:
+        warnings.warn(GuessableSeedWarning(
+            f"This replay was dealt from a small seed: the file holds no seed, but a reader of {_label(perspective)}'s "
+            "file could try seeds until one deals the hand it shows, and so find every hidden card. For replays to "
+            "share, deal with a fresh seed (Game() or NeedleWidget.play() without seed=)."), stacklevel=2)
+    script = re.sub(r"</(script)", r"<\\/\1", _asset("standalone.js"), flags=re.IGNORECASE)
+    css = re.sub(r"</(style)", r"<\\/\1", _asset("standalone.css"), flags=re.IGNORECASE)
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     data = {**pack(states(replay, perspective, spoilers)), "step": step}
     label = _label(perspective)
     title = f"Needle in a Card Stack: {label}'s view"
@@ -189,7 +218,7 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{_POLICY}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{_POLICY.format(script="sha256-" + digest)}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta name="generator" content="needle_widget {html.escape(__version__)}">',
         f"<title>{html.escape(title)}</title>",
@@ -200,8 +229,7 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
         f'<h1 class="needle-page-title">{html.escape(title)}</h1>',
         '<div id="needle-widget"></div>',
         "<noscript>This replay needs JavaScript to step through it.</noscript>",
-        f'<p class="needle-page-foot">A replay of {len(replay)} actions, seen as {html.escape(label)} saw it. '
-        "Step with the buttons, the slider, the event list or the ← → keys.</p>",
+        f'<p class="needle-page-foot">{_foot(len(replay), label, spoilers)}</p>',
         "</main>",
         f'<script type="application/json" id="needle-data">{_script_safe(_json(data))}</script>',
         f"<script>{script}</script>",

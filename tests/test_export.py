@@ -17,10 +17,12 @@ from test_secrecy_reshuffle import twins as reshuffle_twins
 
 from needle_widget import bots, examples, play_game
 from needle_widget.errors import ArgumentError, NeedleError
-from needle_widget.export import REF, pack, states, to_html, unpack
+from needle_widget.export import GUESSABLE_SEED, REF, GuessableSeedWarning, pack, states, to_html, unpack
 from needle_widget.replay import Replay
 from needle_widget.session import Session
 from needle_widget.synced import Synced
+
+pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.export.GuessableSeedWarning")
 
 LIMIT = 400 * 1024
 BUNDLED = ["detective", "discarded_by_opponent", "found_early", "long_with_reshuffle"]
@@ -71,6 +73,13 @@ def test_steps_share_what_they_have_in_common() -> None:
     whole = len(json.dumps(shown, separators=(",", ":"), ensure_ascii=False))
     packed = len(json.dumps(pack(shown), separators=(",", ":"), ensure_ascii=False))
     assert packed < whole / 3
+
+
+def test_a_spoiler_free_page_does_not_say_how_long_the_replay_is() -> None:
+    replay = examples.load("found_early")
+    assert f"A replay of {len(replay)} actions" in to_html(replay, perspective=1)
+    page = to_html(replay, perspective=1, spoilers=False)
+    assert "A replay seen as Player 2 saw it" in page and f"{len(replay)} actions" not in page
 
 
 def test_spoiler_free_files_tell_nothing_of_a_later_step() -> None:
@@ -156,13 +165,27 @@ def test_the_deal_s_seed_is_not_in_the_file() -> None:
         assert to_html(replay, perspective=perspective) == to_html(other, perspective=perspective)
 
 
+@pytest.mark.filterwarnings("error::needle_widget.export.GuessableSeedWarning")
+def test_a_small_seed_is_warned_of_for_a_player_or_the_spectator() -> None:
+    """The file holds no seed, but a small one can be found by trying seeds against the hand shown."""
+    replay = examples.load("found_early")
+    for perspective in (0, 1, "spectator"):
+        with pytest.warns(GuessableSeedWarning, match="could try seeds until one deals the hand"):
+            to_html(replay, perspective=perspective)
+    to_html(replay, perspective="teacher")  # the teacher sees every card anyway
+    data = replay.to_dict()
+    data["seed"] = GUESSABLE_SEED + 12345
+    to_html(Replay.from_dict(data), perspective=0)  # no warning
+
+
 # ---- the page ------------------------------------------------------------------------------------
 
 def test_the_page_is_self_contained_and_loads_nothing() -> None:
     page = to_html(examples.load("found_early"), perspective=1)
-    assert page.count("<script") == 2 and "src=" not in page and "http://" not in page.replace(
-        "http://www.w3.org", "")
-    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    markup = re.sub(r"<script>.*?</script>", "", page, flags=re.S)  # the bundle's code names URLs it never loads here
+    assert page.count("<script") == 2 and not re.search(r"<[a-z]+[^>]*\s(src|href)=", markup)
+    assert "http://" not in markup and "https://" not in markup and "@import" not in markup
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page and "script-src 'sha256-" in page
     assert "Player 2's view" in page
 
 
@@ -198,11 +221,12 @@ def test_replay_to_html_writes_the_page(tmp_path: Path) -> None:
 
 # ---- the command ---------------------------------------------------------------------------------
 
-def test_the_export_command_writes_one_perspective(tmp_path: Path) -> None:
+def test_the_export_command_writes_one_perspective(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = Path(examples.__file__).parent / "replays" / "detective.json"
     out = tmp_path / "game.html"
     code, text = run_cli("export", str(source), "--perspective", "2", "-o", str(out), "--step", "5", "--no-spoilers")
     assert code == 0 and "seen by Player 2" in text and "KB" in text
+    assert "warning: This replay was dealt from a small seed" in capsys.readouterr().err
     page = out.read_text(encoding="utf-8")
     assert page == to_html(Replay.load(source), perspective=1, step=5, spoilers=False)
 

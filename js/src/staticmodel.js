@@ -68,7 +68,15 @@ export function staticModel(states, start = 0, timers = globalThis) {
   const requests = {
     step(msg) {
       const to = msg.to;
-      if (!Number.isInteger(to) || to < 0 || to > last) return `Cannot go to step ${JSON.stringify(to)}: the replay has steps 0 to ${last}`;
+      if (states[step].spoilers === false) {
+        // As Python: back to any step or on by one, and a refusal tells nothing of the replay's length.
+        if (to === step + 1 && to > last) return `The replay ends at step ${step}`;
+        if (!Number.isInteger(to) || to < 0 || to > step + 1) {
+          return `Cannot go to step ${JSON.stringify(to)}: spoiler-free review goes back to any step from 0 to ${step}, or on to the next one (${step + 1})`;
+        }
+      } else if (!Number.isInteger(to) || to < 0 || to > last) {
+        return `Cannot go to step ${JSON.stringify(to)}: the replay has steps 0 to ${last}`;
+      }
       stop();
       step = to;
       return null;

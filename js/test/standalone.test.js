@@ -51,6 +51,22 @@ describe("staticModel", () => {
     expect(model.get("answer")).toMatchObject({ id: 3, ok: false });
   });
 
+  it("in spoiler-free review steps back anywhere or on by one, and refuses without telling the length", () => {
+    const free = steps(5).map((s, k) => ({ ...s, spoilers: false, steps: k }));
+    const model = staticModel(free, 2);
+    model.send({ kind: "step", to: 4, id: 1 });
+    expect(model.get("step")).toBe(2);
+    expect(model.get("error").text).toBe("Cannot go to step 4: spoiler-free review goes back to any step from 0 to 2, or on to the next one (3)");
+    model.send({ kind: "step", to: 3, id: 2 });
+    model.send({ kind: "step", to: 0, id: 3 });
+    expect(model.get("step")).toBe(0);
+    const end = staticModel(free, 5);
+    end.send({ kind: "step", to: 6, id: 1 });
+    expect(end.get("error").text).toBe("The replay ends at step 5");
+    end.send({ kind: "step", to: 60, id: 2 });
+    expect(end.get("error").text).not.toMatch(/replay has steps/);
+  });
+
   it("starts at the step asked for, within the replay", () => {
     expect(staticModel(steps(3), 2).get("step")).toBe(2);
     expect(staticModel(steps(3), 99).get("step")).toBe(3);

@@ -14,6 +14,8 @@ from needle_widget import examples
 
 from .conftest import ARTIFACTS
 
+pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.export.GuessableSeedWarning")
+
 
 @pytest.fixture
 def exported(tmp_path: Path) -> Path:
@@ -24,7 +26,8 @@ def exported(tmp_path: Path) -> Path:
 
 def open_offline(browser: Browser, path: Path, scheme: str) -> tuple[Page, list[str], list[str]]:
     """The file in a fresh context with no network; returns the page, the URLs it asked for and its errors."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme, offline=True)
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme, offline=True,
+                                  accept_downloads=True)
     asked: list[str] = []
     errors: list[str] = []
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
@@ -91,6 +94,13 @@ def test_the_exported_file_steps_from_disk_with_no_network(browser: Browser, exp
     page.eval_on_selector('input[data-input="step"]',
                           "el => { el.value = '30'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
     until(page, lambda: live(page).startswith("Step 30 of 60"))
+
+    # Save picture works from the file too: the policy lets html-to-image draw from data: URLs only.
+    with page.expect_download(timeout=30_000) as download:
+        page.get_by_role("button", name="Save picture").click()
+    png = Path(download.value.path()).read_bytes()
+    assert download.value.suggested_filename == "needle-step-30-player-1.png"
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and 20_000 < len(png) < 5_000_000
 
     # Other perspectives are not in the file: their buttons are closed, with the reason.
     assert page.get_by_role("button", name="Player 2", exact=True).is_disabled()
