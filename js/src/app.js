@@ -57,6 +57,9 @@ export function renderApp(state, ui) {
   if (state.cover) {
     return h("div", { class: "nw-app" }, header(state, ui), errorLine(state, ui), renderCover(state.cover));
   }
+  // A player's knowledge (heat map and figures) is a row across both columns, as the teacher's is,
+  // so the side column is only as tall as the replay bar and leaves no hole beside the board.
+  const row = Boolean(state.info && state.info.kind === "player");
   return h(
     "div",
     { class: "nw-app" },
@@ -68,8 +71,9 @@ export function renderApp(state, ui) {
         h("div", { class: "nw-board" }, renderBranchBanner(state),
           renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
         renderQuiz(state, ui), renderNotes(state, ui)),
-      h("div", { class: "nw-side" }, renderReplayBar(state), renderInfo(state)),
+      h("div", { class: "nw-side" }, renderReplayBar(state), row ? null : renderInfo(state)),
       renderTeacherKnowledge(state),
+      row ? renderInfo(state, { row: true }) : null,
     ),
     analysis(state, ui),
   );

@@ -292,7 +292,8 @@ function caption(state, info) {
   return perspectiveLabel("spectator");
 }
 
-export function renderInfo(state) {
+/** The knowledge panel of the perspective shown; `row`: laid out across the widget's width. */
+export function renderInfo(state, { row = false } = {}) {
   const info = state.info || { kind: "spectator" };
   let body;
   if (info.kind === "player") body = playerKnowledge(state, info);
@@ -304,7 +305,7 @@ export function renderInfo(state) {
   }
   return h(
     "section",
-    { class: ["nw-info", `nw-info-${info.kind}`], "aria-label": "What is known" },
+    { class: ["nw-info", `nw-info-${info.kind}`, row ? "nw-info-row" : null], "aria-label": "What is known" },
     h("span", { class: "nw-caption" },
       caption(state, info)),
     body,
