@@ -1,0 +1,102 @@
+"""The wheel `python -m build` makes, installed in a fresh venv with no Node on its PATH.
+
+Shared by tests/test_wheel.py and tests/browser/test_wheel_in_browser.py: built and installed once
+per test run however many modules ask for it (a cache here, not a conftest fixture).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = ("widget.js", "widget.css")
+"""The bundle anywidget loads; needle_widget/static/ may hold more (all of it must be in the wheel)."""
+
+
+@dataclass(frozen=True)
+class WheelEnv:
+    """A built wheel and a venv it is installed in, whose PATH has no node or npm."""
+
+    wheel: Path
+    venv: Path
+    env: dict[str, str]
+    built: dict[str, str]
+    """sha256 of each file in the project's needle_widget/static/, read just after the build."""
+
+    @property
+    def bin(self) -> Path:
+        return self.venv / "bin"
+
+    @property
+    def python(self) -> Path:
+        return self.bin / "python"
+
+    @property
+    def static(self) -> Path:
+        """needle_widget/static as installed in the venv."""
+        return Path(self.run([str(self.python), "-c", "import needle_widget, pathlib; "
+                              "print(pathlib.Path(needle_widget.__file__).parent / 'static')"]).stdout.strip())
+
+    def run(self, args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """`args` in the venv's environment (no Node), outside the project folder; fails the test on error."""
+        done = subprocess.run(args, env=self.env, cwd=self.venv, capture_output=True, text=True, timeout=timeout)
+        if done.returncode:
+            pytest.fail(f"{args} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+        return done
+
+    def members(self) -> dict[str, bytes]:
+        """The wheel's needle_widget/static files, by name."""
+        prefix = "needle_widget/static/"
+        with zipfile.ZipFile(self.wheel) as whl:
+            return {name.removeprefix(prefix): whl.read(name) for name in whl.namelist() if name.startswith(prefix)}
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def no_node_env(bin_dir: Path) -> dict[str, str]:
+    """The current environment with PATH = only the venv's bin: no node, no npm (Debian's live in /usr/bin)."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "NODE_PATH")}
+    env["PATH"] = str(bin_dir)
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    for tool in ("node", "npm", "npx"):
+        assert shutil.which(tool, path=env["PATH"]) is None, f"{tool} is on the wheel venv's PATH"
+    return env
+
+
+_CACHE: dict[str, WheelEnv] = {}
+
+
+def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> WheelEnv:
+    """Build the wheel from the project folder and install it in a fresh venv (once per test run)."""
+    if "env" in _CACHE:
+        return _CACHE["env"]
+    out = tmp_path_factory.mktemp("wheel")
+    # The build runs the hatch-jupyter-builder hook: npm only if js/ is newer than needle_widget/static/.
+    built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out / "dist"), str(ROOT)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if built.returncode:
+        pytest.fail(f"python -m build --wheel failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}")
+    static = ROOT / "needle_widget" / "static"
+    hashes = {path.name: sha256(path.read_bytes()) for path in static.iterdir() if path.is_file()}
+    (wheel,) = (out / "dist").glob("needle_widget-*.whl")
+    venv = out / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    env = no_node_env(venv / "bin")
+    installed = subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "--quiet", str(wheel)],
+                               env=env, cwd=out, capture_output=True, text=True, timeout=600)
+    if installed.returncode:
+        pytest.fail(f"pip install {wheel.name} failed:\n{installed.stdout[-4000:]}\n{installed.stderr[-4000:]}")
+    _CACHE["env"] = WheelEnv(wheel=wheel, venv=venv, env=env, built=hashes)
+    return _CACHE["env"]
