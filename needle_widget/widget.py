@@ -538,6 +538,7 @@ class NeedleWidget(anywidget.AnyWidget):
         """One browser request, answered at once: the changes, the error line and (if it had an id) `answer`
         reach the browser in one update.
         """
+        content = _no_jsnull(content)
         kind = content.get("kind") if isinstance(content, dict) else None
         if kind == "picture":  # a view's answer to save_png, not a request: no id of the browser's, no answer
             self._picture_drawn(content)
@@ -658,7 +659,15 @@ class NeedleWidget(anywidget.AnyWidget):
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-widget-panels")
         self._working = True
-        loop.run_in_executor(self._pool, job.result).add_done_callback(functools.partial(self._job_done, job))
+        try:
+            future = loop.run_in_executor(self._pool, job.result)
+        except RuntimeError:  # no threads in this Python (Pyodide, in JupyterLite): the job runs now, on the loop
+            future = loop.create_future()
+            try:
+                future.set_result(job.result())
+            except Exception as error:  # shown by _job_done, as a worker's error would be
+                future.set_exception(error)
+        future.add_done_callback(functools.partial(self._job_done, job))
 
     def _job_done(self, job: Job, future: asyncio.Future) -> None:
         """Back on the kernel's loop: store the job's value, update the views, go on."""
@@ -732,6 +741,21 @@ def _request_id(content: Any) -> int | None:
     if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_REQUEST_ID):
         raise ArgumentError(f"A request id must be a whole number from 0 to {MAX_REQUEST_ID}, not {quote(request_id)}")
     return request_id
+
+
+def _no_jsnull(value: Any, depth: int = 0) -> Any:
+    """A browser message's `null` as None: JupyterLite's Pyodide kernel hands it over as
+    `pyodide.ffi.jsnull`. Deeper than a request goes, values are left as they are (and refused later).
+    """
+    if type(value).__name__ == "JsNull":
+        return None
+    if depth > 8:
+        return value
+    if isinstance(value, dict):
+        return {key: _no_jsnull(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_no_jsnull(item, depth + 1) for item in value]
+    return value
 
 
 def _png_bytes(value: Any) -> bytes:
