@@ -57,9 +57,10 @@ export function renderApp(state, ui) {
   if (state.cover) {
     return h("div", { class: "nw-app" }, header(state, ui), errorLine(state, ui), renderCover(state.cover));
   }
-  // A player's knowledge (heat map and figures) is a row across both columns, as the teacher's is,
-  // so the side column is only as tall as the replay bar and leaves no hole beside the board.
-  const row = Boolean(state.info && state.info.kind === "player");
+  // A player's knowledge (heat map and figures), and the teacher's view (where the needles are, the
+  // next cards) above the two players' knowledge, are rows across both columns: the side column holds
+  // the replay bar, as tall as the board, for every perspective that has odds.
+  const row = Boolean(state.info && (state.info.kind === "player" || state.info.kind === "teacher"));
   return h(
     "div",
     { class: "nw-app" },
@@ -72,8 +73,8 @@ export function renderApp(state, ui) {
           renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
         renderQuiz(state, ui), renderNotes(state, ui)),
       h("div", { class: "nw-side" }, renderReplayBar(state), row ? null : renderInfo(state)),
-      renderTeacherKnowledge(state),
       row ? renderInfo(state, { row: true }) : null,
+      renderTeacherKnowledge(state),
     ),
     analysis(state, ui),
   );

@@ -106,14 +106,17 @@ describe("the board keeps its width for every perspective", () => {
     expect(CSS).not.toMatch(/\.nw-main-teacher\s*\{[^}]*grid-template-columns/);
   });
 
-  it("puts the teacher's two players' knowledge in a row under both columns, not in the side column", () => {
+  it("puts the teacher's view and the two players' knowledge in rows under both columns, not in the side column", () => {
     const { root } = open("draw_teacher");
     const row = root.querySelector(".nw-knowledge-row");
     expect(row.parentElement.classList.contains("nw-main")).toBe(true);
     expect(row.getAttribute("aria-label")).toBe("What each player knows");
     expect(row.querySelectorAll(".nw-knows table.nw-heat")).toHaveLength(2);
     expect(root.querySelector(".nw-side .nw-knows")).toBeNull();
-    expect(root.querySelector(".nw-side .nw-info").textContent).toContain("Next cards of the draw pile");
+    expect(root.querySelector(".nw-side .nw-info")).toBeNull();
+    const teacher = root.querySelector(".nw-main > .nw-info-row.nw-info-teacher");
+    expect(teacher.textContent).toContain("Next cards of the draw pile");
+    expect(teacher.nextElementSibling).toBe(row);
     expect(root.querySelector(".nw-left .nw-board")).not.toBeNull();
     expect(CSS).toMatch(/\.nw-knowledge-row\s*\{[^}]*grid-column: 1 \/ -1;/);
   });
