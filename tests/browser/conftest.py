@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,23 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_up(proc: subprocess.Popen, url: str, name: str, log_path: Path, seconds: float,
+                  stop: Callable[[], None]) -> None:
+    """Poll `url` until the server `proc` answers; fail the test with its log if it exits or is not up in time."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"{name} exited early:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                stop()
+                pytest.fail(f"{name} not up after {seconds:g} s:\n{log_path.read_text()}")
+            time.sleep(0.25)
+
+
 @pytest.fixture(scope="session")
 def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     root = tmp_path_factory.mktemp("root")
@@ -94,18 +111,7 @@ def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
              "--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 90
-    while True:
-        if proc.poll() is not None:
-            pytest.fail(f"jupyter lab exited early:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2):
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"jupyter lab not up after 90 s:\n{log_path.read_text()}")
-            time.sleep(0.25)
+    wait_until_up(proc, f"{base}/api/status?token={token}", "jupyter lab", log_path, 90, proc.kill)
     yield {"base": base, "token": token, "root": root}
     try:
         urllib.request.urlopen(urllib.request.Request(

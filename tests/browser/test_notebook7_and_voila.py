@@ -12,15 +12,13 @@ import re
 import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import ARTIFACTS, KERNEL_READY, REQUIRED, _free_port, write_notebook
+from .conftest import ARTIFACTS, KERNEL_READY, REQUIRED, _free_port, wait_until_up, write_notebook
 from .test_widget_in_jupyterlab import PLAY_CELLS, kernel_print, set_theme, widget_root
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,18 +113,8 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
              "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--Voila.auto_token=False",
              "--VoilaConfiguration.show_tracebacks=True"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while True:  # a static file: asking for the page itself would start a kernel
-        if proc.poll() is not None:
-            pytest.fail(f"voila exited early:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{base}/voila/static/voila.js", timeout=2):
-                break
-        except OSError:
-            if time.monotonic() > deadline:
-                _stop(proc)
-                pytest.fail(f"voila not up after 60 s:\n{log_path.read_text()}")
-            time.sleep(0.25)
+    # A static file: asking for the page itself would start a kernel.
+    wait_until_up(proc, f"{base}/voila/static/voila.js", "voila", log_path, 60, lambda: _stop(proc))
     yield base
     _stop(proc)
 
