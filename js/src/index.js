@@ -300,8 +300,9 @@ export function mount(model, el) {
     // Every key pressed inside the widget is the widget's (or its native control's), never
     // JupyterLab's: its command-mode shortcuts match a focused button through `:focus` before
     // they reach the root's data-lm-suppress-shortcuts, so ↑/↓ would move the cell selection,
-    // ←/→ on a select fold headings, A/B/D D add or delete cells.
-    event.stopPropagation();
+    // ←/→ on a select fold headings, A/B/D D add or delete cells. Ctrl/⌘ combinations (save, run)
+    // are not the widget's: they go on to JupyterLab.
+    if (!event.ctrlKey && !event.metaKey) event.stopPropagation();
     if (event.key === "Escape" && ui.selected.length) {
       ui = { ...ui, selected: [] };
       event.preventDefault();

@@ -134,6 +134,18 @@ describe("keys inside the widget stay in the widget (JupyterLab)", () => {
     expect(model.sent.every((r) => r.kind === "step")).toBe(true);
   });
 
+  it("lets Ctrl/⌘ combinations (save, run the cell) go on to JupyterLab", () => {
+    const { root, model } = open(replay());
+    const spy = leaked();
+    for (const target of [root, button(root, "Next step")]) {
+      target.dispatchEvent(new KeyboardEvent("keydown", { key: "s", ctrlKey: true, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", metaKey: true, bubbles: true, cancelable: true }));
+    }
+    spy.stop();
+    expect(spy.seen).toEqual(["s", "Enter", "s", "Enter"]);
+    expect(model.sent).toEqual([]);
+  });
+
   it("←/→ step from every focusable part but those that use the arrows themselves", () => {
     const { root, model } = open(replay());
     key(root.querySelector(".nw-event-btn.nw-current"), "ArrowRight");
