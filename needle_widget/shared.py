@@ -13,7 +13,7 @@ from typing import Any
 
 from .seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
 from .session import AUTOPLAY_MODES, MODES
-from .widget import MAX_REQUEST_ID, REQUESTS, SPEEDS, NeedleWidget
+from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS, NeedleWidget
 
 SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 """Where `python -m needle_widget.shared` writes `shared_module()`, from the project folder."""
@@ -34,6 +34,7 @@ def shared_constants() -> dict[str, Any]:
         "TRAITS": list(NeedleWidget.class_own_traits(sync=True)),
         "REQUESTS": {kind: list(fields) for kind, (_method, *fields) in REQUESTS.items()},
         "MAX_REQUEST_ID": MAX_REQUEST_ID,
+        "MAX_PICTURE_URL": len(PNG_DATA_URL) + (MAX_PICTURE + 2) // 3 * 4,
     }
 
 

@@ -66,10 +66,12 @@ SETTLE = 0.25
 (a held key, quick presses) no panel is computed; the panels follow once the step settles."""
 MAX_REQUEST_ID = 2**31 - 1
 """A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
-MAX_PICTURE = 8 * 1024 * 1024
-"""A picture a view sends back for `NeedleWidget.save_png` may have at most this many bytes."""
+MAX_PICTURE = 6 * 1024 * 1024
+"""A picture a view sends back for `NeedleWidget.save_png` may have at most this many bytes (its
+base64 and the message stay under the 10 MiB a Jupyter server's websocket takes by default)."""
 _MAX_PICTURES_ASKED = 16
-_PNG_DATA_URL = "data:image/png;base64,"
+PNG_DATA_URL = "data:image/png;base64,"
+"""How a view's picture starts (a PNG data URL); the front end sends none longer than MAX_PICTURE allows."""
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 log = logging.getLogger("needle_widget")
 
@@ -219,7 +221,7 @@ class NeedleWidget(anywidget.AnyWidget):
         self._watched: tuple[Replay, Callable[[], None]] | None = None
         self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk, self._quiz), None, False, 0
         self._work: asyncio.TimerHandle | None = None
-        self._working, self._settled, self._pool = False, 0.0, None
+        self._working, self._settled, self._pool, self._no_threads = False, 0.0, None, False
         self._games: dict[int, tuple[Game, Callable[[], None]]] = {}
         self._changing = 0
         self._pictures: dict[int, pathlib.Path] = {}  # save_png: the files asked for, by id, not yet drawn
@@ -467,6 +469,8 @@ class NeedleWidget(anywidget.AnyWidget):
         nothing happens. The picture shows what that view shows, nothing more.
         """
         target = pathlib.Path(path).expanduser().absolute()
+        if target.is_dir():
+            raise ArgumentError(f"save_png: {quote(str(target))} is a folder: give the picture's file name")
         if not target.parent.is_dir():
             raise ArgumentError(f"save_png: the folder {quote(str(target.parent))} does not exist")
         self._picture_id += 1
@@ -482,7 +486,10 @@ class NeedleWidget(anywidget.AnyWidget):
         picture_id = content.get("id")
         target = self._pictures.get(picture_id) if type(picture_id) is int else None
         if target is None:
-            log.warning("needle_widget: ignored a picture nobody asked for (id %s)", quote(picture_id))
+            if type(picture_id) is int and 0 < picture_id <= self._picture_id:  # another view drew it first
+                log.debug("needle_widget: a later view's picture for id %s, already saved or forgotten", picture_id)
+            else:
+                log.warning("needle_widget: ignored a picture nobody asked for (id %s)", quote(picture_id))
             return
         try:
             data = _png_bytes(content.get("png"))
@@ -656,12 +663,18 @@ class NeedleWidget(anywidget.AnyWidget):
         job, loop = self._desk.next_job(), _running_loop()
         if job is None or loop is None:
             return
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-widget-panels")
         self._working = True
-        try:
-            future = loop.run_in_executor(self._pool, job.result)
-        except RuntimeError:  # no threads in this Python (Pyodide, in JupyterLite): the job runs now, on the loop
+        future = None
+        if not self._no_threads:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-widget-panels")
+            try:
+                future = loop.run_in_executor(self._pool, job.result)
+            except RuntimeError:  # no threads in this Python: the pool holds the job it could not start; drop it
+                self._no_threads = True
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        if future is None:  # the job runs now, on the loop (Pyodide's loop does this itself)
             future = loop.create_future()
             try:
                 future.set_result(job.result())
@@ -760,9 +773,9 @@ def _no_jsnull(value: Any, depth: int = 0) -> Any:
 
 def _png_bytes(value: Any) -> bytes:
     """The PNG in a data URL a view sent, checked: a PNG (its signature) of at most MAX_PICTURE bytes."""
-    if not isinstance(value, str) or not value.startswith(_PNG_DATA_URL):
+    if not isinstance(value, str) or not value.startswith(PNG_DATA_URL):
         raise ArgumentError("not a PNG data URL")
-    text = value[len(_PNG_DATA_URL):]
+    text = value[len(PNG_DATA_URL):]
     if len(text) > (MAX_PICTURE + 2) // 3 * 4:
         raise ArgumentError(f"larger than {MAX_PICTURE} bytes")
     try:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
@@ -26,22 +27,30 @@ def test_a_browser_null_from_pyodide_counts_as_none() -> None:
 
 
 def test_panels_are_computed_on_the_loop_where_threads_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a Python without threads: the pool cannot start its worker. Each job then runs on the
+    loop, and the pool (which queued the first job before failing) is dropped, so nothing piles up.
+    """
     refused: list[Any] = []
 
-    def no_threads(self: Any, executor: Any, func: Any, *args: Any) -> Any:
-        refused.append(func)
+    def no_threads(self: Any) -> None:
+        refused.append(self)
         raise RuntimeError("can't start new thread")
 
-    monkeypatch.setattr(asyncio.BaseEventLoop, "run_in_executor", no_threads)
+    monkeypatch.setattr(threading.Thread, "start", no_threads)
 
-    async def run() -> dict:
+    async def run() -> tuple[list[int], Any]:
         w = NeedleWidget.from_replay(examples.load("found_early"), perspective=0, step=5)
         w._on_message(w, {"kind": "worlds", "open": True, "seat": None, "model": None, "id": 1})
-        for _ in range(100):
-            await asyncio.sleep(0.02)
-            if w.worlds["status"] == "ready":
-                break
-        return w.worlds
+        seen = []
+        for k in (6, 7, 8, 9):
+            w._on_message(w, {"kind": "step", "to": k, "id": k})
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if w.worlds["status"] == "ready" and w.worlds["step"] == k:
+                    break
+            seen.append(w.worlds["step"] if w.worlds["status"] == "ready" else -1)
+        return seen, w._pool
 
-    worlds = asyncio.run(run())
-    assert worlds["status"] == "ready" and worlds["rows"] and refused
+    seen, pool = asyncio.run(run())
+    assert seen == [6, 7, 8, 9]
+    assert len(refused) == 1 and pool is None  # tried once, then never again

@@ -13,7 +13,8 @@ from wheel_env import STATIC, WheelEnv, sha256, wheel_env
 
 from needle_widget import widget
 
-MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root"}
+MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root", "standalone.js": "needle-data",
+           "standalone.css": ".nw-root"}
 
 
 @pytest.fixture(scope="module")

@@ -125,6 +125,24 @@ def test_a_missing_folder_is_refused_at_once(widget: NeedleWidget, tmp_path: Pat
     assert views.sent == []
 
 
+def test_a_folder_is_refused_at_once(widget: NeedleWidget, tmp_path: Path) -> None:
+    views = Views(widget)
+    with pytest.raises(ArgumentError, match="is a folder"):
+        widget.save_png(tmp_path)
+    assert views.sent == []
+
+
+def test_a_second_view_s_late_answer_is_no_warning(widget: NeedleWidget, tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    Views(widget)
+    target = tmp_path / "two-views.png"
+    widget.save_png(target)
+    with caplog.at_level(logging.WARNING, logger="needle_widget"):
+        answer(widget, id=1, png=data_url(tiny_png()))
+        answer(widget, id=1, png=data_url(tiny_png() + b"the other view"))
+    assert target.read_bytes() == tiny_png() and caplog.text == ""
+
+
 def test_a_file_that_cannot_be_written_shows_an_error(widget: NeedleWidget, tmp_path: Path) -> None:
     Views(widget)
     folder = tmp_path / "dir.png"

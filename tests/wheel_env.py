@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = ("widget.js", "widget.css")
-"""The bundle anywidget loads; needle_widget/static/ may hold more (all of it must be in the wheel)."""
+STATIC = ("widget.js", "widget.css", "standalone.js", "standalone.css")
+"""The bundle anywidget loads and the exported page's (all of needle_widget/static/ must be in the wheel)."""
 
 
 @dataclass(frozen=True)

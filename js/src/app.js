@@ -60,14 +60,15 @@ export function renderApp(state, ui) {
   // A player's knowledge (heat map and figures), and the teacher's view (where the needles are, the
   // next cards) above the two players' knowledge, are rows across both columns: the side column holds
   // the replay bar, as tall as the board, for every perspective that has odds.
-  const row = Boolean(state.info && (state.info.kind === "player" || state.info.kind === "teacher"));
+  // (A quiz keeps its panel beside the board, where the odds appear once the answer is revealed.)
+  const row = state.mode !== "quiz" && Boolean(state.info && (state.info.kind === "player" || state.info.kind === "teacher"));
   return h(
     "div",
     { class: "nw-app" },
     header(state, ui),
     h(
       "div",
-      { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null] },
+      { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null, row ? "nw-main-rows" : null] },
       h("div", { class: "nw-left" },
         h("div", { class: "nw-board" }, renderBranchBanner(state),
           renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),

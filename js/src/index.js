@@ -3,11 +3,11 @@
 import "./style.css";
 import { renderApp } from "./app.js";
 import { graphDrag } from "./graphdrag.js";
-import { isStepKey, keyRequest } from "./keys.js";
+import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { drawPicture, pictureName, savePicture } from "./picture.js";
 import { requestIds } from "./requests.js";
-import { TRAITS } from "./shared.js";
+import { MAX_PICTURE_URL, TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
 import { seatValue } from "./worlds.js";
@@ -200,7 +200,7 @@ export function mount(model, el) {
     picture = { saving: true, error: null };
     render();
     savePicture(root, name)
-      .then(() => { picture = { saving: false, error: null }; })
+      .then(() => { picture = { saving: false, error: null, saved: name }; })
       .catch((error) => {
         picture = { saving: false, error: `The picture could not be drawn${error && error.message ? ` (${error.message})` : ""}.` };
       })
@@ -212,14 +212,19 @@ export function mount(model, el) {
   function onCustom(msg) {
     if (!msg || msg.kind !== "picture" || !Number.isInteger(msg.id) || disposed) return;
     drawPicture(root)
-      .then((png) => { if (!disposed) model.send({ kind: "picture", id: msg.id, png }); })
+      .then((png) => {
+        if (disposed) return;
+        // Over what Python takes (MAX_PICTURE) the message could close the kernel's websocket: keep it.
+        if (png.length > MAX_PICTURE_URL) console.warn("needle_widget: the picture is too large to send for save_png");
+        else model.send({ kind: "picture", id: msg.id, png });
+      })
       .catch((error) => console.warn("needle_widget: could not draw the picture for save_png", error));
   }
 
   function onClick(event) {
     if (event.target.closest && event.target.closest("[data-picture]")) {
       const button = event.target.closest("[data-picture]");
-      if (root.contains(button) && !button.disabled) onSavePicture();
+      if (root.contains(button) && button.getAttribute("aria-disabled") !== "true") onSavePicture();
       return;
     }
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");
@@ -300,9 +305,9 @@ export function mount(model, el) {
     // Every key pressed inside the widget is the widget's (or its native control's), never
     // JupyterLab's: its command-mode shortcuts match a focused button through `:focus` before
     // they reach the root's data-lm-suppress-shortcuts, so ↑/↓ would move the cell selection,
-    // ←/→ on a select fold headings, A/B/D D add or delete cells. Ctrl/⌘ combinations (save, run)
-    // are not the widget's: they go on to JupyterLab.
-    if (!event.ctrlKey && !event.metaKey) event.stopPropagation();
+    // ←/→ on a select fold headings, A/B/D D add or delete cells. Ctrl/⌘/Alt combinations and
+    // Shift+Enter (save, run the cell) are not the widget's: they go on to JupyterLab.
+    if (!passesThrough(event)) event.stopPropagation();
     if (event.key === "Escape" && ui.selected.length) {
       ui = { ...ui, selected: [] };
       event.preventDefault();

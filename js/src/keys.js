@@ -60,3 +60,8 @@ export function keyRequest(event, state) {
 export function isStepKey(event) {
   return ["ArrowLeft", "ArrowRight", "Home", "End", " ", "Spacebar"].includes(event.key);
 }
+
+/** Keys the widget leaves to the page (JupyterLab's save and run): Ctrl/⌘/Alt combinations, Shift+Enter. */
+export function passesThrough(event) {
+  return Boolean(event.ctrlKey || event.metaKey || event.altKey || (event.shiftKey && event.key === "Enter"));
+}

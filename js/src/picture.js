@@ -27,17 +27,21 @@ export function backgroundOf(node) {
   return "#ffffff";
 }
 
-/** The "Save picture" control for the header: the button and its polite status line. */
+/** The "Save picture" control for the header: the button and its polite status line. While drawing
+ * the button is aria-disabled, not disabled, so it keeps the keyboard focus (a disabled button drops
+ * it on the page, where JupyterLab's shortcuts would take the next key). */
 export function renderPictureControl(picture = {}) {
   const saving = Boolean(picture.saving);
+  const status = picture.error || (saving ? "Drawing the picture…" : picture.saved ? `Saved ${picture.saved}` : "");
   return h(
     "span",
     { class: "nw-picture" },
     h("button", {
       type: "button", class: "nw-btn nw-picture-btn", "data-key": "save-picture", "data-picture": "save",
-      title: "Save the view shown as a PNG picture", disabled: saving,
+      title: "Save the view shown as a PNG picture", "aria-disabled": saving ? "true" : null,
+      "aria-busy": saving ? "true" : null,
     }, saving ? "Saving…" : "Save picture"),
-    h("span", { class: "nw-picture-status", role: "status" }, picture.error || ""),
+    h("span", { class: "nw-picture-status", role: "status" }, status),
   );
 }
 
@@ -108,6 +112,8 @@ async function rasterize(svgUrl, width, height, background) {
   return canvas.toDataURL("image/png");
 }
 
+const PNG_PREFIX = "data:image/png;base64,";
+
 /** What draws a picture: html-to-image's copy of the DOM (as an SVG), then a canvas. Tests replace them. */
 export const painter = {
   toSvg: async (node, options) => (await import("html-to-image")).toSvg(node, options),
@@ -127,7 +133,12 @@ export async function drawPicture(root) {
   if (!copy || !copy.firstElementChild) throw new Error("html-to-image gave no picture");
   fixCopy(root, copy.firstElementChild);
   const fixed = SVG_PREFIX + encodeURIComponent(new XMLSerializer().serializeToString(svg));
-  return painter.rasterize(fixed, Number(svg.getAttribute("width")), Number(svg.getAttribute("height")), background);
+  const png = await painter.rasterize(fixed, Number(svg.getAttribute("width")), Number(svg.getAttribute("height")), background);
+  // A canvas the browser could not make (no size, or too large) gives "data:," rather than an error.
+  if (typeof png !== "string" || !png.startsWith(PNG_PREFIX) || png.length === PNG_PREFIX.length) {
+    throw new Error("the browser gave an empty picture");
+  }
+  return png;
 }
 
 /** A PNG data URL as a Blob. */

@@ -82,7 +82,10 @@ export function staticModel(states, start = 0, timers = globalThis) {
       return null;
     },
     autoplay(msg) {
-      autoplay(Boolean(msg.playing), msg.speed);
+      const speed = msg.speed === undefined || msg.speed === null ? extra.speed : Number(msg.speed);
+      // As Python's check_speed.
+      if (!(speed >= 0.1 && speed <= 20)) return `speed must be between 0.1 and 20 actions per second, not ${JSON.stringify(msg.speed)}`;
+      autoplay(Boolean(msg.playing), speed);
       return null;
     },
   };

@@ -134,15 +134,16 @@ describe("keys inside the widget stay in the widget (JupyterLab)", () => {
     expect(model.sent.every((r) => r.kind === "step")).toBe(true);
   });
 
-  it("lets Ctrl/⌘ combinations (save, run the cell) go on to JupyterLab", () => {
+  it("lets Ctrl/⌘/Alt combinations and Shift+Enter (save, run the cell) go on to JupyterLab", () => {
     const { root, model } = open(replay());
     const spy = leaked();
+    const combos = [{ key: "s", ctrlKey: true }, { key: "Enter", metaKey: true }, { key: "Enter", altKey: true },
+      { key: "Enter", shiftKey: true }];
     for (const target of [root, button(root, "Next step")]) {
-      target.dispatchEvent(new KeyboardEvent("keydown", { key: "s", ctrlKey: true, bubbles: true, cancelable: true }));
-      target.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", metaKey: true, bubbles: true, cancelable: true }));
+      for (const combo of combos) target.dispatchEvent(new KeyboardEvent("keydown", { ...combo, bubbles: true, cancelable: true }));
     }
     spy.stop();
-    expect(spy.seen).toEqual(["s", "Enter", "s", "Enter"]);
+    expect(spy.seen).toEqual(["s", "Enter", "Enter", "Enter", "s", "Enter", "Enter", "Enter"]);
     expect(model.sent).toEqual([]);
   });
 

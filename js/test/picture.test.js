@@ -88,7 +88,9 @@ describe("the Save picture button", () => {
 
   it("is not shown on the hotseat cover or while loading", () => {
     const control = renderPictureControl({ saving: true });
-    expect(control.querySelector("button").disabled).toBe(true);
+    expect(control.querySelector("button").getAttribute("aria-disabled")).toBe("true");
+    expect(control.querySelector("button").disabled).toBe(false); // keeps the focus while drawing
+    expect(control.querySelector('[role="status"]').textContent).toBe("Drawing the picture…");
     const { root } = open(replay({ cover: { player: 1, text: "Pass to Player 2" } }));
     expect(root.querySelector("[data-picture]")).toBeNull();
   });
@@ -98,11 +100,15 @@ describe("the Save picture button", () => {
     toPng.mockImplementation(() => new Promise((resolve) => { finish = resolve; }));
     copies.length = 0;
     const { root, model } = open(replay({ perspective: 0 }));
-    click(button(root, "Save picture"));
+    const control = button(root, "Save picture");
+    control.focus();
+    click(control);
     await flush();
     const saving = root.querySelector("[data-picture]");
-    expect(saving.disabled).toBe(true);
+    expect(saving.getAttribute("aria-disabled")).toBe("true");
     expect(saving.textContent).toBe("Saving…");
+    expect(document.activeElement).toBe(saving); // the focus stays on the button, inside the widget
+    click(saving); // a second click while drawing draws nothing more
     expect(copies.map((c) => c.node)).toEqual([root]);
     expect(copies[0].options.backgroundColor).toBeTruthy();
     expect(toPng).toHaveBeenCalledTimes(1);
@@ -116,8 +122,22 @@ describe("the Save picture button", () => {
     await flush();
     expect(clicks).toHaveLength(1);
     expect(clicks[0].download).toBe(`needle-step-12-${FIXTURES.over_0.perspective === 0 ? "player-1" : FIXTURES.over_0.perspective}.png`);
-    expect(button(root, "Save picture").disabled).toBe(false);
+    expect(button(root, "Save picture").getAttribute("aria-disabled")).toBeNull();
+    expect(document.activeElement).toBe(button(root, "Save picture"));
+    expect(root.querySelector(".nw-picture-status").textContent).toMatch(/^Saved needle-step-12-/);
     expect(model.sent).toEqual([]); // browser-side only: nothing asked of Python
+  });
+
+  it("an empty canvas (data:,) is an error, not an empty file", async () => {
+    const { toSvg, rasterize } = painter;
+    painter.toSvg = async () => 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><foreignObject><div xmlns="http://www.w3.org/1999/xhtml"></div></foreignObject></svg>');
+    painter.rasterize = async () => "data:,";
+    try {
+      await expect(drawPicture(document.createElement("div"))).rejects.toThrow("empty picture");
+    } finally {
+      Object.assign(painter, { toSvg, rasterize });
+    }
   });
 
   it("a copy that is no SVG is an error", async () => {

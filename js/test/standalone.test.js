@@ -67,6 +67,13 @@ describe("staticModel", () => {
     expect(end.get("error").text).not.toMatch(/replay has steps/);
   });
 
+  it("refuses an autoplay speed Python would refuse", () => {
+    const model = staticModel(steps(3), 0);
+    model.send({ kind: "autoplay", playing: true, speed: 1e-9, id: 1 });
+    expect(model.get("playing")).toBe(false);
+    expect(model.get("error").text).toBe("speed must be between 0.1 and 20 actions per second, not 1e-9");
+  });
+
   it("starts at the step asked for, within the replay", () => {
     expect(staticModel(steps(3), 2).get("step")).toBe(2);
     expect(staticModel(steps(3), 99).get("step")).toBe(3);
