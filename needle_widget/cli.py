@@ -16,6 +16,7 @@ from typing import TextIO
 from . import __version__
 from .errors import NeedleError
 from .replay import MAX_FILE_BYTES, Replay
+from .seats import player_name
 
 MAX_BENCH_SECONDS = 600.0
 """The longest `bench --seconds` accepted."""
@@ -256,7 +257,8 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _who(perspective: object) -> str:
-    return {0: "Player 1", 1: "Player 2"}.get(perspective, str(perspective))  # type: ignore[call-overload]
+    """"Player 1", "Player 2", or the perspective's name as given ("spectator", "teacher")."""
+    return player_name(perspective) if perspective in (0, 1) else str(perspective)  # type: ignore[arg-type]
 
 
 def _show(args: argparse.Namespace, out: TextIO) -> int:

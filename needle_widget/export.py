@@ -33,6 +33,7 @@ from typing import Any
 from . import __version__
 from .errors import ArgumentError, quote
 from .replay import Replay
+from .seats import PERSPECTIVE_LABELS
 from .session import Session
 from .synced import Synced
 from .views import Perspective, check_perspective
@@ -57,7 +58,6 @@ class GuessableSeedWarning(UserWarning):
 
 _SMALLEST = 24  # objects and arrays whose JSON is shorter than this stay inline
 _STATIC = pathlib.Path(__file__).parent / "static"
-_LABELS = {0: "Player 1", 1: "Player 2", "spectator": "the spectator", "teacher": "the teacher"}
 
 # The traits a file shows as a widget of a finished replay with nothing to ask Python: one
 # perspective, no panels, no branch, no notes editing, no autoplay running, no error.
@@ -69,7 +69,9 @@ _FIXED: dict[str, Any] = {
 
 
 def _label(perspective: Perspective) -> str:
-    return _LABELS[perspective]
+    """"Player 1", "Player 2", "the spectator", "the teacher" (from seats.PERSPECTIVE_LABELS)."""
+    label = PERSPECTIVE_LABELS[perspective]
+    return label if perspective in (0, 1) else f"the {label.lower()}"
 
 
 def states(replay: Replay, perspective: Perspective = 0, spoilers: bool = True) -> list[dict[str, Any]]:
