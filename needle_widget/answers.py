@@ -13,16 +13,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
-import numbers
 import os
 import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import NeedleError
+from .errors import NeedleError, finite
 from .outcomes import wilson
+from .paths import check_path, write_text
 from .quiz import (
     CHOICES,
     QUIZ_WORLDS,
@@ -179,11 +178,10 @@ class Answer:
         object.__setattr__(self, "answer", check_answer(question, self.answer))
         for name in _FLOATS:
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, numbers.Real) or isinstance(value, bool)
-                                      or not math.isfinite(value)):
+            if value is not None and finite(value) is None:
                 raise AnswerError(f"answer {name} {_quote(value)} is not a finite number or None")
             if value is not None:
-                object.__setattr__(self, name, float(value))
+                object.__setattr__(self, name, finite(value))
         if self.hit is not None and type(self.hit) is not bool:
             raise AnswerError(f"answer hit {_quote(self.hit)} is not true, false or None")
         if self.time is not None and (type(self.time) is not str or len(self.time) > MAX_TIME_LENGTH):
@@ -252,7 +250,7 @@ def save_answers(answers: Iterable[Answer], path: str | os.PathLike) -> None:
         raise AnswerFileError(f"save_answers: item {bad[0]} is {_quote(rows[bad[0]])}, not an Answer")
     kind = _suffix(path)
     if kind == "jsonl":
-        text = "".join(json.dumps(a.to_dict(), ensure_ascii=False) + "\n" for a in rows)
+        text = "".join(_json_line(a.to_dict()) for a in rows)
     else:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -260,12 +258,23 @@ def save_answers(answers: Iterable[Answer], path: str | os.PathLike) -> None:
         for a in rows:
             writer.writerow([_cell(v) for v in (getattr(a, name) for name in ANSWER_FIELDS)])
         text = out.getvalue()
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
+    write_text(path, text, "save_answers", AnswerFileError)
 
 
-def _suffix(path: str | os.PathLike) -> str:
-    name = os.fspath(path)
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+"""Characters some readers take for a line break (`str.splitlines` does), escaped in a JSON line."""
+
+
+def _json_line(data: dict[str, Any]) -> str:
+    """One JSON Lines record: UTF-8 text, with nothing any reader could split it at but its final newline."""
+    line = json.dumps(data, ensure_ascii=False)
+    for char, escaped in _LINE_BREAKS.items():
+        line = line.replace(char, escaped)
+    return line + "\n"
+
+
+def _suffix(path: object) -> str:
+    name = str(check_path(path, "answer file", AnswerFileError))
     lower = name.lower()
     if lower.endswith(".jsonl"):
         return "jsonl"
@@ -325,8 +334,8 @@ def load_answers(path: str | os.PathLike) -> list[Answer]:
     AnswerFileError naming the file (and the row: its line in a .jsonl file, its line after
     the header in a .csv file).
     """
-    name = os.fspath(path)
     kind = _suffix(path)
+    name = os.fspath(path)
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
@@ -339,15 +348,18 @@ def load_answers(path: str | os.PathLike) -> list[Answer]:
     except (OSError, UnicodeDecodeError) as error:
         raise AnswerFileError(f"cannot read answer file {name!r}: {error}") from None
     answers: list[Answer] = []
-    if kind == "jsonl":
-        rows: Iterable[tuple[int, Any]] = ((k, line) for k, line in enumerate(text.splitlines(), 1) if line.strip())
+    if kind == "jsonl":  # JSON Lines: split at "\n" only (U+2028 and the like may sit inside a string)
+        rows: Iterable[tuple[int, Any]] = ((k, line) for k, line in enumerate(text.split("\n"), 1) if line.strip())
     else:
         reader = csv.reader(io.StringIO(text))
-        header = next(reader, None)
+        try:
+            header = next(reader, None)
+        except csv.Error as error:
+            raise AnswerFileError(f"answer file {name!r}: the header is not CSV ({error})") from None
         if header is None or tuple(header) != ANSWER_FIELDS:
             raise AnswerFileError(f"answer file {name!r}: the header {_quote(header)} is not "
                                   f"{','.join(ANSWER_FIELDS)}")
-        rows = enumerate(reader, 1)
+        rows = _csv_rows(reader, name)
     for k, row in rows:
         if len(answers) >= MAX_ANSWERS:
             raise AnswerFileError(f"answer file {name!r}: more than {MAX_ANSWERS:,} answers")
@@ -367,12 +379,28 @@ def load_answers(path: str | os.PathLike) -> list[Answer]:
     return answers
 
 
+def _csv_rows(reader: Any, name: str) -> Iterable[tuple[int, list[str]]]:
+    """(row number, cells) of a CSV reader; a row the csv module refuses (a cell over its field limit,
+    a bad quote) raises AnswerFileError naming it.
+    """
+    k = 0
+    while True:
+        k += 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise AnswerFileError(f"answer file {name!r}, row {k}: not CSV ({error})") from None
+        yield k, row
+
+
 def load_folder(folder: str | os.PathLike) -> list[Answer]:
     """Every answer of every .jsonl and .csv file directly in `folder`, files in name order.
 
     At most MAX_FILES files and MAX_ANSWERS answers in all; a bad file raises AnswerFileError naming it.
     """
-    name = os.fspath(folder)
+    name = str(check_path(folder, "answer folder", AnswerFileError))
     try:
         entries = sorted(os.listdir(folder))
     except OSError as error:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import math
+import numbers
 import reprlib
 from typing import Any
 
@@ -25,6 +27,22 @@ _QUOTE.maxstring = _QUOTE.maxother = 60
 _QUOTE.maxlist = _QUOTE.maxdict = _QUOTE.maxtuple = 6
 quote = _QUOTE.repr
 """repr() cut to a few dozen characters in bounded time, for echoing input in messages."""
+
+
+def finite(value: Any) -> float | None:
+    """`value` as a float if it is a real number (not a bool) with a finite float value, else None:
+    an integer too large for a float is None, never an OverflowError.
+
+    >>> finite(0.25), finite(3), finite(True), finite(10**400), finite(float("nan")), finite("1")
+    (0.25, 3.0, None, None, None, None)
+    """
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return None
+    try:
+        x = float(value)
+    except (OverflowError, ValueError, TypeError):
+        return None
+    return x if math.isfinite(x) else None
 
 
 class NeedleError(ValueError):

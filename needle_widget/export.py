@@ -32,6 +32,7 @@ from typing import Any
 
 from . import __version__
 from .errors import ArgumentError, quote
+from .paths import check_path, write_text
 from .replay import Replay
 from .seats import PERSPECTIVE_LABELS
 from .session import Session
@@ -200,6 +201,8 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
     step shown until stepping there. See the module's docstring for what the file holds.
     """
     perspective = check_perspective(perspective)
+    if path is not None:
+        check_path(path, "to_html")
     if not isinstance(spoilers, bool):
         raise ArgumentError(f"spoilers must be True or False, not {quote(spoilers)}")
     if type(step) is not int or not 0 <= step <= len(replay):
@@ -240,5 +243,5 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
         "",
     ])
     if path is not None:
-        pathlib.Path(path).write_text(page, encoding="utf-8")
+        write_text(path, page, "to_html")
     return page

@@ -60,7 +60,6 @@ needle_widget.quiz.AnswerError: answer 1.5 to a winner question is not a probabi
 from __future__ import annotations
 
 import math
-import numbers
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -69,7 +68,7 @@ from typing import Any
 from . import actions as A
 from .bots import GreedyBot
 from .cards import Card
-from .errors import NeedleError
+from .errors import NeedleError, finite
 from .errors import quote as _quote
 from .game import Game
 from .knowledge import opponent_needle_odds, own_needle_odds
@@ -322,10 +321,10 @@ def check_answer(question: QuizQuestion | dict, answer: Any, candidates: Iterabl
         if choice not in CHOICES:
             raise AnswerError(f"answer {_quote(answer)} to a pile_or_steal question is not 'pile' or 'steal'")
         return choice
-    if (not isinstance(answer, numbers.Real) or isinstance(answer, bool) or not math.isfinite(answer)
-            or not 0 <= answer <= 1):
+    value = finite(answer)
+    if value is None or not 0 <= value <= 1:
         raise AnswerError(f"answer {_quote(answer)} to a {q.kind} question is not a probability from 0 to 1")
-    return float(answer)
+    return value
 
 
 def _check_cards(answer: Any, candidates: Iterable[str] | None) -> tuple[str, ...]:

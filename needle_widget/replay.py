@@ -69,6 +69,7 @@ from .errors import NeedleError, ReplayError
 from .game import Game
 from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
 from .observers import Observers
+from .paths import write_text
 from .result import Result
 from .rules import Rules
 from .seats import Perspective, player_name
@@ -208,9 +209,10 @@ class Replay:
         return text + "}\n"
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write `to_json()` to `path`."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json())
+        """Write `to_json()` to `path` (text or a pathlib.Path; anything else, a missing folder or a
+        failed write raises ReplayError, and an old file at `path` is left as it was).
+        """
+        write_text(path, self.to_json(), "Replay.save", ReplayError)
 
     def to_html(self, path: str | os.PathLike | None = None, perspective: Any = 0, step: int = 0,
                 spoilers: bool = True) -> str:

@@ -33,7 +33,7 @@ from . import actions as A
 from . import worlds as W
 from .actions import Action
 from .bots import _NEIGHBOURS, GreedyBot, _card_values, _plan_sets, _rank_values, _sets_offered, _spread_ranks
-from .errors import ArgumentError
+from .errors import ArgumentError, finite
 from .game import Game
 from .observation import PlayerView, reads_history
 
@@ -202,16 +202,12 @@ def _check_settings(seed: Any, worlds: Any, rollouts: Any, time_limit: Any, poli
         raise ArgumentError(f"worlds must be an integer from 1 to {MAX_WORLDS:,}, not {worlds!r}"[:200])
     if rollouts is not None and (type(rollouts) is not int or rollouts < 1):
         raise ArgumentError(f"rollouts must be a positive integer or None, not {rollouts!r}"[:200])
-    if time_limit is not None and not (_is_number(time_limit) and 0 < time_limit < math.inf):
+    if time_limit is not None and not ((finite(time_limit) or 0) > 0):
         raise ArgumentError(f"time_limit must be a positive number of seconds or None, not {time_limit!r}"[:200])
     if policy is not None and not callable(getattr(policy, "choose", None)):
         raise ArgumentError(f"policy must be a bot (an object with choose), not {policy!r}"[:200])
-    if not (_is_number(caution) and 0 <= caution < math.inf):
+    if finite(caution) is None or caution < 0:
         raise ArgumentError(f"caution must be a number of standard errors from 0 up, not {caution!r}"[:200])
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _pct(x: float) -> str:

@@ -23,7 +23,6 @@ Floats are rounded to 4 digits.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -31,7 +30,7 @@ from . import knowledge
 from . import worlds as W
 from .bots import GreedyBot
 from .cards import Card
-from .errors import ArgumentError, PerspectiveError, quote
+from .errors import ArgumentError, PerspectiveError, finite, quote
 from .game import Game
 from .outcomes import outcomes
 from .seats import player_name
@@ -372,8 +371,7 @@ def thought(decision: Any) -> dict[str, Any] | None:
         if not isinstance(item, dict):
             return None
         action, value, count = _text(item.get("action")), item.get("value"), _count(item.get("count"))
-        if (action is None or count is None or type(value) not in (int, float)
-                or not math.isfinite(value)):
+        if action is None or count is None or type(value) not in (int, float) or finite(value) is None:
             return None
         out.append({"action": action, "value": round(float(value), 4), "count": count})
     worlds, rollouts, legal = counts

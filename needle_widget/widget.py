@@ -76,6 +76,20 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 log = logging.getLogger("needle_widget")
 
 
+def _bundle(name: str, missing: str) -> str | pathlib.Path:
+    """The front end's built file `name` as text, or `missing` if it is not built. As a path (which
+    anywidget watches and reloads) only when hot reload is asked for (`ANYWIDGET_HMR=1`): anywidget
+    ties every instance to a watched file's signal, so a closed widget would never be freed.
+    """
+    path = _STATIC / name
+    if not path.is_file():
+        return missing
+    if os.environ.get("ANYWIDGET_HMR") == "1":
+        return path
+    text = path.read_text(encoding="utf-8")
+    return text if "\n" in text else text + "\n"  # one line could pass for a file name with anywidget
+
+
 def _read(name: str, settable: bool = False) -> property:
     """A widget property that is the session's `name` (set from Python too, if settable)."""
     setter = (lambda self, value: self._python(setattr, self._session, name, value)) if settable else None
@@ -124,8 +138,8 @@ class NeedleWidget(anywidget.AnyWidget):
     NeedleWidget(mode='live', step=0/0, perspective='teacher')
     """
 
-    _esm = _STATIC / "widget.js" if (_STATIC / "widget.js").exists() else _MISSING
-    _css = _STATIC / "widget.css" if (_STATIC / "widget.css").exists() else ""
+    _esm = _bundle("widget.js", _MISSING)
+    _css = _bundle("widget.css", "")
 
     mode = traitlets.Unicode("live").tag(sync=True)
     """"play" | "hotseat" | "watch" | "replay" | "live" | "quiz", fixed at construction; a branch is "play" or
@@ -587,19 +601,19 @@ class NeedleWidget(anywidget.AnyWidget):
                 raise
             self._after(at_once=False, settle=True)
 
-    def _after(self, at_once: bool, settle: bool = False) -> None:
+    def _after(self, at_once: bool, settle: bool = False, panels: bool | None = None) -> None:
         """Copy the session into the traits, then wait for what it asks: a bot answers after
         `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
-        The open panels' work is done at once for Python (or with no loop), else one job at a time
-        on a worker thread (`desk.Job`), starting SETTLE seconds after the latest step (`settle`),
-        while the kernel goes on answering requests.
+        The open panels' work is done at once for Python (`panels`, by default `at_once`; always
+        with no loop), else one job at a time on a worker thread (`desk.Job`), starting SETTLE
+        seconds after the latest step (`settle`), while the kernel goes on answering requests.
         """
         self._follow_games()
         s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
         if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
             self._cancel_timer()
             s.run_bots()
-        if at_once or loop is None:
+        if (at_once if panels is None else panels) or loop is None:
             while (job := self._desk.next_job()) is not None:
                 job.run()
         self._sync()
@@ -642,12 +656,15 @@ class NeedleWidget(anywidget.AnyWidget):
 
     def _game_changed(self, _game: Game) -> None:
         """A live game of this widget changed from outside it (`game.apply(...)` in Python, another
-        widget of the same game): follow it as after `apply` (a bot to move answers at once).
+        widget of the same game): follow it as after `apply` (a bot to move answers at once). Its
+        open panels are computed as after a step: not inside the request or cell that moved the game
+        (another widget's browser must not wait for them), but on the worker once the steps settle;
+        at once only where no event loop runs.
         """
         if self._changing:
             return
         with self._own_changes(), self.hold_sync(), self._errors_shown("following the game"):
-            self._after(at_once=True)
+            self._after(at_once=True, settle=True, panels=False)
 
     def _schedule_work(self, loop: asyncio.AbstractEventLoop) -> None:
         """The next job of the panels, once the steps have settled, unless one is running or none is left."""
@@ -727,7 +744,10 @@ class NeedleWidget(anywidget.AnyWidget):
         games, self._games = getattr(self, "_games", {}), {}
         for _game, stop in games.values():
             stop()
+        layout = self.__dict__.get("_trait_values", {}).get("layout")  # ipywidgets leaves it open
         super().close()
+        if layout is not None:
+            layout.close()
 
     @contextmanager
     def _errors_shown(self, what: str) -> Iterator[None]:

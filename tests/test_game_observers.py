@@ -270,3 +270,37 @@ def test_in_the_kernel_s_loop_a_python_move_is_answered_at_once_and_a_browser_s_
     assert seen[:2] == [2, 1], "the bot answered Python's moves at once"
     assert seen[2:] in ([], [1]), "and the browser's after its delay"
     assert widget.step == widget.steps == len(widget.game) and widget.error is None
+
+
+def test_a_move_from_one_widget_does_not_compute_another_widget_s_panels_in_its_request(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: widget B's open graph was computed inside widget A's "act" request (seconds per
+    move on a long game). In the kernel's loop, B's panels are scheduled as after a step; they
+    still fill in once the request is answered.
+    """
+    from needle_widget import whatif
+
+    computed: list[int] = []
+    real_point = whatif.graph_point
+
+    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        computed.append(kwargs["step"])
+        return real_point(*args, **kwargs)
+
+    monkeypatch.setattr(whatif, "graph_point", counting)
+
+    async def main() -> tuple[list[int], NeedleWidget]:
+        game = picked()
+        a = NeedleWidget(game=game, perspective="teacher")
+        b = NeedleWidget(game=game, perspective="teacher")
+        b.show_graph(seat=0, model="greedy")  # from Python: every step at once
+        assert b.graph["done"] == b.graph["total"] == 3
+        computed.clear()
+        send(a, kind="act", action={"type": "draw_pile"})
+        during = list(computed)
+        await until(lambda: b.graph["steps"] == 3 and b.graph["done"] == b.graph["total"])
+        return during, b
+
+    during, b = asyncio.run(main())
+    assert during == [], "A's request computed none of B's graph"
+    assert b.error is None and sorted(p["step"] for p in b.graph["points"]) == [0, 1, 2, 3]

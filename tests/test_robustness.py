@@ -183,3 +183,99 @@ def test_every_bad_input_raises_a_needle_error(name: str) -> None:
         BAD_CALLS[name]()
     assert type(info.value) is not NeedleError, "a specific subclass, not the base"
     assert len(str(info.value)) < 400
+
+
+# ---- issue 20: raw errors that must be NeedleErrors with a sentence --------------------------
+
+
+def test_a_huge_integer_forecast_is_refused_in_words() -> None:
+    from needle_widget.quiz import AnswerError, QuizQuestion, check_answer
+
+    with pytest.raises(AnswerError, match="is not a probability from 0 to 1"):
+        check_answer(QuizQuestion(5, "winner", 0), 10**400)
+
+
+def _answer_rows(tmp_path: Path) -> tuple[Path, list[str]]:
+    source = Path(__file__).parent.parent / "notebooks" / "answers" / "ivo.csv"
+    folder = tmp_path / "class"
+    folder.mkdir()
+    return folder, source.read_text(encoding="utf-8").splitlines()
+
+
+def test_class_table_refuses_a_csv_cell_over_the_field_limit_in_words(tmp_path: Path) -> None:
+    from needle_widget.answers import class_table
+    from needle_widget.quiz import AnswerFileError
+
+    folder, lines = _answer_rows(tmp_path)
+    (folder / "big.csv").write_text("\n".join([lines[0], "a" * 140_000 + lines[1][3:]]) + "\n", encoding="utf-8")
+    with pytest.raises(AnswerFileError, match=r"big.csv', row 1: not CSV \(field larger than field limit"):
+        class_table(folder)
+
+
+def test_class_table_refuses_a_400_digit_score_in_words(tmp_path: Path) -> None:
+    from needle_widget.answers import class_table
+    from needle_widget.quiz import AnswerFileError
+
+    folder, _ = _answer_rows(tmp_path)
+    row = json.loads((Path(__file__).parent.parent / "notebooks" / "answers" / "ada.jsonl").read_text().splitlines()[1])
+    row["brier"] = 10**400
+    (folder / "huge.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(AnswerFileError, match="huge.jsonl', row 1: answer brier 1000.* is not a finite number"):
+        class_table(folder)
+
+
+BAD_PATHS = [3, True, b"answers.jsonl", "missing-folder/ann.jsonl", "ann\0.jsonl", ""]
+
+
+@pytest.mark.parametrize("path", BAD_PATHS, ids=repr)
+def test_save_answers_refuses_what_is_not_a_writable_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          path: object) -> None:
+    from needle_widget.answers import Answer, save_answers
+    from needle_widget.quiz import AnswerFileError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(AnswerFileError, match="not a file path|does not exist|must end in"):
+        save_answers([Answer("ann", "r", 3, "winner", 0, 0.9, truth=1)], path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("path", [*BAD_PATHS[:3], "missing-folder/game.json", "game\0.json", "", "."], ids=repr)
+def test_replay_save_refuses_what_is_not_a_writable_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         path: object) -> None:
+    """`Replay.save(3)` wrote into file descriptor 3 and closed it (and `save(True)` would close stdout)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ReplayError, match="not a file path|does not exist|is a folder"):
+        examples.load("found_early").save(path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_save_leaves_the_old_file_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    target = tmp_path / "game.json"
+    target.write_text("the old game", encoding="utf-8")
+
+    def full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(ReplayError, match="cannot write .*No space left on device"):
+        examples.load("found_early").save(target)
+    assert target.read_text(encoding="utf-8") == "the old game" and [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+# ---- issue 20: an answer file the package wrote can be read back ------------------------------
+
+
+@pytest.mark.parametrize("name", ["ann\u2028lee", "ann\u2029lee", "ann\x85lee", "ann\x0blee"], ids=ascii)
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_answers_with_unicode_line_breaks_in_names_round_trip(tmp_path: Path, name: str, suffix: str) -> None:
+    from needle_widget.answers import Answer, class_table, load_answers, save_answers
+
+    rows = [Answer(name, "r", 3, "winner", 0, 0.9, truth=1, brier=0.01), Answer("bo", "r", 3, "winner", 0, 0.2, truth=1)]
+    save_answers(rows, tmp_path / f"a{suffix}")
+    text = (tmp_path / f"a{suffix}").read_text(encoding="utf-8")
+    if suffix == ".jsonl":
+        assert text.count("\n") == 2 and all(c not in text for c in "\u2028\u2029\x85\x0b")
+    assert load_answers(tmp_path / f"a{suffix}") == rows
+    assert [r["student"] for r in class_table(tmp_path)] == sorted([name, "bo"])
