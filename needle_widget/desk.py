@@ -11,8 +11,10 @@ from view dicts taken at once, so its computation reads nothing that changes and
 on another thread (the widget's worker) while the kernel goes on answering requests.
 
 Once a live round is over, `new_game` deals again at the home session (same rules, mode,
-screen and bots) from a seed drawn from the desk's own generator, seeded from the first
-game's seed; the seeds are recorded in `deals` and never sent to a screen.
+screen and bots): a new deal from fresh entropy (`secrets`, never derived from an earlier
+seed), or the same deal again (the same cards in the same order, the same seed); the seeds
+are recorded in `deals` and never sent to a screen. A seed reaches no screen but a
+teacher's, and there only in the teacher's perspective (`branch_info`).
 
 What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
 only for a seat the screen may see, and with the real cards only if the screen may see every
@@ -40,7 +42,7 @@ point, the last worlds panel shown while the next one computes) is sent.
 from __future__ import annotations
 
 import logging
-import random
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,8 +55,10 @@ from .game import Game
 from .seats import PERSPECTIVE_LABELS, Perspective, player_name
 from .session import Session, quote
 
-__all__ = ["Analysis", "Desk", "Job", "WORLDS", "CACHE"]
+__all__ = ["Analysis", "Desk", "Job", "DEALS", "WORLDS", "CACHE"]
 
+DEALS = ("new", "same")
+"""What "New game" may deal: a new deal, or the same deal again."""
 WORLDS = ("real", "sampled")
 """The two kinds of branch: the game's own cards, or a possible world drawn from the seat's view."""
 CACHE = 64
@@ -393,9 +397,6 @@ class Desk:
         self._made = 0
         first = session.whole() if session.live else None
         self._deals: list[int] = [] if first is None else [first.seed]
-        self._dealer = None if first is None else random.Random(f"needle_widget.desk.new_game:{first.seed}")
-        """The seeds of new deals (`new_game`), drawn from the first game's seed: the same first game
-        gives the same next deals."""
 
     @property
     def analysis(self) -> Analysis:
@@ -431,10 +432,10 @@ class Desk:
 
     def offers(self, game: Game | None = None) -> dict[str, Any]:
         """The `offers` trait: the branch, worlds and graph this screen may start now, and whether
-        it may start a new game ({"reason": None} if so, else why not).
+        it may start a new game ({"reason": None, "deals": ["new", "same"]} if so, else why not).
         """
         return {"branch": self.branch_offer(game), **self.analysis.offers(self.session.perspective),
-                "new_game": {"reason": self.new_game_reason()}}
+                "new_game": {"reason": self.new_game_reason(), "deals": list(DEALS)}}
 
     # ---- a new game -----------------------------------------------------------------------------
 
@@ -458,29 +459,38 @@ class Desk:
         """
         return tuple(self._deals)
 
-    def new_game(self, seed: int | None = None) -> None:
+    def new_game(self, seed: int | None = None, *, same_deal: bool = False) -> None:
         """Python: once the round is over, deal a new game with the same rules, mode, screen and
-        bots, from `seed`, or (None) from the next seed of the desk's own generator, which is
-        seeded from the first game's seed (so a class that starts from one seed gets the same
-        next deals); every seed is recorded in `deals`. Refused (nothing changes) before the
-        round is over, in a replay, a quiz or a branch. The old Game is left as it was; the
-        session (and a widget's `game`) plays the new one, and the panels start afresh.
+        bots: from `seed`, or (None) from a fresh 63-bit seed (`secrets`: never derived from an
+        earlier one, so no screen that saw a seed can know the next deal); `same_deal=True` deals
+        the round just played again (the same cards in the same order and the same seed, so the
+        same draws follow the same moves). Every seed is recorded in `deals`. Refused (nothing
+        changes) before the round is over, in a replay, a quiz or a branch. The old Game is left
+        as it was; the session (and a widget's `game`) plays the new one, and the panels start afresh.
         """
         reason = self.new_game_reason()
         if reason is not None:
             raise ArgumentError(f"Cannot start a new game: {reason[0].lower()}{reason[1:]}")
+        if not isinstance(same_deal, bool):
+            raise ArgumentError(f"same_deal must be True or False, not {quote(same_deal)}")
+        if same_deal and seed is not None:
+            raise ArgumentError("give seed= or same_deal=True, not both: the same deal keeps its seed")
         old = self.home.whole()
-        if seed is None:
-            assert self._dealer is not None  # a live home has one
-            seed = self._dealer.randrange(2**63)
-        game = Game(rules=old.rules, seed=seed)
+        if same_deal:
+            game = old.dealt_again()
+        else:
+            game = Game(rules=old.rules, seed=secrets.randbits(63) if seed is None else seed)
         self.home.new_game(game)
         self._deals.append(game.seed)
         self._analyses[id(self.home)] = self.analysis.fresh()
 
-    def request_new_game(self) -> None:
-        """{kind: "new_game"}: a new deal from the desk's generator (checked against `offers`)."""
-        self.new_game()
+    def request_new_game(self, deal: Any = None) -> None:
+        """{kind: "new_game", deal?: "new" (the default) | "same"}: a new deal, or the round just played
+        dealt again (checked against `offers`).
+        """
+        if deal not in (None, *DEALS):
+            raise ArgumentError(f"Cannot deal {quote(deal)}: choose {' or '.join(map(repr, DEALS))}")
+        self.new_game(same_deal=deal == "same")
 
     def branch(self, seat: Any = 0, opponent: Any = None, world: Any = "real", seed: Any = None) -> None:
         """Python: play on from the shown step in a new live game, as `seat` against `opponent` (a bot,
@@ -527,11 +537,17 @@ class Desk:
         self.session, self._branch = self.home, None
 
     def branch_info(self) -> dict[str, Any] | None:
-        """The `branch_info` trait: None, or where the branch comes from (the seed only to the teacher)."""
+        """The `branch_info` trait: None, or where the branch comes from. The replay's seed is named only
+        on a teacher's screen (`Session.screen`, fixed by Python) showing the teacher's perspective, and
+        not in spoiler-free review (a seed tells the draws to come): a player's screen that may open the
+        teacher's perspective after the round never sees it.
+        """
         b = self._branch
         if b is None:
             return None
-        of = f" of seed {b['seed']}" if self.session.perspective == "teacher" else ""
+        home = self.home
+        teacher = home.screen == "teacher" and home.spoilers and self.session.perspective == "teacher"
+        of = f" of seed {b['seed']}" if teacher else ""
         kind = ("the real cards" if b["world"] == "real"
                 else f"a possible world, drawn from {player_name(b['seat'])}'s view")
         return {"from_step": b["from_step"], "world": b["world"], "seat": b["seat"], "opponent": b["opponent"],

@@ -590,6 +590,30 @@ class Game:
 
     # ---- copies, views, replays --------------------------------------------------
 
+    def dealt_again(self) -> Game:
+        """A new game of the same deal, before any action: the same rules, seed, deck and first
+        player, and the generator as it was after the deal (dealt by the seed where the seed deals
+        this deck), so the same moves draw the same cards.
+
+        >>> g = Game(seed=7)
+        >>> g.apply(g.legal_actions()[0])
+        >>> again = g.dealt_again()
+        >>> len(again), again.deck == g.deck, again.seed
+        (0, True, 7)
+        """
+        return Game.dealt(self.rules, self.seed, self.deck, self.first_player)
+
+    @staticmethod
+    def dealt(rules: Rules, seed: int, deck: Sequence[CardLike], first_player: int) -> Game:
+        """The game `seed` deals if it deals this deck and first player (its generator then draws
+        as in the original game), else the game of this deck and first player with a generator
+        seeded by `seed`.
+        """
+        game = Game(rules=rules, seed=seed)
+        if game.deck != tuple(Card.parse(c) for c in deck) or game.first_player != first_player:
+            game = Game(rules=rules, seed=seed, deck=deck, first_player=first_player)
+        return game
+
     def copy(self) -> Game:
         """An independent copy, generator state included.
 

@@ -524,9 +524,7 @@ class Replay:
         return which % count
 
     def _rebuild(self, result: dict | None) -> None:
-        dealt = Game(rules=self.rules, seed=self.seed)
-        if dealt.deck != self.deck or dealt.first_player != self.first_player:
-            dealt = Game(rules=self.rules, seed=self.seed, deck=self.deck, first_player=self.first_player)
+        dealt = Game.dealt(self.rules, self.seed, self.deck, self.first_player)
         dealt.players = self.players
         game = dealt
         self._snapshots = [game.copy()]

@@ -50,7 +50,7 @@ REQUESTS: dict[str, tuple[str, ...]] = {
     "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
     "resume": ("request_resume", "bot"),
     "branch": ("request_branch", "seat", "opponent", "world"), "back": ("request_back",),
-    "new_game": ("request_new_game",),
+    "new_game": ("request_new_game", "deal"),
     "worlds": ("request_worlds", "open", "seat", "model"), "resample": ("request_resample",),
     "playout": ("request_playout",), "graph": ("request_graph", "open", "seat", "model"),
     "note_add": ("request_note_add", "step", "text", "perspective", "question"),
