@@ -42,6 +42,7 @@ from .actions import Action
 from .bitmasks import FULL, RANK_LOW_BITS, cards_of, sets_in
 from .cards import DECK, Card
 from .errors import ArgumentError, IllegalAction
+from .figures import percent
 from .observation import PlayerView
 from .rules import ACE_RULES, Rules, set_points
 from .seats import player_name
@@ -276,9 +277,7 @@ class _Score(tuple):
 
 class _Percent(float):
     def __str__(self) -> str:
-        if 0 < self < 0.005:
-            return "under 1%"
-        return f"{round(100 * self)}%"
+        return percent(self)
 
 
 def _offers(legal_actions: Sequence[Action], kind: type) -> bool:

@@ -17,7 +17,7 @@ from .actions import from_dict
 from .game import Game
 from .narration import narrate
 from .rules import set_points
-from .seats import PERSPECTIVE_LABELS  # noqa: F401 - re-exported: the widget's labels
+from .seats import PERSPECTIVE_LABELS, player_name  # noqa: F401 - PERSPECTIVE_LABELS: the widget's labels
 from .views import Perspective, view
 
 
@@ -33,7 +33,8 @@ def _rounded(value: Any, digits: int = 4) -> Any:
 
 def table(game: Game, perspective: Perspective) -> dict[str, Any]:
     """The view of `game` for `perspective`, without its history (the event list carries it),
-    with a label on each legal action, points on each legal set, and the end in words.
+    with a label on each legal action, points on each legal set, the end in words, and on each
+    player `new_cards`: the cards of a hand shown that entered it this turn (the widget marks them).
     """
     data = view(game, perspective)
     data.pop("history")
@@ -45,9 +46,26 @@ def table(game: Game, perspective: Perspective) -> dict[str, Any]:
             item["points"] = set_points(action.cards)
         labelled.append(item)
     data["legal_actions"] = labelled
+    for p, player in enumerate(data["players"]):
+        player["new_cards"] = _new_cards(game, p) if player["hand"] is not None else []
     if game.result is not None:
         data["result"]["text"] = game.result.describe()
     return data
+
+
+def _new_cards(game: Game, player: int) -> list[str]:
+    """The cards that entered `player`'s hand this turn (drawn, stolen, replenished) and are still
+    there, while it is that player's turn: the widget marks them. Read only for a hand the
+    perspective sees, so it tells nothing more.
+    """
+    if game.phase in ("needle", "over") or game.to_move != player:
+        return []
+    hand, new = game.hand(player), []
+    for event in reversed(game.history):
+        if event.player != player or event.turn != game.turn:
+            break
+        new[:0] = [c.code for c in event.cards if c in hand]
+    return new
 
 
 def events(game: Game, perspective: Perspective) -> list[dict[str, Any]]:
@@ -59,13 +77,26 @@ def events(game: Game, perspective: Perspective) -> list[dict[str, Any]]:
 
 
 def info(game: Game, perspective: Perspective) -> dict[str, Any]:
-    """The info panel: a player's knowledge figures, or the teacher's omniscient summary."""
+    """The info panel: a player's knowledge figures, or the teacher's omniscient summary. While the
+    opponent has not picked a needle, a player's `opponent_needle` is only {"waiting": words}: odds of
+    a card not yet chosen are not figures to show.
+    """
     if perspective == "teacher":
         summary = knowledge.teacher_summary(game)
+        summary["players"] = [_waiting(game, p, figures) for p, figures in enumerate(summary["players"])]
         return _rounded({"kind": "teacher", **summary, "pile_top": [c.code for c in game.draw_pile[:5]]})
     if perspective in (0, 1):
-        return _rounded({"kind": "player", **knowledge.for_player(game, perspective)})
+        return _rounded({"kind": "player", **_waiting(game, perspective, knowledge.for_player(game, perspective))})
     return {"kind": "spectator"}
+
+
+def _waiting(game: Game, player: int, figures: dict[str, Any]) -> dict[str, Any]:
+    """`player`'s figures, with only words for the opponent's needle while it is not picked (public)."""
+    opponent = 1 - player
+    if game.phase == "needle" and game.needle(opponent) is None:
+        figures["opponent_needle"] = {"waiting": f"{player_name(opponent)} has not picked a needle yet: "
+                                                 "the odds of where it is appear once it has."}
+    return figures
 
 
 def example_states() -> dict[str, dict[str, Any]]:

@@ -20,8 +20,10 @@ from typing import Any
 
 from .actions import Action
 from .errors import ArgumentError, BotError, PerspectiveError
+from .figures import interval, percent
 from .game import Game
 from .observation import reads_history
+from .result import Reason
 from .worlds import check_count, check_seed, sample
 
 __all__ = ["Outcomes", "Z95", "evaluation", "outcomes", "wilson"]
@@ -110,17 +112,18 @@ class Outcomes:
         return wilson(counts[kind], self.n)
 
     def describe(self) -> str:
-        """In words, e.g. "Player 1 wins 58% (51-65%) of 200 worlds; draws 3% (1-6%); loses 39% (32-46%)."."""
+        """In words, e.g. "Player 1 wins 58% (51%–65%) of 200 worlds; draws 3.0% (1.4%–6.4%); loses 39%
+        (33%–46%) ... (ends: found 150, laid in a set 50)." (figures by `figures.percent`).
+        """
         def share(kind: str) -> str:
             value = {"win": self.win, "draw": self.draw, "loss": self.loss}[kind]
             if self.certain:
-                return f"{value:.0%}"
-            lo, hi = self.interval(kind)
-            return f"{value:.0%} ({100 * lo:.0f}-{100 * hi:.0f}%)"
+                return percent(value)
+            return f"{percent(value)} ({interval(*self.interval(kind))})"
 
         who = "Player 1" if self.player == 0 else "Player 2"
         head = f"{who} wins {share('win')} of {self.n} worlds; draws {share('draw')}; loses {share('loss')}"
-        ends = ", ".join(f"{reason} {count}" for reason, count in self.reasons if count)
+        ends = ", ".join(f"{Reason(reason).words} {count}" for reason, count in self.reasons if count)
         where = "" if self.step is None else f" at step {self.step}"
         how = "the round is over" if self.certain else f"{self.bots[0]} vs {self.bots[1]}, 95% intervals"
         return f"{head}{where} ({how}; ends: {ends})."

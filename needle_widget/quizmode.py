@@ -30,8 +30,8 @@ widget shows (nothing in it before the answer is committed).
 >>> session.step, session.steps, quiz.state()["question"]["prompt"], quiz.state()["reveal"]
 (2, 2, 'Which is the better draw here, pile or steal?', None)
 >>> quiz.request_quiz_answer(0, "pile")
->>> quiz.state()["reveal"]["rows"][-1]  # four questions are still open
-{'label': 'How it ended', 'value': 'later'}
+>>> quiz.state()["reveal"]["rows"][-1]["value"]  # four questions are still open
+'Held back until you have answered every question: who won would answer an open question'
 """
 
 from __future__ import annotations
@@ -42,12 +42,13 @@ from typing import Any
 from .answers import QuizRun
 from .cards import Card
 from .errors import ArgumentError, quote
+from .figures import brier, interval, percent
 from .notepad import KIND_LABELS
 from .quiz import QuizQuestionError
 from .seats import player_name
 from .session import Session
 
-__all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "reveal_text"]
+__all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "reveal_text", "summary"]
 
 HIDDEN_INFO = {"kind": "quiz", "text": "The odds appear once you have answered."}
 """The info panel while the current question is unanswered."""
@@ -57,19 +58,20 @@ MODELS_NOTE = ("Model-free: every deal the seat's view allows is equally likely.
                "weighed by how likely a GreedyBot opponent was to play as it did.")
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.0f}%"
-
-
 def _cards(codes: Any) -> str:
     return " ".join(str(Card.parse(c)) for c in codes)
 
 
 def _top(top: list) -> str:
-    return ", ".join(f"{Card.parse(code)} {_pct(p)}" for code, p in top)
+    return ", ".join(f"{Card.parse(code)} {percent(p)}" for code, p in top)
 
 
 LATER = "revealed when the quiz is done: a question still open would give it away"
+
+
+def _held(why: str) -> str:
+    """A row's value while its truth is withheld: what is held back, until when, and why."""
+    return f"Held back until you have answered every question: {why}"
 
 
 def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -86,18 +88,18 @@ def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -
     rows: list[tuple[str, str]]
     if kind == "needle":
         needle = str(Card.parse(truth["needle"]))
-        held = (f"Your cards held {_pct(score['coverage'])} of the odds; the three likeliest held "
-                f"{_pct(score['best_coverage'])}.")
+        held = (f"Your cards held {percent(score['coverage'])} of the odds; the three likeliest held "
+                f"{percent(score['best_coverage'])}.")
         verdict = (f"{player_name(1 - seat)}'s needle is {LATER}. {held}" if hidden else
                    f"{'Found it' if score['hit'] else 'Not among your cards'}: {player_name(1 - seat)}'s "
                    f"needle was {needle}. {held}")
         answer_text = f"You chose {_cards(answer)}."
-        rows = [("Their needle", "later" if hidden else needle),
-                ("Your cards' share of the odds", f"{_pct(free['coverage'])} model-free, "
-                                                  f"{_pct(greedy['coverage'])} with the GreedyBot model")]
+        rows = [("Their needle", _held("another needle question is still open") if hidden else needle),
+                ("Your cards' share of the odds", f"{percent(free['coverage'])} model-free, "
+                                                  f"{percent(greedy['coverage'])} with the GreedyBot model")]
         if not hidden:
-            rows.append(("The needle's odds", f"{_pct(free['truth_odds'])} model-free, "
-                                              f"{_pct(greedy['truth_odds'])} with the GreedyBot model"))
+            rows.append(("The needle's odds", f"{percent(free['truth_odds'])} model-free, "
+                                              f"{percent(greedy['truth_odds'])} with the GreedyBot model"))
         rows += [("Likeliest, model-free", _top(free["top"])), ("Likeliest, GreedyBot model", _top(greedy["top"]))]
         note = MODELS_NOTE
     elif kind == "pile_or_steal":
@@ -105,24 +107,26 @@ def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -
         other = "steal" if best == "pile" else "pile"
         head = "The better draw" if answer == best else "Not the better draw"
         verdict = (f"{head}: in the same {free['n']} possible worlds, played on by GreedyBots, "
-                   f"{best} wins {_pct(shares[best])} for {player_name(seat)} and {other} {_pct(shares[other])}.")
+                   f"{best} wins {percent(shares[best])} for {player_name(seat)} and {other} {percent(shares[other])}.")
         answer_text = f"You chose: {CHOICE_LABELS[answer].lower()}."
         low, high = free["intervals"]["pile"], free["intervals"]["steal"]
         played = CHOICE_LABELS[truth["played"]] if truth["played"] else "–"
-        rows = [("After a pile draw, model-free", f"{_pct(shares['pile'])} wins ({_pct(low[0])}–{_pct(low[1])})"),
-                ("After a steal, model-free", f"{_pct(shares['steal'])} wins ({_pct(high[0])}–{_pct(high[1])})"),
-                ("With the GreedyBot model", f"pile {_pct(greedy['shares']['pile'])}, "
-                                             f"steal {_pct(greedy['shares']['steal'])}"),
-                ("Played in the game", "later" if "played" in withheld else played),
-                ("How it ended", "later" if "result" in withheld else truth["result"])]
+        rows = [("After a pile draw, model-free", f"{percent(shares['pile'])} wins ({interval(*low)})"),
+                ("After a steal, model-free", f"{percent(shares['steal'])} wins ({interval(*high)})"),
+                ("With the GreedyBot model", f"pile {percent(greedy['shares']['pile'])}, "
+                                             f"steal {percent(greedy['shares']['steal'])}"),
+                ("Played in the game", _held("an open question comes at this step or before it")
+                 if "played" in withheld else played),
+                ("How it ended", _held("who won would answer an open question")
+                 if "result" in withheld else truth["result"])]
         note = "Each draw is made in the same possible worlds drawn from the seat's view; two GreedyBots play on."
         if {"played", "result"} & withheld:
             note += f" What happened in the game is {LATER}."
     else:
         outcome = truth["outcome"]
-        answer_text = f"You said {_pct(answer)}."
-        rows = [("Your forecast", _pct(answer)), ("Model-free forecast", _pct(free["forecast"])),
-                ("GreedyBot-model forecast", _pct(greedy["forecast"]))]
+        answer_text = f"You said {percent(answer)}."
+        rows = [("Your forecast", percent(answer)), ("Model-free forecast", percent(free["forecast"])),
+                ("GreedyBot-model forecast", percent(greedy["forecast"]))]
         note = MODELS_NOTE
         if hidden:
             what = "Who won" if kind == "winner" else "What your next pile draw brought"
@@ -136,11 +140,12 @@ def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -
                 drawn = str(Card.parse(truth["drawn"]))
                 happened = (f"Your next pile draw (step {truth['draw_step'] + 1}) was {drawn}: "
                             + ("your needle." if outcome else f"not your needle {Card.parse(truth['needle'])}."))
-            verdict = (f"{happened} Your Brier score: {score['brier']:.2f} (model-free {score['model_brier']:.2f}, "
-                       f"GreedyBot model {score['greedy_brier']:.2f}; 0 is perfect, lower is better).")
+            verdict = (f"{happened} Your Brier score: {brier(score['brier'])} (model-free "
+                       f"{brier(score['model_brier'])}, GreedyBot model {brier(score['greedy_brier'])}; "
+                       "0 is perfect, lower is better).")
             rows[1:1] = [("What happened", "yes (1)" if outcome else "no (0)")]
             rows.append(("Brier: you / model-free / GreedyBot",
-                         f"{score['brier']:.3f} / {score['model_brier']:.3f} / {score['greedy_brier']:.3f}"))
+                         f"{brier(score['brier'])} / {brier(score['model_brier'])} / {brier(score['greedy_brier'])}"))
     return {"answer_text": answer_text, "verdict": verdict, "rows": [{"label": a, "value": b} for a, b in rows],
             "note": note}
 
@@ -149,11 +154,81 @@ def _short(shown: dict[str, Any], withheld: frozenset[str]) -> str:
     """The item list's verdict: a few words (nothing withheld)."""
     kind, score = shown["question"]["kind"], shown["score"]
     if kind == "needle":
-        return f"{_pct(score['coverage'])} of the odds" if "truth" in withheld else \
-            f"{'hit' if score['hit'] else 'miss'}, {_pct(score['coverage'])}"
+        return f"{percent(score['coverage'])} of the odds" if "truth" in withheld else \
+            f"{'hit' if score['hit'] else 'miss'}, {percent(score['coverage'])}"
     if kind == "pile_or_steal":
         return "better draw" if score["vs_best"] == 0 else "not the better draw"
-    return "answered" if "truth" in withheld else f"Brier {score['brier']:.2f}"
+    return "answered" if "truth" in withheld else f"Brier {brier(score['brier'])}"
+
+
+def _of(k: int, n: int) -> str:
+    return f"{k} of {n}"
+
+
+def summary(reveals: list[dict[str, Any]]) -> dict[str, Any]:
+    """The end of a quiz in words and figures, from its reveals: {title, text, rows: [{label, you, free,
+    greedy}], calibration: [{band, count, said, happened}], note}. The rows put the student beside the
+    models on the same questions: the mean Brier score of the forecasts (next draw, who wins), the
+    needles found among the three cards chosen (a model chooses its three likeliest), and the better
+    draw chosen (by the model-free figures). `calibration` groups the forecasts by what was said (the
+    bands with a forecast in them), beside how often it happened.
+
+    >>> from needle_widget import examples
+    >>> from needle_widget.answers import QuizRun
+    >>> from needle_widget.quiz import QuizQuestion
+    >>> run = QuizRun(examples.load("detective"), [QuizQuestion(36, "winner", 0), QuizQuestion(44, "winner", 0)],
+    ...               student="ann", replay_name="detective", n=20)
+    >>> _ = run.answer(0, 0.3), run.answer(1, 0.8)
+    >>> s = summary([run.revealed(0), run.revealed(1)])
+    >>> s["title"], s["rows"][0]["label"], [b["band"] for b in s["calibration"]]
+    ('Quiz finished: 2 questions', 'Forecasts: mean Brier score (2)', ['20%–40%', '80%–100%'])
+    """
+    forecasts = [r for r in reveals if r["question"]["kind"] in ("next_draw", "winner")]
+    needles = [r for r in reveals if r["question"]["kind"] == "needle"]
+    draws = [r for r in reveals if r["question"]["kind"] == "pile_or_steal"]
+    rows: list[dict[str, str]] = []
+    parts: list[str] = []
+    if forecasts:
+        you, free, greedy = (sum(r["score"][k] for r in forecasts) / len(forecasts)
+                             for k in ("brier", "model_brier", "greedy_brier"))
+        rows.append({"label": f"Forecasts: mean Brier score ({len(forecasts)})", "you": brier(you),
+                     "free": brier(free), "greedy": brier(greedy)})
+        beaten = [name for name, value in (("the model-free model", free), ("the GreedyBot model", greedy))
+                  if you < value]
+        parts.append(f"Your forecasts scored {brier(you)} (0 is perfect, lower is better): "
+                     + (f"better than {' and '.join(beaten)}." if beaten else "the models did better."))
+    if needles:
+        hits = [sum(r["truth"]["needle"] in [c for c, _ in r["model"][m]["top"]] for r in needles)
+                for m in ("free", "greedy")]
+        mine = sum(bool(r["score"]["hit"]) for r in needles)
+        rows.append({"label": f"Needles among the three cards chosen ({len(needles)})", "you": _of(mine, len(needles)),
+                     "free": _of(hits[0], len(needles)), "greedy": _of(hits[1], len(needles))})
+        parts.append(f"Your cards held the needle {_of(mine, len(needles))} times.")
+    if draws:
+        mine = sum(r["score"]["vs_best"] == 0 for r in draws)
+        greedy = sum(r["model"]["greedy"]["best"] == r["model"]["free"]["best"] for r in draws)
+        rows.append({"label": f"The better draw, by the model-free figures ({len(draws)})",
+                     "you": _of(mine, len(draws)), "free": _of(len(draws), len(draws)),
+                     "greedy": _of(greedy, len(draws))})
+        parts.append(f"You chose the better draw {_of(mine, len(draws))} times.")
+    bands = []
+    if forecasts:
+        said = [float(r["answer"]) for r in forecasts]
+        happened = [int(r["truth"]["outcome"]) for r in forecasts]
+        for k in range(5):
+            lo, hi = k / 5, (k + 1) / 5
+            inside = [j for j, p in enumerate(said) if lo <= p < hi or (k == 4 and p == 1)]
+            if inside:
+                yes = sum(happened[j] for j in inside)
+                bands.append({"band": interval(lo, hi), "count": len(inside),
+                              "said": percent(sum(said[j] for j in inside) / len(inside)),
+                              "happened": f"{_of(yes, len(inside))} ({percent(yes / len(inside))})"})
+    n = len(reveals)
+    return {"title": f"Quiz finished: {n} question{'s' * (n != 1)}", "text": " ".join(parts), "rows": rows,
+            "calibration": bands,
+            "note": "The models answer the same questions from the same view: model-free (every deal the view "
+                    "allows equally likely) and the GreedyBot model (weighed by how a GreedyBot opponent plays). "
+                    "Calibration: a good forecaster's 30% happens about 30% of the time, over many questions."}
 
 
 class QuizMode:
@@ -260,7 +335,8 @@ class QuizMode:
         return self._asked[index]
 
     def state(self) -> dict[str, Any]:
-        """{seat, student, total, index, done, items, question, reveal}: see the widget's `quiz_state` trait.
+        """{seat, student, total, index, done, items, question, reveal, summary}: see the widget's `quiz_state`
+        trait. `summary` (`summary`) only once every question is answered.
 
         `items` lists the questions reached so far (a later one's step would tell how long the
         game goes on); `reveal` keeps back what `withheld` names until the quiz is done.
@@ -280,4 +356,5 @@ class QuizMode:
             "question": {"index": i, "step": q.step, "kind": q.kind, "prompt": asked["prompt"],
                          "label": KIND_LABELS[q.kind], "answered": shown is not None, "form": asked["form"]},
             "reveal": None if shown is None else reveal_text(shown, self.withheld(i)),
+            "summary": summary([run.revealed(j) for j in range(len(run.questions))]) if self.done else None,
         }

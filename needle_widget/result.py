@@ -27,6 +27,16 @@ class Reason(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def words(self) -> str:
+        """A few words for the ends of many rounds ("found", "discarded", "laid in a set", "no card left",
+        "turn limit"): what every text shows, never the value "melded".
+        """
+        return _WORDS[self]
+
+
+_WORDS = {Reason.FOUND: "found", Reason.DISCARDED: "discarded", Reason.MELDED: "laid in a set",
+          Reason.EXHAUSTED: "no card left", Reason.TURN_LIMIT: "turn limit"}
 
 _DESCRIPTIONS = {
     Reason.FOUND: "{owner} found their needle {needle}",

@@ -34,6 +34,7 @@ from . import worlds as W
 from .actions import Action
 from .bots import _NEIGHBOURS, GreedyBot, _card_values, _plan_sets, _rank_values, _sets_offered, _spread_ranks
 from .errors import ArgumentError, finite
+from .figures import percent
 from .game import Game
 from .observation import PlayerView, reads_history
 
@@ -183,11 +184,11 @@ class SearchBot:
         top = d.values[0]
         if d.kept:
             mine = next(v for v in d.values if v.action == d.chosen)
-            return (f"{d.chosen}: wins {_pct(mine.value)} of {mine.count} sampled worlds; {top.action} did "
-                    f"{_pct(top.value)}, too little better to trust over my card sense.")
-        text = f"{d.chosen}: wins {_pct(top.value)} of {top.count} sampled worlds"
+            return (f"{d.chosen}: wins {percent(mine.value)} of {mine.count} sampled worlds; {top.action} did "
+                    f"{percent(top.value)}, too little better to trust over my card sense.")
+        text = f"{d.chosen}: wins {percent(top.value)} of {top.count} sampled worlds"
         if len(d.values) > 1:
-            text += f", next best {d.values[1].action} {_pct(d.values[1].value)}"
+            text += f", next best {d.values[1].action} {percent(d.values[1].value)}"
         return text + "."
 
     def __repr__(self) -> str:
@@ -208,10 +209,6 @@ def _check_settings(seed: Any, worlds: Any, rollouts: Any, time_limit: Any, poli
         raise ArgumentError(f"policy must be a bot (an object with choose), not {policy!r}"[:200])
     if finite(caution) is None or caution < 0:
         raise ArgumentError(f"caution must be a number of standard errors from 0 up, not {caution!r}"[:200])
-
-
-def _pct(x: float) -> str:
-    return f"{round(100 * x)}%"
 
 
 def _seated(policy: Any, seed: int) -> tuple[Any, Any]:

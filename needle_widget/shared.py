@@ -11,6 +11,7 @@ import json
 import pathlib
 from typing import Any
 
+from .figures import PERCENT_EXAMPLES, percent
 from .seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
 from .session import AUTOPLAY_MODES, MODES
 from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS, NeedleWidget
@@ -22,7 +23,8 @@ SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 def shared_constants() -> dict[str, Any]:
     """The names and lists the front end shares with Python, each from its one Python source:
     perspectives and their labels (seats.py), the autoplay speeds and modes, the synced traits and the
-    requests (this module). js/src/shared.js is generated from it; the JS has no copy of its own.
+    requests (this module), and how shares are written (figures.py: examples the front end's rule must
+    match). js/src/shared.js is generated from it; the JS has no copy of its own.
     """
     return {
         "PERSPECTIVES": list(PERSPECTIVES),
@@ -35,6 +37,7 @@ def shared_constants() -> dict[str, Any]:
         "REQUESTS": {kind: list(fields) for kind, (_method, *fields) in REQUESTS.items()},
         "MAX_REQUEST_ID": MAX_REQUEST_ID,
         "MAX_PICTURE_URL": len(PNG_DATA_URL) + (MAX_PICTURE + 2) // 3 * 4,
+        "PERCENT_EXAMPLES": [[p, percent(p)] for p in PERCENT_EXAMPLES],
     }
 
 

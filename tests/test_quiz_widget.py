@@ -14,6 +14,7 @@ from test_whatif_widget import send, synced
 from needle_widget import NeedleWidget, bots, examples, worlds
 from needle_widget.answers import class_table, load_answers
 from needle_widget.errors import NeedleError
+from needle_widget.figures import brier
 from needle_widget.quiz import AnswerLocked, QuizQuestion, QuizQuestionError, reveal
 from needle_widget.sim import play_game
 
@@ -282,11 +283,12 @@ def test_what_would_give_an_open_question_away_waits_for_the_end() -> None:
     w = detective()
     w.answer_question("pile")
     rows = {r["label"]: r["value"] for r in w.quiz_state["reveal"]["rows"]}
-    assert rows["How it ended"] == "later" and rows["Played in the game"] == "Steal"
+    assert rows["How it ended"] == ("Held back until you have answered every question: who won would answer "
+                                    "an open question") and rows["Played in the game"] == "Steal"
     for i, answer in ((1, 0.1), (2, ["AC"]), (3, 0.4)):
         w.go_to_question(i)
         w.answer_question(answer)
-    assert w.quiz_state["items"][2]["verdict"] == "hit, 3%"  # no needle question is left open
+    assert w.quiz_state["items"][2]["verdict"] == "hit, 2.8%"  # no needle question is left open (figures.percent)
     assert w.quiz_state["items"][3]["verdict"] == "answered"  # who won: one more winner question is open
     assert "Who won is revealed when the quiz is done" in w.quiz_state["reveal"]["verdict"]
     assert "Brier" not in json.dumps(w.quiz_state["reveal"]["rows"])
@@ -304,7 +306,8 @@ def test_a_second_needle_question_keeps_the_first_one_s_needle_back() -> None:
     w.answer_question(an_answer(w))
     shown = w.quiz_state["reveal"]
     rows = {r["label"]: r["value"] for r in shown["rows"]}
-    assert "needle is revealed when the quiz is done" in shown["verdict"] and rows["Their needle"] == "later"
+    assert "needle is revealed when the quiz is done" in shown["verdict"] and rows["Their needle"] == (
+        "Held back until you have answered every question: another needle question is still open")
     assert "The needle's odds" not in rows and w.quiz_state["items"][0]["verdict"].endswith("of the odds")
     w.go_to_question(1)
     w.answer_question(an_answer(w))
@@ -388,3 +391,30 @@ def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_quiz_states(wat
         if compared >= 6:
             break
     assert compared >= 4
+
+
+def test_the_quiz_ends_with_a_summary_beside_the_models() -> None:
+    """Issue 20: when the quiz ends it shows the score, the calibration and how the models did on
+    the same questions; never before.
+    """
+    w = NeedleWidget.quiz(examples.load("detective"), seat=0, student="ann", n=40)
+    answers = {"pile_or_steal": "steal", "next_draw": 0.25, "winner": 0.6}
+    for i in range(len(w.questions)):
+        assert w.quiz_state["summary"] is None
+        question = w.quiz_state["question"]
+        w.answer_question(answers.get(question["kind"]) or question["form"]["candidates"][:3])
+        if i + 1 < len(w.questions):
+            w.go_to_question(i + 1)
+    s = w.quiz_state["summary"]
+    assert s["title"] == "Quiz finished: 5 questions"
+    forecasts = [a for a in w.answers if a.brier is not None]
+    mean = sum(a.brier for a in forecasts) / len(forecasts)
+    assert s["rows"][0] == {"label": "Forecasts: mean Brier score (3)", "you": brier(mean),
+                            "free": brier(sum(a.model_brier for a in forecasts) / 3),
+                            "greedy": brier(sum(a.greedy_brier for a in forecasts) / 3)}
+    assert [r["label"] for r in s["rows"][1:]] == ["Needles among the three cards chosen (1)",
+                                                   "The better draw, by the model-free figures (1)"]
+    assert sum(b["count"] for b in s["calibration"]) == 3
+    assert s["text"].startswith(f"Your forecasts scored {brier(mean)} (0 is perfect, lower is better)")
+    w.go_to_question(0)
+    assert w.quiz_state["summary"] == s, "the summary stays while the student looks back"

@@ -261,7 +261,8 @@ def test_a_failed_save_leaves_the_old_file_as_it_was(tmp_path: Path, monkeypatch
     monkeypatch.setattr(os, "replace", full)
     with pytest.raises(ReplayError, match="cannot write .*No space left on device"):
         examples.load("found_early").save(target)
-    assert target.read_text(encoding="utf-8") == "the old game" and [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    assert target.read_text(encoding="utf-8") == "the old game"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
 # ---- issue 20: an answer file the package wrote can be read back ------------------------------
@@ -272,7 +273,8 @@ def test_a_failed_save_leaves_the_old_file_as_it_was(tmp_path: Path, monkeypatch
 def test_answers_with_unicode_line_breaks_in_names_round_trip(tmp_path: Path, name: str, suffix: str) -> None:
     from needle_widget.answers import Answer, class_table, load_answers, save_answers
 
-    rows = [Answer(name, "r", 3, "winner", 0, 0.9, truth=1, brier=0.01), Answer("bo", "r", 3, "winner", 0, 0.2, truth=1)]
+    rows = [Answer(name, "r", 3, "winner", 0, 0.9, truth=1, brier=0.01),
+            Answer("bo", "r", 3, "winner", 0, 0.2, truth=1)]
     save_answers(rows, tmp_path / f"a{suffix}")
     text = (tmp_path / f"a{suffix}").read_text(encoding="utf-8")
     if suffix == ".jsonl":

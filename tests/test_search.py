@@ -162,7 +162,8 @@ def test_caution_keeps_greedy_choices_that_are_not_clearly_beaten() -> None:
             else:
                 action = seats[p].choose(game.player_view(p), legal) if len(legal) > 1 else legal[0]
             game.apply(action)
-    assert kept and all(re.fullmatch(r".+: wins \d+% of 6 sampled worlds; .+ did \d+%, too little better to trust "
+    pct = r"(?:<0\.1|\d+(?:\.\d)?)%"  # figures.percent: "58%", "8.3%", "<0.1%"
+    assert kept and all(re.fullmatch(rf".+: wins {pct} of 6 sampled worlds; .+ did {pct}, too little better to trust "
                                      r"over my card sense\.", text) for text in kept), kept[:3]
 
 

@@ -19,6 +19,7 @@ from test_secrecy import play_twins
 
 from needle_widget import Game, Replay, Rules, actions, bots, worlds
 from needle_widget.errors import ArgumentError, BotError, PerspectiveError, ReplayError
+from needle_widget.figures import percent
 from needle_widget.sim import play_game
 
 SEATS = (0, 1, "spectator")
@@ -163,8 +164,20 @@ def test_for_player_takes_the_other_side() -> None:
 def test_describe_reads_well() -> None:
     o = worlds.Outcomes(0, 0, 200, 116, 6, 78, (("found", 150), ("discarded", 50), ("melded", 0),
                                                  ("exhausted", 0), ("turn_limit", 0)), 1, ("greedy", "random"))
-    assert o.describe() == ("Player 1 wins 58% (51-65%) of 200 worlds; draws 3% (1-6%); loses 39% (33-46%) "
+    assert o.describe() == ("Player 1 wins 58% (51%–65%) of 200 worlds; draws 3.0% (1.4%–6.4%); loses 39% (33%–46%) "
                             "(greedy vs random, 95% intervals; ends: found 150, discarded 50).")
+
+
+def test_describe_writes_figures_as_the_bar_does_and_the_ends_in_words() -> None:
+    """Issue 20: the play-out bar said draws "25%" where its text said "24%" (Python rounded half
+    to even, the front end half up), and the ends said "melded" where every other text says "laid
+    in a set".
+    """
+    o = worlds.Outcomes(0, 0, 200, 100, 49, 51, (("found", 150), ("discarded", 0), ("melded", 50),
+                                                ("exhausted", 0), ("turn_limit", 0)), 1, ("greedy", "greedy"))
+    assert o.draw == 0.245 and percent(o.draw) == "25%"
+    assert "draws 25% (" in o.describe() and "ends: found 150, laid in a set 50)." in o.describe()
+    assert "melded" not in o.describe()
 
 
 # ---- the interval and a statistical check ---------------------------------------------------------------

@@ -57,13 +57,14 @@ export function srOnly(text) {
   return h("span", { class: "nw-sr" }, text);
 }
 
-/** 0.8444 -> "84%", 0.0222 -> "2.2%", 0 -> "0%", null -> "–". */
+/** 0.8444 -> "84%", 0.0222 -> "2.2%", 0.0996 -> "10%", 0 -> "0%", null -> "–": Python's rule
+ * (needle_widget/figures.py `percent`); js/test/figures.test.js checks both write PERCENT_EXAMPLES alike. */
 export function percent(p) {
-  if (p === null || p === undefined || Number.isNaN(p)) return "–";
+  if (p === null || p === undefined || typeof p !== "number" || !Number.isFinite(p)) return "–";
   const x = p * 100;
   if (x === 0) return "0%";
   if (x >= 99.95) return "100%";
   if (x < 0.1) return "<0.1%";
-  if (x < 10) return `${x.toFixed(1)}%`;
+  if (x < 9.95) return `${x.toFixed(1)}%`;
   return `${Math.round(x)}%`;
 }

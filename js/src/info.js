@@ -157,6 +157,11 @@ export function playerKnowledge(state, info, { compact = false } = {}) {
         fact("Next draw finds it", percent(own.next_draw)),
       ]
     : [fact(`${compact ? "Own" : "Your"} needle`, "not picked yet")];
+  if (on.waiting) {
+    return h("div", { class: "nw-knowledge" },
+      h("p", { class: "nw-note nw-odds-waiting" }, on.waiting),
+      h("div", { class: "nw-knowledge-facts" }, h("dl", { class: "nw-facts" }, ownFacts)));
+  }
   return h(
     "div",
     { class: "nw-knowledge" },
