@@ -227,6 +227,13 @@ export function mount(model, el) {
       if (root.contains(button) && button.getAttribute("aria-disabled") !== "true") onSavePicture();
       return;
     }
+    // A click on the quiz's slider sets its value even where the unset slider rests (no input event
+    // fires when the value does not change).
+    const slider = event.target.closest && event.target.closest('[data-input="quiz-prob"]');
+    if (slider && root.contains(slider)) {
+      localInput(slider, "quiz-prob");
+      return;
+    }
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");
     if (!target || !root.contains(target) || target.disabled) return;
     if (target.hasAttribute("data-ui")) {
