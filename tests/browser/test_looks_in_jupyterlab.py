@@ -86,6 +86,22 @@ def test_toolbar_sets_and_move_list(jupyter: dict, page: Page) -> None:
     root = widget_root(page)
     expect(root.locator(".nw-live")).to_have_text(re.compile(rf"^Step 12 of {STEPS}:"))
 
+    # ---- laid sets: each card's corner (rank and suit) clear of the next card -----------------------------------
+    key(root, "ev-40").click()
+    expect(root.locator(".nw-live")).to_have_text(re.compile(rf"^Step 40 of {STEPS}:"))
+    cards = root.evaluate("""root => [...root.querySelectorAll('.nw-set-cards')].flatMap((set) => {
+        const all = [...set.children];
+        return all.slice(0, -1).map((card, i) => {
+          const corner = card.querySelector('.nw-corner').getBoundingClientRect();
+          return {card: card.dataset.card, right: corner.right, next: all[i + 1].getBoundingClientRect().left};
+        });
+      })""")
+    assert "10D" in [c["card"] for c in cards], cards  # 9♥ 10♦ J♦: the 10 is under the jack
+    # 2 px: the next card's shadow (0 1px 2px) must not blur the rank either.
+    covered = [c for c in cards if c["right"] + 2 > c["next"]]
+    assert covered == [], covered
+    shoot_part(page, root.locator(".nw-zone-top"), "sets")
+
     # ---- the "what if" toolbar: its buttons side by side at its start, in every perspective ---------------------
     for perspective in PERSPECTIVES:
         show(page, root, perspective)
