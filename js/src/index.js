@@ -6,6 +6,7 @@ import { graphDrag } from "./graphdrag.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { drawPicture, pictureName, savePicture } from "./picture.js";
+import { centreInList } from "./replaybar.js";
 import { requestIds } from "./requests.js";
 import { MAX_PICTURE_URL, TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
@@ -150,11 +151,7 @@ export function mount(model, el) {
     const current = list && list.querySelector('[aria-current="step"]');
     scrollPending = Boolean(current) && list.clientHeight === 0;
     if (!current || scrollPending) return;
-    const item = current.parentElement;
-    const top = item.offsetTop;
-    const bottom = top + item.offsetHeight;
-    if (top < list.scrollTop) list.scrollTop = top;
-    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    centreInList(list, current.parentElement);
   }
 
   function render() {

@@ -121,3 +121,29 @@ def test_toolbar_sets_and_move_list(jupyter: dict, page: Page) -> None:
             described = key(root, "tool-graph").get_attribute("aria-describedby")
             assert described and bar.locator(f"#{described}").count() == 1
             shoot_part(page, bar, "toolbar-spectator")
+
+    # ---- the move list: the current move centred whatever moved the step ------------------------------------
+    assert kernel(page, 1) == ("step", 12)  # the notebook's second cell again: Python moves the step
+    centred(page, root, 12)
+    notebook_at = root.evaluate(NOTEBOOK_SCROLL)  # (running the cell may scroll to it: the widget never does)
+    root.focus()
+    page.keyboard.press("End")
+    at = centred(page, root, STEPS)  # the last move: the list scrolled to its end
+    assert at["top"] >= at["max"] - 1, at
+    for _ in range(7):
+        page.keyboard.press("ArrowLeft")
+    at = centred(page, root, 40)  # keys
+    assert 0 < at["top"] < at["max"], at
+    key(root, "prev").click()
+    centred(page, root, 39)  # a button
+    slider = key(root, "slider")
+    slider.focus()
+    page.keyboard.press("ArrowLeft")
+    centred(page, root, 38)  # the slider
+    key(root, "ev-35").click()
+    centred(page, root, 35)  # the list itself
+    assert root.evaluate(NOTEBOOK_SCROLL) == notebook_at  # the notebook never scrolled
+    key(root, "ev-40").click()
+    centred(page, root, 40)
+    assert root.evaluate(NOTEBOOK_SCROLL) == notebook_at
+    shoot_part(page, root.locator(".nw-replay"), "move-list")
