@@ -6,6 +6,7 @@ import { graphDrag } from "./graphdrag.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { drawPicture, pictureName, savePicture } from "./picture.js";
+import { centreInList } from "./replaybar.js";
 import { requestIds } from "./requests.js";
 import { MAX_PICTURE_URL, TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
@@ -150,11 +151,7 @@ export function mount(model, el) {
     const current = list && list.querySelector('[aria-current="step"]');
     scrollPending = Boolean(current) && list.clientHeight === 0;
     if (!current || scrollPending) return;
-    const item = current.parentElement;
-    const top = item.offsetTop;
-    const bottom = top + item.offsetHeight;
-    if (top < list.scrollTop) list.scrollTop = top;
-    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    centreInList(list, current.parentElement);
   }
 
   function render() {
@@ -225,6 +222,13 @@ export function mount(model, el) {
     if (event.target.closest && event.target.closest("[data-picture]")) {
       const button = event.target.closest("[data-picture]");
       if (root.contains(button) && button.getAttribute("aria-disabled") !== "true") onSavePicture();
+      return;
+    }
+    // A click on the quiz's slider sets its value even where the unset slider rests (no input event
+    // fires when the value does not change).
+    const slider = event.target.closest && event.target.closest('[data-input="quiz-prob"]');
+    if (slider && root.contains(slider)) {
+      localInput(slider, "quiz-prob");
       return;
     }
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");

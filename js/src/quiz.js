@@ -2,12 +2,20 @@
 // answered, and the way between questions. Pure (state, ui) -> DOM; the draft (cards chosen,
 // slider, choice) lives in ui.quiz (ui.js). Python holds the truth: `reveal` is null until answered.
 
-import { h, srOnly } from "./dom.js";
+import { h, percent, srOnly } from "./dom.js";
 import { cardFace, cardText } from "./cards.js";
 import { playerName } from "./names.js";
 
 export const CHOICE_LABELS = { pile: "Draw from the pile", steal: "Steal" };
-export const DEFAULT_PROB = 50;
+/** The probability slider (0..100) moves in steps of 5 percentage points, with a tick every 10: finer
+ * than a student's judgement of such odds can be, coarse enough that a click lands on a round figure. */
+export const PROB_STEP = 5;
+export const PROB_TICK = 10;
+/** Where the unset slider's hidden thumb waits: the arrow keys start from the middle. */
+const PROB_REST = 50;
+/** The slider's words while no probability is chosen (its value text, and the figure beside it). */
+export const PROB_NOT_SET = "not set";
+const CHOICE_WORDS = { pile: "pile", steal: "steal" };
 
 /** The quiz trait, or null outside a quiz. */
 export function quizOf(state) {
@@ -15,9 +23,17 @@ export function quizOf(state) {
   return q && typeof q === "object" && q.question ? q : null;
 }
 
-/** A fresh draft for the question `index`. */
+/** A fresh draft for the question `index`: nothing chosen yet (no card, no probability, no choice). */
 export function quizDraft(index = null) {
-  return { index, cards: [], prob: DEFAULT_PROB, choice: null };
+  return { index, cards: [], prob: null, choice: null };
+}
+
+/** A slider value (0..100, any number or numeric text) on the slider's step, or null if not a number. */
+export function snapProb(value) {
+  if (value === null || value === undefined || value === "") return null;
+  const n = Number(value);
+  if (!Number.isFinite(n)) return null;
+  return Math.min(100, Math.max(0, Math.round(n / PROB_STEP) * PROB_STEP));
 }
 
 /** The answer the draft gives (card codes | 0..1 | "pile"/"steal"), or null while incomplete. */
@@ -28,22 +44,44 @@ export function quizAnswer(question, draft) {
     const min = Number.isInteger(form.min) ? form.min : 1;
     return d.cards.length >= Math.max(1, min) ? [...d.cards] : null;
   }
-  if (form.type === "probability") return (Number.isFinite(d.prob) ? d.prob : DEFAULT_PROB) / 100;
+  if (form.type === "probability") return Number.isFinite(d.prob) ? d.prob / 100 : null;
   if (form.type === "choice") return (form.options || []).includes(d.choice) ? d.choice : null;
   return null;
 }
 
-/** "70%" for the slider's 0..100. */
+/** "70%" for the slider's 0..100 (the one rule of dom.js's `percent`), "not set" before a choice. */
 function probText(value) {
-  return `${Math.round(value)}%`;
+  return Number.isFinite(value) ? percent(value / 100) : PROB_NOT_SET;
+}
+
+/** "1 to 3" (or "3") cards of a cards form, and its bounds. */
+function cardCount(form) {
+  const max = Number.isInteger(form.max) ? form.max : 3;
+  const min = Math.max(1, Number.isInteger(form.min) ? form.min : 1);
+  return { min, max, how: min === max ? `${max}` : `${min} to ${max}` };
+}
+
+/** Why "Commit answer" waits: what the student has still to choose ("Choose 1 to 3 cards first"),
+ * or null once the draft is an answer. */
+export function quizMissing(question, draft) {
+  if (quizAnswer(question, draft) !== null) return null;
+  const form = (question && question.form) || {};
+  if (form.type === "cards") {
+    const { min, max, how } = cardCount(form);
+    return `Choose ${how} ${min === max && max === 1 ? "card" : "cards"} first`;
+  }
+  if (form.type === "probability") return "Set a probability on the slider first";
+  if (form.type === "choice") {
+    const options = (form.options || []).map((o) => CHOICE_WORDS[o] || o);
+    return `Choose ${options.join(" or ")} first`;
+  }
+  return "This question cannot be answered here";
 }
 
 function cardsForm(question, draft) {
   const form = question.form;
   const chosen = draft.cards;
-  const max = Number.isInteger(form.max) ? form.max : 3;
-  const min = Number.isInteger(form.min) ? form.min : 1;
-  const how = min === max ? `${max}` : `${min} to ${max}`;
+  const { max, how } = cardCount(form);
   return [
     h(
       "div",
@@ -63,21 +101,34 @@ function cardsForm(question, draft) {
   ];
 }
 
+function probTicks() {
+  const ticks = [];
+  for (let v = 0; v <= 100; v += PROB_TICK) {
+    ticks.push(h("span", { class: "nw-quiz-prob-tick", style: { "--nw-at": String(v / 100) } },
+      h("span", { class: "nw-quiz-prob-tick-label" }, String(v))));
+  }
+  return h("div", { class: "nw-quiz-prob-ticks", "aria-hidden": "true" }, ticks);
+}
+
 function probabilityForm(question, draft) {
   const form = question.form;
-  const value = Number.isFinite(draft.prob) ? draft.prob : DEFAULT_PROB;
+  const set = Number.isFinite(draft.prob);
   return h(
     "div",
     { class: "nw-quiz-prob-row" },
     h("span", { class: "nw-field-label", "aria-hidden": "true" }, form.label || "Probability"),
-    h("input", {
-      type: "range", class: "nw-slider nw-quiz-prob", "data-key": "quiz-prob", "data-input": "quiz-prob",
-      // Lumino's shortcuts stop looking at this element: JupyterLab's command mode would take the arrow keys.
-      "data-lm-suppress-shortcuts": "true",
-      min: "0", max: "100", step: "1", value: String(value),
-      "aria-label": form.label || "Probability", "aria-valuetext": probText(value),
-    }),
-    h("span", { class: "nw-quiz-prob-value", "aria-hidden": "true" }, probText(value)),
+    h("div", { class: "nw-quiz-prob-track" },
+      h("input", {
+        type: "range", class: ["nw-quiz-prob", set ? null : "nw-quiz-prob-unset"],
+        "data-key": "quiz-prob", "data-input": "quiz-prob",
+        // Lumino's shortcuts stop looking at this element: JupyterLab's command mode would take the arrow keys.
+        "data-lm-suppress-shortcuts": "true",
+        min: "0", max: "100", step: String(PROB_STEP), value: String(set ? draft.prob : PROB_REST),
+        "aria-label": form.label || "Probability", "aria-valuetext": probText(draft.prob),
+      }),
+      probTicks()),
+    h("span", { class: ["nw-quiz-prob-value", set ? null : "nw-quiz-prob-none"], "aria-hidden": "true" },
+      probText(draft.prob)),
   );
 }
 
@@ -100,15 +151,19 @@ function answerForm(quiz, ui) {
   const form = question.form || {};
   const draft = ui.quiz && ui.quiz.index === question.index ? ui.quiz : quizDraft(question.index);
   const answer = quizAnswer(question, draft);
+  const missing = quizMissing(question, draft);
+  const whyId = `${ui.uid || "nw"}-quiz-why`;
   return h(
     "div",
     { class: "nw-quiz-form" },
     FORMS[form.type] ? FORMS[form.type](question, draft) : null,
-    h("div", { class: "nw-actions" },
+    h("div", { class: "nw-actions nw-quiz-commit-row" },
       h("button", {
         type: "button", class: "nw-btn nw-btn-primary", "data-key": "quiz-commit", disabled: answer === null,
         "data-request": answer === null ? null : { kind: "quiz_answer", index: question.index, answer },
-      }, "Commit answer")),
+        "aria-describedby": missing ? whyId : null, title: missing,
+      }, "Commit answer"),
+      missing ? h("span", { class: "nw-quiz-why", id: whyId }, missing) : null),
   );
 }
 
@@ -186,7 +241,8 @@ export function renderQuiz(state, ui) {
       : null,
     answered ? null : answerForm(quiz, ui),
     answered && quiz.reveal ? reveal(quiz.reveal) : null,
-    answered && nextIndex < total
+    // Once the quiz is done, a question reviewed leads nowhere new: no "Next question" beside "Quiz finished".
+    answered && !quiz.done && nextIndex < total
       ? h("div", { class: "nw-actions" },
           h("button", {
             type: "button", class: "nw-btn nw-btn-primary", "data-key": "quiz-next",

@@ -96,6 +96,23 @@ function eventList(state) {
   );
 }
 
+/**
+ * Scrolls the list of moves so that `item` (the current move's row) sits in its middle, as near as the
+ * list's own scrolling allows. Only the list's scrollTop changes: never the page's or the notebook's
+ * (scrollIntoView would scroll them too). Returns the scrollTop set.
+ */
+export function centreInList(list, item) {
+  const a = item.getBoundingClientRect();
+  const b = list.getBoundingClientRect();
+  // The row's top within the list's scrolled content, whatever the list's offsetParent.
+  const top = a.top - b.top - (list.clientTop || 0) + list.scrollTop;
+  const max = Math.max(0, list.scrollHeight - list.clientHeight);
+  const want = Math.round(top + a.height / 2 - list.clientHeight / 2);
+  const scrollTop = Math.min(max, Math.max(0, want));
+  if (list.scrollTop !== scrollTop) list.scrollTop = scrollTop;
+  return scrollTop;
+}
+
 export function renderReplayBar(state) {
   const { step, steps, playing } = state;
   // The slider follows the step asked for (index.js sets `asked` while Python has not answered it).

@@ -26,6 +26,30 @@ export function unpack(packed) {
 
 const SOURCE = "this file holds one view of a finished replay";
 
+/** The step a page's address names: "#step=12" -> 12; null for any other address (no fragment,
+ * "#step=abc", "#step=-3", "#step=1e3", another fragment). */
+export function stepFromHash(hash) {
+  const m = /^#step=(\d+)$/.exec(String(hash || ""));
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The step to show when the address asks for `wanted` (null: nothing asked) and the page would
+ * otherwise show `own`. With spoilers, the step asked for, clamped to the replay. Spoiler-free, the
+ * step asked for if the file has it, else `own`: clamping would show where the replay ends (the
+ * model's own refusals never tell its length either), and any step the file has is one the reader
+ * may reach by stepping on.
+ */
+export function openingStep(states, own, wanted) {
+  const last = states.length - 1;
+  const here = Math.min(Math.max(0, own | 0), last);
+  if (typeof wanted !== "number" || Number.isNaN(wanted)) return here;
+  if (states[here] && states[here].spoilers === false) {
+    return Number.isInteger(wanted) && wanted >= 0 && wanted <= last ? wanted : here;
+  }
+  return Math.min(Math.max(0, Math.floor(wanted)), last);
+}
+
 /**
  * The model of an exported file: `states` are the steps' synced states (index = step), `start`
  * the step shown first. `timers` stands in for setInterval/clearInterval in tests.
@@ -109,6 +133,15 @@ export function staticModel(states, start = 0, timers = globalThis) {
       const refusal = handle ? handle(msg) : `Not available here: ${SOURCE}, with no Python behind it`;
       answer(msg && msg.id, refusal === null, refusal);
       emit();
+    },
+    /** Shows step `to` at once, as the page's address asks (openingStep decides which): no answer, no
+     * error. Stops autoplay. False (nothing changes) for a step the file does not have. */
+    show(to) {
+      if (!Number.isInteger(to) || to < 0 || to > last) return false;
+      stop();
+      step = to;
+      emit();
+      return true;
     },
     /** The step shown (for tests). */
     get step() {

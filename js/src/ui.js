@@ -2,7 +2,7 @@
 // form, the graph's table, the teacher's note form and the quiz's draft answer): a pure reducer.
 
 import { choiceFrom, noteOffer, notesEditable, notesOf } from "./notes.js";
-import { quizDraft, quizOf } from "./quiz.js";
+import { quizDraft, quizOf, snapProb } from "./quiz.js";
 import { canAct, selectionScope } from "./selectors.js";
 
 const BRANCH_FIELDS = ["seat", "opponent", "world"];
@@ -68,9 +68,9 @@ function quizSet(ui, field, value, state) {
   if (!quiz || quiz.question.answered) return ui;
   const draft = ui.quiz && ui.quiz.index === quiz.question.index ? ui.quiz : quizDraft(quiz.question.index);
   if (field === "prob") {
-    const n = Math.round(Number(value));
-    if (!Number.isFinite(n)) return ui;
-    const prob = Math.min(100, Math.max(0, n));
+    // On the slider's step (a click between two ticks gives the nearer one), within 0..100.
+    const prob = snapProb(value);
+    if (prob === null) return ui;
     return prob === draft.prob && draft === ui.quiz ? ui : { ...ui, quiz: { ...draft, prob } };
   }
   const options = (quiz.question.form && quiz.question.form.options) || [];

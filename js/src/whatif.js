@@ -18,32 +18,36 @@ export function offerReason(state, kind) {
   return o && typeof o.reason === "string" && o.reason ? o.reason : null;
 }
 
-function toggle({ key, label, pressed, request, ui, reason, reasonId, controls }) {
+/** One tool: its toggle, and the line saying why it is closed (null when open). The lines go under the
+ * row of toggles, so a long reason never pushes the next toggle away from the others. */
+function toggle({ key, label, name, pressed, request, ui, reason, reasonId, controls }) {
   const disabled = Boolean(reason) && !pressed;
-  return h(
-    "span",
-    { class: "nw-tool" },
-    h(
-      "button",
-      {
-        type: "button",
-        class: ["nw-btn", "nw-toggle", pressed ? "nw-toggle-on" : null],
-        "data-key": key,
-        "aria-pressed": String(Boolean(pressed)),
-        "aria-controls": pressed ? controls : null,
-        "aria-describedby": reason ? reasonId : null,
-        "data-request": disabled ? null : request,
-        "data-ui": disabled ? null : ui,
-        disabled,
-        title: reason || null,
-      },
-      label,
-    ),
-    reason ? h("span", { class: "nw-tool-reason", id: reasonId }, reason) : null,
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: ["nw-btn", "nw-toggle", pressed ? "nw-toggle-on" : null],
+      "data-key": key,
+      "aria-pressed": String(Boolean(pressed)),
+      "aria-controls": pressed ? controls : null,
+      "aria-describedby": reason ? reasonId : null,
+      "data-request": disabled ? null : request,
+      "data-ui": disabled ? null : ui,
+      disabled,
+      title: reason || null,
+    },
+    label,
   );
+  const why = reason
+    ? h("li", { class: "nw-tool-reason" },
+        h("span", { class: "nw-tool-reason-for", "aria-hidden": "true" }, `${name}: `),
+        h("span", { id: reasonId }, reason))
+    : null;
+  return { button, why };
 }
 
-/** The toolbar of the analysis area, or null when Python offers none of it. */
+/** The toolbar of the analysis area, or null when Python offers none of it: the toggles side by side
+ * at its start, then why any of them is closed. */
 export function renderToolbar(state, ui) {
   if (state.mode === "quiz") return null; // the quiz reveals the models' figures itself, after each answer
   const uid = ui.uid || "nw";
@@ -51,7 +55,7 @@ export function renderToolbar(state, ui) {
   if (offer(state, "worlds")) {
     const open = Boolean(state.worlds);
     tools.push(toggle({
-      key: "tool-worlds", label: "Possible worlds", pressed: open, controls: `${uid}-worlds`,
+      key: "tool-worlds", label: "Possible worlds", name: "Possible worlds", pressed: open, controls: `${uid}-worlds`,
       request: { kind: "worlds", open: !open, seat: null, model: null },
       reason: offerReason(state, "worlds"), reasonId: `${uid}-worlds-why`,
     }));
@@ -59,7 +63,7 @@ export function renderToolbar(state, ui) {
   if (offer(state, "graph")) {
     const open = Boolean(state.graph);
     tools.push(toggle({
-      key: "tool-graph", label: "Graph", pressed: open, controls: `${uid}-graph`,
+      key: "tool-graph", label: "Graph", name: "Graph", pressed: open, controls: `${uid}-graph`,
       request: { kind: "graph", open: !open, seat: null, model: null },
       reason: offerReason(state, "graph"), reasonId: `${uid}-graph-why`,
     }));
@@ -67,12 +71,19 @@ export function renderToolbar(state, ui) {
   if (offer(state, "branch")) {
     const reason = offerReason(state, "branch");
     tools.push(toggle({
-      key: "tool-branch", label: "Play from here…", pressed: Boolean(ui.branch && ui.branch.open) && !reason,
+      key: "tool-branch", label: "Play from here…", name: "Play from here",
+      pressed: Boolean(ui.branch && ui.branch.open) && !reason,
       controls: `${uid}-branch-form`, ui: { ui: "branch-form" }, reason, reasonId: `${uid}-branch-why`,
     }));
   }
   if (!tools.length) return null;
-  return h("div", { class: "nw-toolbar", role: "group", "aria-label": "What if" }, tools);
+  const reasons = tools.map((t) => t.why).filter(Boolean);
+  return h(
+    "div",
+    { class: "nw-toolbar", role: "group", "aria-label": "What if" },
+    h("div", { class: "nw-tool-buttons" }, tools.map((t) => t.button)),
+    reasons.length ? h("ul", { class: "nw-tool-reasons" }, reasons) : null,
+  );
 }
 
 /** The form's choices: the UI's where still offered, else the defaults. */

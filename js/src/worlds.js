@@ -91,43 +91,64 @@ function worldsTable(w) {
   );
 }
 
+/** "73% (66%–79%)": a share and, unless certain, its 95% interval, every figure by dom.js's `percent`. */
+function shareText(p, kind) {
+  const share = p[kind];
+  const interval = p.intervals && p.intervals[kind];
+  if (p.certain || !Array.isArray(interval)) return percent(share);
+  return `${percent(share)} (${percent(interval[0])}–${percent(interval[1])})`;
+}
+
+/** How a game ended, in the words used everywhere else ("a needle was laid in a set"). */
+export function endingText(reason) {
+  return ENDINGS[reason] || String(reason).replace(/_/g, " ");
+}
+
 function outcomeBar(p) {
   const who = p.who || playerName(p.player);
   const [lo, hi] = (p.intervals && p.intervals.win) || [p.win, p.win];
-  const pct = (x) => `${(100 * Math.max(0, Math.min(1, x || 0))).toFixed(2)}%`;
-  const seg = (kind, share) => h("span", { class: `nw-out-${kind}`, style: { width: pct(share) } },
+  // CSS widths only: the figures shown all come from `percent`.
+  const width = (x) => `${(100 * Math.max(0, Math.min(1, x || 0))).toFixed(2)}%`;
+  const seg = (kind, share) => h("span", { class: `nw-out-${kind}`, style: { width: width(share) } },
     share >= 0.1 ? percent(share) : "");
-  const range = p.certain ? "" : ` (${percent(lo)}–${percent(hi)})`;
+  const texts = { win: `${who} wins ${shareText(p, "win")}`, draw: `draws ${shareText(p, "draw")}`, loss: `loses ${shareText(p, "loss")}` };
   return h(
     "div",
     { class: "nw-outcome" },
     h("div", {
       class: "nw-outcome-bar", role: "img",
-      "aria-label": `${who} wins ${percent(p.win)}${range}, draws ${percent(p.draw)}, loses ${percent(p.loss)} of ${p.n} worlds`,
+      "aria-label": `${texts.win}, ${texts.draw}, ${texts.loss} of ${p.n} worlds`,
     },
     seg("win", p.win), seg("draw", p.draw), seg("loss", p.loss),
-    p.certain ? null : h("span", { class: "nw-out-whisker", style: { left: pct(lo), width: pct(hi - lo) } })),
+    p.certain ? null : h("span", { class: "nw-out-whisker", style: { left: width(lo), width: width(hi - lo) } })),
     h("div", { class: "nw-outcome-legend", "aria-hidden": "true" },
-      h("span", null, h("i", { class: "nw-swatch nw-out-win" }), `${who} wins ${percent(p.win)}${range}`),
-      h("span", null, h("i", { class: "nw-swatch nw-out-draw" }), `draws ${percent(p.draw)}`),
-      h("span", null, h("i", { class: "nw-swatch nw-out-loss" }), `loses ${percent(p.loss)}`)),
+      h("span", null, h("i", { class: "nw-swatch nw-out-win" }), texts.win),
+      h("span", null, h("i", { class: "nw-swatch nw-out-draw" }), texts.draw),
+      h("span", null, h("i", { class: "nw-swatch nw-out-loss" }), texts.loss)),
   );
 }
 
+/** The play-out: its bar, legend and endings are the front end's own words and figures (Python's
+ * `text` says the same for Python's own printing, and is not shown). */
 function renderPlayout(p) {
   if (!p) return null;
   if (p.status === "computing") return null; // said by the panel's status line
   if (p.status === "failed") return h("p", { class: "nw-whatif-error" }, p.error || "The play-out failed.");
-  const ends = Object.entries(p.reasons || {}).filter(([, n]) => n > 0);
+  const order = Object.keys(ENDINGS);
+  const rank = (r) => (order.includes(r) ? order.indexOf(r) : order.length);
+  const ends = Object.entries(p.reasons || {}).filter(([, n]) => n > 0).sort(([a], [b]) => rank(a) - rank(b));
+  const bots = (p.bots || []).join(" vs ");
   return h(
     "div",
     { class: "nw-playout" },
-    h("span", { class: "nw-caption" }, `Played out ${p.n} times (${(p.bots || []).join(" vs ")})`),
+    h("span", { class: "nw-caption" }, `Played out ${p.n} times${bots ? ` (${bots})` : ""}`),
     outcomeBar(p),
-    p.text ? h("p", { class: "nw-playout-text" }, p.text) : null,
+    h("p", { class: "nw-playout-text" }, p.certain
+      ? "The round is over here: every world ends the same way."
+      : "In brackets: 95% intervals of each share."),
     ends.length
       ? h("div", { class: "nw-endings" }, h("span", null, "How the games end: "),
-          h("ul", { class: "nw-endings-list" }, ends.map(([r, n]) => h("li", null, `${ENDINGS[r] || r}: ${n}`))))
+          h("ul", { class: "nw-endings-list" }, ends.map(([r, n]) => h("li", null, `${endingText(r)}: ${n}`))))
       : null,
   );
 }

@@ -142,25 +142,82 @@ describe("answering", () => {
     expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: ["QS", "AH"] }]);
   });
 
-  it("probability: a 0-100 slider at 50, its value shown and spoken, sent as 0..1 only on Commit", () => {
+  it("probability: a 0-100 slider with no value chosen, then its value shown and spoken, sent as 0..1 only on Commit", () => {
     const { root, model } = mountQuiz({ form: "probability" });
     const slider = byKey(root, "quiz-prob");
     expect(slider.getAttribute("type")).toBe("range");
-    expect([slider.min, slider.max, slider.step, slider.value]).toEqual(["0", "100", "1", "50"]);
+    expect([slider.min, slider.max, slider.step]).toEqual(["0", "100", "5"]);
     expect(slider.getAttribute("aria-label")).toBe("P(Player 1 wins)");
-    expect(slider.getAttribute("aria-valuetext")).toBe("50%");
-    expect(byKey(root, "quiz-commit").disabled).toBe(false);
+    // Not set: no thumb (a class the stylesheet hides it by), the words say so, and Commit waits.
+    expect(slider.classList.contains("nw-quiz-prob-unset")).toBe(true);
+    expect(slider.getAttribute("aria-valuetext")).toBe("not set");
+    expect(root.querySelector(".nw-quiz-prob-value").textContent).toBe("not set");
+    expect(byKey(root, "quiz-commit").disabled).toBe(true);
     slide(slider, 70);
     expect(byKey(root, "quiz-prob")).toBe(slider);
+    expect(slider.classList.contains("nw-quiz-prob-unset")).toBe(false);
     expect(slider.value).toBe("70");
     expect(slider.getAttribute("aria-valuetext")).toBe("70%");
     expect(root.querySelector(".nw-quiz-prob-value").textContent).toBe("70%");
+    expect(byKey(root, "quiz-commit").disabled).toBe(false);
     expect(model.sent).toEqual([]);
     // arrows inside the slider are the slider's, not steps
     expect(key(slider, "ArrowLeft").defaultPrevented).toBe(false);
     expect(model.sent).toEqual([]);
     click(byKey(root, "quiz-commit"));
     expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: 0.7 }]);
+  });
+
+  it("probability: a value between two steps snaps to the nearer, and that is what is sent", () => {
+    const { root, model } = mountQuiz({ form: "probability" });
+    const slider = byKey(root, "quiz-prob");
+    slide(slider, 71); // a click at 70% of the track's width
+    expect(slider.value).toBe("70");
+    expect(root.querySelector(".nw-quiz-prob-value").textContent).toBe("70%");
+    slide(slider, 3);
+    expect(slider.value).toBe("5");
+    expect(slider.getAttribute("aria-valuetext")).toBe("5.0%"); // dom.js's one rule for figures
+    click(byKey(root, "quiz-commit"));
+    expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: 0.05 }]);
+  });
+
+  it("probability: ticks every 10 under the slider, hidden from screen readers", () => {
+    const { root } = mountQuiz({ form: "probability" });
+    const ticks = root.querySelector(".nw-quiz-prob-ticks");
+    expect(ticks.getAttribute("aria-hidden")).toBe("true");
+    expect(Array.from(ticks.querySelectorAll(".nw-quiz-prob-tick")).map((t) => t.textContent))
+      .toEqual(["0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"]);
+  });
+
+  it("probability: a click where the unset slider rests sets that value (no input event fires there)", () => {
+    const { root, model } = mountQuiz({ form: "probability" });
+    const slider = byKey(root, "quiz-prob");
+    expect(slider.value).toBe("50");
+    click(slider);
+    expect(slider.getAttribute("aria-valuetext")).toBe("50%");
+    click(byKey(root, "quiz-commit"));
+    expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: 0.5 }]);
+  });
+
+  it("says why Commit waits, in a visible line that describes it, for every kind of question", () => {
+    const why = (root) => {
+      const commit = byKey(root, "quiz-commit");
+      const id = commit.getAttribute("aria-describedby");
+      return id && commit.disabled ? [root.querySelector(`[id="${id}"]`).textContent, commit.title] : null;
+    };
+    const cards = mountQuiz({ form: "cards" }).root;
+    expect(why(cards)).toEqual(["Choose 1 to 3 cards first", "Choose 1 to 3 cards first"]);
+    click(byKey(cards, "quiz-card-7H"));
+    expect(why(cards)).toBe(null);
+    expect(cards.querySelector(".nw-quiz-why")).toBeNull();
+    const prob = mountQuiz({ form: "probability" }).root;
+    expect(why(prob)).toEqual(["Set a probability on the slider first", "Set a probability on the slider first"]);
+    slide(byKey(prob, "quiz-prob"), 40);
+    expect(why(prob)).toBe(null);
+    const choice = mountQuiz({ form: "choice" }).root;
+    expect(why(choice)).toEqual(["Choose pile or steal first", "Choose pile or steal first"]);
+    click(byKey(choice, "quiz-choice-pile"));
+    expect(why(choice)).toBe(null);
   });
 
   it("choice: two toggles, Commit once one is chosen", () => {
@@ -233,6 +290,14 @@ describe("the reveal and the way on", () => {
     expect(byKey(root, "quiz-done").textContent).toBe("Quiz finished: step on to see how the game ended.");
   });
 
+  it("once the quiz is done, a question reviewed offers no Next question beside Quiz finished", () => {
+    const { root } = mountQuiz({ index: 0, answered: true, done: true, qStep: 4, step: 4 });
+    expect(byKey(root, "quiz-verdict").textContent).toBe(REVEAL.verdict);
+    expect(byKey(root, "quiz-done")).not.toBeNull();
+    expect(byKey(root, "quiz-next")).toBeNull();
+    expect(byKey(root, "quiz-item-1").disabled).toBe(false); // the list still goes anywhere
+  });
+
   it("lists the questions: answered ones and the first open one are reachable", () => {
     const { root, model } = mountQuiz({ index: 1 });
     const items = [0, 1, 2].map((i) => byKey(root, `quiz-item-${i}`));
@@ -270,11 +335,17 @@ describe("the quiz draft (ui.js)", () => {
     expect(syncUi(ui, quizState({ index: 2 })).quiz).toEqual(quizDraft(2));
   });
 
-  it("clamps the slider and gives the answer in Python's shapes", () => {
+  it("clamps and snaps the slider and gives the answer in Python's shapes", () => {
     const state = quizState({ form: "probability" });
     const ui = syncUi(initialUi(), state);
+    expect(ui.quiz.prob).toBe(null);
+    expect(quizAnswer(state.quiz.question, ui.quiz)).toBe(null); // nothing chosen: no answer
     expect(reduceUi(ui, { ui: "quiz-prob", value: "140" }, state).quiz.prob).toBe(100);
     expect(reduceUi(ui, { ui: "quiz-prob", value: "-3" }, state).quiz.prob).toBe(0);
+    expect(reduceUi(ui, { ui: "quiz-prob", value: "71" }, state).quiz.prob).toBe(70);
+    expect(reduceUi(ui, { ui: "quiz-prob", value: "72.5" }, state).quiz.prob).toBe(75);
+    expect(reduceUi(ui, { ui: "quiz-prob", value: "" }, state)).toBe(ui);
+    expect(reduceUi(ui, { ui: "quiz-prob", value: "abc" }, state)).toBe(ui);
     expect(quizAnswer(state.quiz.question, { ...quizDraft(1), prob: 33 })).toBeCloseTo(0.33);
     expect(quizAnswer(quizState().quiz.question, quizDraft(1))).toBe(null);
     expect(quizAnswer(quizState({ form: "choice" }).quiz.question, { ...quizDraft(1), choice: "steal" })).toBe("steal");

@@ -31,7 +31,8 @@ describe("notes and the quiz, from Python's own output", () => {
     const prob = render("quiz_probability");
     const label = states.quiz_probability.quiz_state.question.form.label;
     expect(byKey(prob, "quiz-prob").getAttribute("aria-label")).toBe(label);
-    expect(byKey(prob, "quiz-commit").disabled).toBe(false);
+    expect(byKey(prob, "quiz-prob").getAttribute("aria-valuetext")).toBe("not set");
+    expect(byKey(prob, "quiz-commit").disabled).toBe(true);
     const choice = render("quiz_choice");
     expect(byKey(choice, "quiz-choice-pile")).not.toBeNull();
     expect(byKey(choice, "quiz-choice-steal")).not.toBeNull();

@@ -2,8 +2,8 @@
 
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mount } from "../src/index.js";
-import { staticModel, unpack } from "../src/staticmodel.js";
-import { boot } from "../src/standalone.js";
+import { openingStep, staticModel, stepFromHash, unpack } from "../src/staticmodel.js";
+import { boot, followAddress } from "../src/standalone.js";
 import { button, click, flush, stateFrom, synced } from "./helpers.js";
 
 function steps(n) {
@@ -130,5 +130,114 @@ describe("the widget on the static model", () => {
   it("does nothing on a page without the data", () => {
     document.body.innerHTML = "<p>nothing</p>";
     expect(boot(document)).toBeNull();
+  });
+});
+
+describe("the page's address (#step=N)", () => {
+  const free = (n) => steps(n).map((st, k) => ({ ...st, spoilers: false, steps: k }));
+
+  /** A window with an address and a history that records replaceState, and hashchange by hand. */
+  function fakeWindow(hash = "") {
+    const listeners = new Set();
+    const win = {
+      location: { hash },
+      replaced: [],
+      history: {
+        state: null,
+        replaceState(state, title, url) {
+          win.replaced.push(url);
+          win.location.hash = url;
+        },
+      },
+      addEventListener: (name, fn) => listeners.add(fn),
+      removeEventListener: (name, fn) => listeners.delete(fn),
+      go(to) {
+        win.location.hash = to;
+        for (const fn of [...listeners]) fn();
+      },
+      listeners,
+    };
+    return win;
+  }
+
+  it("reads only #step=<digits>", () => {
+    expect(stepFromHash("#step=12")).toBe(12);
+    expect(stepFromHash("#step=0")).toBe(0);
+    for (const bad of ["", "#", "#step=", "#step=-3", "#step=1e3", "#step=abc", "#step=12x", "#Step=1", "step=4", null, undefined]) {
+      expect(stepFromHash(bad)).toBe(null);
+    }
+  });
+
+  it("opens at the step asked for, clamped to the replay; the file's own step when nothing (valid) is asked", () => {
+    const all = steps(60);
+    expect(openingStep(all, 0, 12)).toBe(12);
+    expect(openingStep(all, 0, 999)).toBe(60);
+    expect(openingStep(all, 5, null)).toBe(5);
+    expect(openingStep(all, 5, Number.NaN)).toBe(5);
+  });
+
+  it("spoiler-free, opens at a step the file has, and ignores one past its end (clamping would tell the length)", () => {
+    const all = free(60);
+    expect(openingStep(all, 0, 12)).toBe(12);
+    expect(openingStep(all, 0, 60)).toBe(60);
+    expect(openingStep(all, 3, 61)).toBe(3);
+    expect(openingStep(all, 3, 999)).toBe(3);
+  });
+
+  it("show(step) goes there at once with no answer or error, and refuses a step the file lacks", () => {
+    const model = staticModel(free(5), 1);
+    expect(model.show(4)).toBe(true);
+    expect(model.get("step")).toBe(4);
+    expect(model.get("error")).toBe(null);
+    expect(model.get("answer")).toBe(null);
+    expect(model.show(6)).toBe(false);
+    expect(model.show(-1)).toBe(false);
+    expect(model.get("step")).toBe(4);
+  });
+
+  it("follows the steps with replaceState, and leaves an address with no fragment alone until a step", () => {
+    const win = fakeWindow("");
+    const model = staticModel(steps(5), 0);
+    const stop = followAddress(win, model, steps(5));
+    expect(win.replaced).toEqual([]);
+    model.send({ kind: "step", to: 3, id: 1 });
+    model.send({ kind: "perspective", to: 1, id: 2 }); // refused: same step, the address stays
+    model.send({ kind: "step", to: 4, id: 3 });
+    expect(win.replaced).toEqual(["#step=3", "#step=4"]);
+    stop();
+    model.send({ kind: "step", to: 0, id: 4 });
+    expect(win.replaced).toEqual(["#step=3", "#step=4"]);
+    expect(win.listeners.size).toBe(0);
+  });
+
+  it("goes to the step of a changed fragment; a malformed or refused one is put back to the step shown", () => {
+    const all = free(10);
+    const win = fakeWindow("#step=4");
+    const model = staticModel(all, 4);
+    followAddress(win, model, all);
+    expect(win.replaced).toEqual(["#step=4"]);
+    win.go("#step=7");
+    expect(model.get("step")).toBe(7);
+    expect(win.location.hash).toBe("#step=7");
+    win.go("#step=99"); // past the end, spoiler-free: ignored, nothing told
+    expect(model.get("step")).toBe(7);
+    expect(win.location.hash).toBe("#step=7");
+    win.go("#step=x");
+    expect(win.location.hash).toBe("#step=7");
+  });
+
+  it("boots at the address's step and writes the step shown", async () => {
+    document.body.innerHTML = '<div id="needle-widget"></div><script type="application/json" id="needle-data"></script>';
+    document.getElementById("needle-data").textContent = JSON.stringify({ format: "needle-html-1", pool: [], items: steps(20), step: 1 });
+    window.history.replaceState(null, "", "#step=12");
+    const booted = boot(document);
+    await flush();
+    expect(booted.model.get("step")).toBe(12);
+    expect(document.querySelector('#needle-widget input[data-input="step"]').value).toBe("12");
+    click(button(document.querySelector("#needle-widget .nw-root"), "Next step"));
+    await flush();
+    expect(window.location.hash).toBe("#step=13");
+    booted.cleanup();
+    window.history.replaceState(null, "", "#");
   });
 });

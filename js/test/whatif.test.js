@@ -68,6 +68,22 @@ describe("the what-if toolbar", () => {
     expect(root.querySelector(".nw-branch-form")).toBeNull();
   });
 
+  it("keeps its toggles together in one row, with the reasons under it (a long one never splits the row)", () => {
+    const { root } = open(replay({ offers: OFFERS_SPECTATOR, perspective: "spectator" }));
+    const bar = root.querySelector(".nw-toolbar");
+    const row = bar.firstElementChild;
+    expect(Array.from(row.children).map((b) => b.textContent)).toEqual(["Possible worlds", "Graph", "Play from here…"]);
+    expect(Array.from(row.children).every((b) => b.tagName === "BUTTON")).toBe(true);
+    const lines = Array.from(bar.querySelectorAll(".nw-tool-reasons > li")).map((li) => li.textContent);
+    expect(lines).toEqual([
+      `Graph: ${OFFERS_SPECTATOR.graph.reason}`, `Play from here: ${OFFERS_SPECTATOR.branch.reason}`,
+    ]);
+    // The description is the reason alone, not the tool's name before it.
+    expect(root.querySelector(`#${button(root, "Graph").getAttribute("aria-describedby")}`).textContent)
+      .toBe(OFFERS_SPECTATOR.graph.reason);
+    expect(row.contains(bar.querySelector(".nw-tool-reasons"))).toBe(false);
+  });
+
   it("a live game's Play from here says when it opens", () => {
     const { root } = open(replay({ mode: "play", offers: OFFERS_LIVE }));
     expect(button(root, "Play from here…").disabled).toBe(true);

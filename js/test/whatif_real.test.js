@@ -17,6 +17,9 @@ describe("what if, from Python's own output", () => {
     expect(rows.length).toBe(s.worlds.rows.length);
     expect(rows[0].textContent).toContain("Real");
     expect(app.textContent).toContain(s.worlds.playout.text.split(";")[0].split(" (")[0]);
+    // Python's reason "melded" is shown in the words used everywhere else.
+    expect(app.querySelector(".nw-playout").textContent).not.toMatch(/meld/i);
+    expect(app.querySelector(".nw-playout").textContent).toContain("a needle was laid in a set");
     expect(byKey(app, "graph-box").getAttribute("aria-valuenow")).toBe(String(s.step));
     expect(byKey(app, "graph-box").querySelector("svg")).not.toBeNull();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { button, click, flush, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
+import { percent } from "../src/dom.js";
 import {
   OFFERS_PLAYER, OFFERS_SPECTATOR, OFFERS_TEACHER, WORLDS_COMPUTING, WORLDS_GREEDY, WORLDS_PLAYOUT,
   WORLDS_PLAYOUT_COMPUTING, WORLDS_READY,
@@ -148,11 +149,36 @@ describe("the play-out", () => {
     const { root } = open(replay(WORLDS_PLAYOUT));
     const bar = panel(root).querySelector(".nw-outcome-bar");
     expect(bar.getAttribute("role")).toBe("img");
-    expect(bar.getAttribute("aria-label")).toBe("Player 1 wins 58% (51%–65%), draws 3.0%, loses 39% of 200 worlds");
+    expect(bar.getAttribute("aria-label"))
+      .toBe("Player 1 wins 58% (51%–65%), draws 3.0% (1.4%–6.4%), loses 39% (33%–46%) of 200 worlds");
     expect(bar.querySelector(".nw-out-win").getAttribute("style")).toBe("width: 58.00%");
     expect(bar.querySelector(".nw-out-loss").getAttribute("style")).toBe("width: 39.00%");
     expect(bar.querySelector(".nw-out-whisker").getAttribute("style")).toBe("left: 51.07%; width: 13.52%");
-    expect(panel(root).textContent).toContain(WORLDS_PLAYOUT.playout.text);
+    const legend = Array.from(panel(root).querySelectorAll(".nw-outcome-legend > span")).map((x) => x.textContent);
+    expect(legend).toEqual(["Player 1 wins 58% (51%–65%)", "draws 3.0% (1.4%–6.4%)", "loses 39% (33%–46%)"]);
+    expect(panel(root).querySelector(".nw-playout-text").textContent).toBe("In brackets: 95% intervals of each share.");
+  });
+
+  it("says each figure one way (dom.js's percent) and each ending in the words used everywhere, not Python's text", () => {
+    // Python's `text` rounds its own way ("draws 24%" where the bar says 25%) and says "melded".
+    const playout = { ...WORLDS_PLAYOUT.playout, draw: 0.245, text: "Player 1 wins 58%; draws 24%; loses 17% (ends: melded 9)." };
+    const { root } = open(replay({ ...WORLDS_PLAYOUT, playout }));
+    const shown = panel(root).querySelector(".nw-playout");
+    expect(shown.textContent).not.toContain(playout.text);
+    expect(shown.textContent).not.toMatch(/meld/i);
+    expect(shown.textContent).toContain("a needle was laid in a set: 9");
+    expect(shown.querySelector(".nw-out-draw").textContent).toBe(percent(0.245));
+    expect(shown.querySelector(".nw-outcome-legend").textContent).toContain(`draws ${percent(0.245)} (`);
+    expect(shown.querySelector(".nw-outcome-bar").getAttribute("aria-label")).toContain(`draws ${percent(0.245)} (`);
+  });
+
+  it("a certain play-out (the round is over) shows shares without intervals", () => {
+    const playout = { ...WORLDS_PLAYOUT.playout, certain: true, win: 1, draw: 0, loss: 0, reasons: { found: 200 } };
+    const { root } = open(replay({ ...WORLDS_PLAYOUT, playout }));
+    const shown = panel(root).querySelector(".nw-playout");
+    expect(shown.querySelector(".nw-outcome-bar").getAttribute("aria-label")).toBe("Player 1 wins 100%, draws 0%, loses 0% of 200 worlds");
+    expect(shown.querySelector(".nw-out-whisker")).toBeNull();
+    expect(shown.querySelector(".nw-playout-text").textContent).toBe("The round is over here: every world ends the same way.");
   });
 
   it("counts how the games end, leaving out the endings that did not happen", () => {

@@ -24,8 +24,10 @@ def exported(tmp_path: Path) -> Path:
     return path
 
 
-def open_offline(browser: Browser, path: Path, scheme: str) -> tuple[Page, list[str], list[str]]:
-    """The file in a fresh context with no network; returns the page, the URLs it asked for and its errors."""
+def open_offline(browser: Browser, path: Path, scheme: str, fragment: str = "") -> tuple[Page, list[str], list[str]]:
+    """The file (at `fragment`, e.g. "#step=12") in a fresh context with no network; returns the page,
+    the URLs it asked for and its errors.
+    """
     context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme, offline=True,
                                   accept_downloads=True)
     asked: list[str] = []
@@ -35,7 +37,7 @@ def open_offline(browser: Browser, path: Path, scheme: str) -> tuple[Page, list[
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.goto(path.as_uri())
+    page.goto(path.as_uri() + fragment)
     page.wait_for_selector(".nw-root .nw-live", timeout=10_000)
     return page, asked, errors
 
@@ -125,4 +127,59 @@ def test_the_exported_file_autoplays_and_follows_a_dark_system_theme(browser: Br
     assert asked == [] and errors == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "export-dark.png"), full_page=True)
+    page.context.close()
+
+
+def test_the_address_opens_a_step_and_follows_the_steps(browser: Browser, exported: Path) -> None:
+    """`game.html#step=12` opens at step 12; stepping rewrites the address in place (no history entry,
+    no request); a step out of range is clamped, a malformed one ignored, never an error.
+    """
+    page, asked, errors = open_offline(browser, exported, "light", "#step=12")
+    hash_ = lambda: page.evaluate("location.hash")  # noqa: E731
+    until(page, lambda: slider(page) == "12")
+    assert live(page).startswith("Step 12 of 60")
+    entries = page.evaluate("history.length")
+    page.get_by_role("button", name="Next step").click()
+    until(page, lambda: hash_() == "#step=13")
+    page.focus(".nw-root")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    until(page, lambda: hash_() == "#step=16")
+    page.keyboard.press("End")
+    until(page, lambda: hash_() == "#step=60")
+    assert page.evaluate("history.length") == entries  # replaced, never pushed
+    # A link to another step on the same page (a fragment change, no reload) goes there.
+    page.evaluate("location.hash = '#step=7'")
+    until(page, lambda: slider(page) == "7")
+    assert hash_() == "#step=7"
+    # Opened out of range or malformed: clamped to the replay, or the file's own first step; the address follows.
+    for wanted, shown in (("999", "60"), ("-3", "0"), ("abc", "0"), ("1e3", "0"), ("", "0")):
+        page.goto("about:blank")  # a fresh load, not a fragment change
+        page.goto(f"{exported.as_uri()}#step={wanted}")
+        page.wait_for_selector(".nw-root .nw-live")
+        until(page, lambda shown=shown: slider(page) == shown)
+        until(page, lambda shown=shown: hash_() == f"#step={shown}")
+    assert asked == [] and errors == []  # no network, no error, the policy held (a violation is a console error)
+    page.context.close()
+
+
+def test_a_spoiler_free_address_tells_nothing_past_the_step(browser: Browser, tmp_path: Path) -> None:
+    """Spoiler-free: `#step=12` opens at 12 with nothing later; a step past the end is ignored, not
+    clamped (clamping would show where the replay ends).
+    """
+    path = tmp_path / "free.html"
+    examples.load("long_with_reshuffle").cut(60).to_html(path, perspective=0, spoilers=False)
+    page, asked, errors = open_offline(browser, path, "light", "#step=12")
+    until(page, lambda: slider(page) == "12")
+    assert live(page).startswith("Step 12:")
+    assert page.eval_on_selector('input[data-input="step"]', "el => el.max") == "12"
+    page.evaluate("location.hash = '#step=999'")  # a fragment change: ignored, the address put back
+    until(page, lambda: page.evaluate("location.hash") == "#step=12")
+    assert live(page).startswith("Step 12:")
+    page.goto("about:blank")
+    page.goto(f"{path.as_uri()}#step=999")  # a fresh load: the file's own first step
+    page.wait_for_selector(".nw-root .nw-live")
+    until(page, lambda: live(page).startswith("Step 0:"))
+    until(page, lambda: page.evaluate("location.hash") == "#step=0")
+    assert asked == [] and errors == []
     page.context.close()

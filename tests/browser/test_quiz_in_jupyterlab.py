@@ -91,18 +91,54 @@ def at_question(page: Page, root: Locator, index: int, answers: list) -> None:
 
 
 def answered(page: Page, root: Locator, index: int, answers: list) -> str:
-    """After "Commit answer": the kernel has the answer, the verdict shows, the form is gone."""
+    """After "Commit answer": the kernel has the answer, the verdict shows, the form is gone.
+    After the last question the quiz is done: no "Next question" beside "Quiz finished".
+    """
     kind, step = QUESTIONS[index]
+    last = index == len(QUESTIONS) - 1
     verdict = key(root, "quiz-verdict")
     expect(verdict).to_be_visible()
     expect(verdict).not_to_have_text("")
     expect(verdict).to_be_focused()  # the focus goes from the gone "Commit answer" to the verdict
     expect(key(root, "quiz-commit")).to_have_count(0)  # an answer cannot change
-    expect(key(root, "quiz-next")).to_be_visible()
+    if last:
+        expect(key(root, "quiz-done")).to_be_visible()
+        expect(key(root, "quiz-next")).to_have_count(0)
+    else:
+        expect(key(root, "quiz-next")).to_be_visible()
     expect(key(root, f"quiz-item-{index}")).to_have_class(re.compile(r"\bnw-quiz-item-done\b"))
     expect(root.locator(".nw-info")).not_to_contain_text(NO_ODDS)
-    assert kernel(page) == (answers, step, step, index)
+    got, at, steps, shown = kernel(page)
+    assert (got, at, shown) == (answers, step, index)
+    assert steps == step or last, steps  # once done, the rest of the game may be stepped through
     return verdict.inner_text()
+
+
+def not_set(root: Locator, reason: str) -> None:
+    """No answer yet: "Commit answer" is disabled and says why, in a visible line that describes it."""
+    commit = key(root, "quiz-commit")
+    expect(commit).to_be_disabled()
+    why = commit.get_attribute("aria-describedby")
+    assert why, "Commit answer has no description"
+    expect(root.locator(f"#{why}")).to_have_text(reason)
+    expect(root.locator(f"#{why}")).to_be_visible()
+
+
+def slider_unset(root: Locator) -> None:
+    """The probability slider shows that no value is chosen, and says so to screen readers."""
+    prob, shown = key(root, "quiz-prob"), root.locator(".nw-quiz-prob-value")
+    expect(prob).to_have_attribute("aria-valuetext", "not set")
+    expect(shown).to_have_text("not set")
+    expect(prob).to_have_attribute("step", "5")
+    not_set(root, "Set a probability on the slider first")
+
+
+def click_at(page: Page, prob: Locator, share: float) -> None:
+    """A click at `share` of the slider's width (where a student aims at a figure on it)."""
+    prob.scroll_into_view_if_needed()
+    box = prob.bounding_box()
+    assert box and box["width"] > 50, box
+    page.mouse.click(box["x"] + share * box["width"], box["y"] + box["height"] / 2)
 
 
 def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
@@ -116,7 +152,7 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     at_question(page, root, 0, answers)
     expect(key(root, "quiz-prompt")).to_contain_text("pile or steal")
     steal, pile, commit = key(root, "quiz-choice-steal"), key(root, "quiz-choice-pile"), key(root, "quiz-commit")
-    expect(commit).to_be_disabled()
+    not_set(root, "Choose pile or steal first")
     steal.focus()
     page.keyboard.press("Space")
     expect(steal).to_have_attribute("aria-pressed", "true")
@@ -137,21 +173,22 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     at_question(page, root, 1, answers)
     expect(key(root, "quiz-prompt")).to_contain_text("next pile draw")
     prob, shown = key(root, "quiz-prob"), root.locator(".nw-quiz-prob-value")
-    expect(prob).to_have_value("50")
-    expect(shown).to_have_text("50%")
+    slider_unset(root)
+    shoot(page, "probability-unset")
     prob.focus()
-    page.keyboard.press("PageUp")
+    page.keyboard.press("PageUp")  # from the middle, where the slider waits unset: +10
     expect(shown).to_have_text("60%")
+    expect(key(root, "quiz-commit")).to_be_enabled()
     for _ in range(3):
-        page.keyboard.press("ArrowRight")
-    expect(shown).to_have_text("63%")
-    expect(prob).to_have_value("63")
-    expect(prob).to_have_attribute("aria-valuetext", "63%")
+        page.keyboard.press("ArrowRight")  # one step each: 5 percentage points
+    expect(shown).to_have_text("75%")
+    expect(prob).to_have_value("75")
+    expect(prob).to_have_attribute("aria-valuetext", "75%")
     expect(prob).to_be_focused()
     assert kernel(page) == (answers, 15, 15, 1)  # the slider is a local draft: nothing sent yet
     key(root, "quiz-commit").focus()
     page.keyboard.press("Enter")
-    answers.append(("next_draw", 0.63))
+    answers.append(("next_draw", 0.75))
     answered(page, root, 1, answers)
 
     # ---- q2 needle, by mouse: two cards ----------------------------------------------------------------
@@ -159,7 +196,7 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     at_question(page, root, 2, answers)
     expect(key(root, "quiz-prompt")).to_contain_text("Player 2's needle")
     commit = key(root, "quiz-commit")
-    expect(commit).to_be_disabled()
+    not_set(root, "Choose 1 to 3 cards first")
     for code in ("AC", "6D"):
         card = key(root, f"quiz-card-{code}")
         expect(card).to_have_attribute("aria-pressed", "false")
@@ -175,26 +212,38 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     assert "needle was" in text, text
     shoot(page, "needle-reveal")
 
-    # ---- q3 winner, by mouse on the slider at 80% of its width -------------------------------------------
+    # ---- q3 winner, by mouse on the slider at 70% of its width: 70, on the slider's step of 5 -------------
     key(root, "quiz-next").click()
     at_question(page, root, 3, answers)
     prob, shown = key(root, "quiz-prob"), root.locator(".nw-quiz-prob-value")
-    expect(shown).to_have_text("50%")
-    prob.scroll_into_view_if_needed()
-    box = prob.bounding_box()
-    assert box and box["width"] > 50, box
-    page.mouse.click(box["x"] + 0.8 * box["width"], box["y"] + box["height"] / 2)
-    expect(shown).not_to_have_text("50%")
-    percent = int(shown.inner_text().rstrip("%"))
-    assert 70 <= percent <= 90, percent
-    expect(prob).to_have_value(str(percent))
+    slider_unset(root)
+    click_at(page, prob, 0.7)
+    expect(shown).to_have_text("70%")
+    expect(prob).to_have_value("70")
     shoot(page, "probability")
     key(root, "quiz-commit").click()
-    answers.append(("winner", percent / 100))
+    answers.append(("winner", 0.7))
     answered(page, root, 3, answers)
     expect(key(root, "quiz-done")).to_have_count(0)  # question 4 is still open
     expect(key(root, "quiz-verdict")).to_contain_text("Who won is revealed when the quiz is done")
     expect(key(root, "quiz-item-4")).to_have_count(0)  # not reached: its step would tell how long the game goes on
+
+    # ---- q4 winner, the last: then the quiz is done, and a question reviewed offers no "Next question" ------
+    key(root, "quiz-next").click()
+    at_question(page, root, 4, answers)
+    slider_unset(root)
+    click_at(page, key(root, "quiz-prob"), 0.3)
+    expect(root.locator(".nw-quiz-prob-value")).to_have_text("30%")
+    key(root, "quiz-commit").click()
+    answers.append(("winner", 0.3))
+    answered(page, root, 4, answers)
+    shoot(page, "done")
+    key(root, "quiz-item-0").click()
+    expect(key(root, "quiz-item-0")).to_have_attribute("aria-current", "step")
+    expect(key(root, "quiz-verdict")).to_be_visible()
+    expect(key(root, "quiz-done")).to_be_visible()
+    expect(key(root, "quiz-next")).to_have_count(0)
+    shoot(page, "done-review")
 
 
 def test_teacher_notes(jupyter: dict, page: Page) -> None:
