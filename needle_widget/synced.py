@@ -145,7 +145,7 @@ def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
     replay = load("detective")
     for perspective in ("teacher", 0):
         session = Session(replay=replay, perspective=perspective)
-        session.go(29)
+        session.go(17)  # the step of a note for Player 1 and one for the teacher
         out[f"notes_{perspective}"] = Synced(session).state()
     session = Session(replay=replay, perspective=0, mode="quiz", spoilers=False)
     quiz = QuizMode(session, QuizRun(replay, questions_from_notes(replay, 0), student="ann",

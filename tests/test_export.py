@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from test_new_game import twins_over
 from test_secrecy import play_twins
 from test_secrecy_reshuffle import twins as reshuffle_twins
 
-from needle_widget import bots, examples, play_game
+from needle_widget import Game, bots, examples, play_game
 from needle_widget.errors import ArgumentError, NeedleError
 from needle_widget.export import GUESSABLE_SEED, REF, GuessableSeedWarning, pack, states, to_html, unpack
 from needle_widget.replay import Replay
@@ -168,7 +169,7 @@ def test_the_deal_s_seed_is_not_in_the_file() -> None:
 @pytest.mark.filterwarnings("error::needle_widget.export.GuessableSeedWarning")
 def test_a_small_seed_is_warned_of_for_a_player_or_the_spectator() -> None:
     """The file holds no seed, but a small one can be found by trying seeds against the hand shown."""
-    replay = examples.load("found_early")
+    replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=14).replay()
     for perspective in (0, 1, "spectator"):
         with pytest.warns(GuessableSeedWarning, match="could try seeds until one deals the hand"):
             to_html(replay, perspective=perspective)
@@ -176,6 +177,16 @@ def test_a_small_seed_is_warned_of_for_a_player_or_the_spectator() -> None:
     data = replay.to_dict()
     data["seed"] = GUESSABLE_SEED + 12345
     to_html(Replay.from_dict(data), perspective=0)  # no warning
+
+
+def test_the_bundled_replays_are_dealt_from_63_bit_seeds_and_export_without_a_warning() -> None:
+    """Issue 20: exporting a bundled replay warned of its small seed (14, 4, 89, 173)."""
+    for name in examples.EXAMPLES:
+        replay = examples.load(name)
+        assert replay.seed >= GUESSABLE_SEED and replay.deck == Game(seed=replay.seed).deck, name
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", GuessableSeedWarning)
+            to_html(replay, perspective=0)
 
 
 # ---- the page ------------------------------------------------------------------------------------
@@ -227,9 +238,13 @@ def test_the_export_command_writes_one_perspective(tmp_path: Path, capsys: pytes
     out = tmp_path / "game.html"
     code, text = run_cli("export", str(source), "--perspective", "2", "-o", str(out), "--step", "5", "--no-spoilers")
     assert code == 0 and "seen by Player 2" in text and "KB" in text
-    assert "warning: This replay was dealt from a small seed" in capsys.readouterr().err
+    assert "warning" not in capsys.readouterr().err, "a bundled replay's seed is 63 bits"
     page = out.read_text(encoding="utf-8")
     assert page == to_html(Replay.load(source), perspective=1, step=5, spoilers=False)
+    small = tmp_path / "small.json"
+    play_game(bots.GreedyBot(), bots.GreedyBot(), seed=4).replay().save(small)
+    code, _ = run_cli("export", str(small), "--perspective", "2", "-o", str(out))
+    assert code == 0 and "warning: This replay was dealt from a small seed" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -33,7 +33,7 @@ def detective(**kwargs: Any) -> NeedleWidget:
 def test_the_questions_come_from_the_notes_the_seat_may_read() -> None:
     w = detective()
     assert [(q.step, q.kind) for q in w.questions] == [
-        (2, "pile_or_steal"), (15, "next_draw"), (29, "needle"), (36, "winner"), (44, "winner")]
+        (2, "pile_or_steal"), (10, "next_draw"), (17, "needle"), (24, "winner"), (43, "winner")]
     assert w.quiz_state["total"] == 5 and [i["step"] for i in w.quiz_state["items"]] == [2]
     assert w.mode == "quiz" and w.perspectives == [0] and w.perspective == 0
     assert (w.step, w.steps, w.spoilers) == (2, 2, False)
@@ -53,8 +53,8 @@ def test_a_whole_quiz_in_the_browser_with_the_answers_recorded_and_exported(tmp_
         assert shown["verdict"] and shown["rows"] and w.info["kind"] == "player"
         if i < 4:
             send(w, kind="quiz_go", index=i + 1)
-    assert w.quiz_state["done"] and w.steps == 47 and w.step == 44
-    send(w, kind="step", to=47)
+    assert w.quiz_state["done"] and w.steps == 50 and w.step == 43
+    send(w, kind="step", to=50)
     assert w.error is None and w.table["result"] is not None
     assert [a.kind for a in w.answers] == ["pile_or_steal", "next_draw", "needle", "winner", "winner"]
     assert all(a.student == "ann" and a.time and a.time.endswith("+00:00") for a in w.answers)
@@ -130,7 +130,7 @@ def test_the_quiz_goes_back_to_answered_questions_and_on_to_the_first_open_one_o
     send(w, kind="quiz_answer", index=0, answer="pile")
     assert "the question shown is 1" in w.error["text"]
     w.go_to_question(0)
-    assert (w.step, w.steps) == (2, 15)  # what was seen stays open
+    assert (w.step, w.steps) == (2, 10)  # what was seen stays open
 
 
 def test_the_browser_steps_within_what_the_quiz_has_reached_and_sees_one_seat() -> None:
@@ -138,12 +138,12 @@ def test_the_browser_steps_within_what_the_quiz_has_reached_and_sees_one_seat() 
     w.answer_question("pile")
     w.go_to_question(1)
     send(w, kind="step", to=0)
-    assert w.error is None and w.step == 0 and w.steps == 15
-    for bad in (16, 47):
+    assert w.error is None and w.step == 0 and w.steps == 10
+    for bad in (11, 50):
         send(w, kind="step", to=bad)
-        assert "the quiz shows steps 0 to 15 now" in w.error["text"] and w.step == 0
-    with pytest.raises(Exception, match="out of range 0..15"):
-        w.step = 16
+        assert "the quiz shows steps 0 to 10 now" in w.error["text"] and w.step == 0
+    with pytest.raises(Exception, match="out of range 0..10"):
+        w.step = 11
     for to in (1, "spectator", "teacher"):
         send(w, kind="perspective", to=to)
         assert "allowed are Player 1" in w.error["text"] and w.perspective == 0
@@ -190,7 +190,7 @@ def test_quiz_requests_outside_a_quiz_and_bad_quizzes_are_refused() -> None:
     with pytest.raises(QuizQuestionError, match="at least one question for Player 2"):
         NeedleWidget.quiz(r.copy(notes=()), seat=1)
     with pytest.raises(QuizQuestionError, match="the round is over then"):
-        NeedleWidget.quiz(r, seat=0, questions=[(47, "winner")])
+        NeedleWidget.quiz(r, seat=0, questions=[(len(r), "winner")])
     with pytest.raises(NeedleError, match="quiz mode needs run="):
         NeedleWidget(replay=r, perspective=0, mode="quiz", screen=0, spoilers=False)
     with pytest.raises(NeedleError, match="seat must be 0"):
@@ -288,7 +288,7 @@ def test_what_would_give_an_open_question_away_waits_for_the_end() -> None:
     for i, answer in ((1, 0.1), (2, ["AC"]), (3, 0.4)):
         w.go_to_question(i)
         w.answer_question(answer)
-    assert w.quiz_state["items"][2]["verdict"] == "hit, 2.8%"  # no needle question is left open (figures.percent)
+    assert w.quiz_state["items"][2]["verdict"] == "hit, 2.6%"  # no needle question is left open (figures.percent)
     assert w.quiz_state["items"][3]["verdict"] == "answered"  # who won: one more winner question is open
     assert "Who won is revealed when the quiz is done" in w.quiz_state["reveal"]["verdict"]
     assert "Brier" not in json.dumps(w.quiz_state["reveal"]["rows"])

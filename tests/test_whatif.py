@@ -207,13 +207,13 @@ def test_graph_markers(long) -> None:
     history = view["history"]
     steals = [k + 1 for k, e in enumerate(history) if e["type"] == "steal"]
     sets = [k + 1 for k, e in enumerate(history) if e["type"] == "lay_set"]
-    assert [m["step"] for m in markers if m["kind"] == "steal"] == steals and steals[:2] == [3, 7]
-    assert [m["step"] for m in markers if m["kind"] == "set"] == sets and sets[0] == 4
+    assert [m["step"] for m in markers if m["kind"] == "steal"] == steals and steals[:2] == [3, 6]
+    assert [m["step"] for m in markers if m["kind"] == "set"] == sets and sets[0] == 7
     reshuffles = [m for m in markers if m["kind"] == "reshuffle"]
-    assert [(m["step"], m["player"]) for m in reshuffles] == [(67, 0)]
+    assert [(m["step"], m["player"]) for m in reshuffles] == [(55, 0)]
     first = markers[0]
     assert first == {"step": 3, "kind": "steal", "player": 0, "text": "Player 1 steals"}
-    assert next(m for m in markers if m["kind"] == "set")["text"] == "Player 1 lays 8♣ 9♥ 10♦"
+    assert next(m for m in markers if m["kind"] == "set")["text"] == "Player 2 lays 9♦ 10♥ J♣"
     assert whatif.graph_markers(long.game_at(len(long)).view("spectator")) == markers
     assert whatif.graph_markers(Game(seed=1).view(1)) == []
 
@@ -267,4 +267,4 @@ def test_worlds_text_puts_each_row_back_together() -> None:
     hand = len(game.hand(0))
     for line in text[2:]:
         held = line.split("holds ")[1].split(",")[0].split()
-        assert len(held) == hand and "needle A♣" in line
+        assert len(held) == hand and "needle K♣" in line  # Player 1's needle, revealed at the end

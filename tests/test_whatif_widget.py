@@ -64,7 +64,7 @@ def test_the_seed_is_named_to_the_teacher_only() -> None:
     w.branch(seat=0, opponent="hotseat", world="real")
     assert w.mode == "hotseat" and "of seed" not in w.branch_info["text"]
     w.perspective = "teacher"
-    assert w.branch_info["text"] == "Branch from step 3 of seed 14: the real cards"
+    assert w.branch_info["text"] == f"Branch from step 3 of seed {w.replay.seed}: the real cards"
 
 
 def test_a_branch_in_a_possible_world_keeps_the_seat_s_view_and_redraws_the_rest() -> None:

@@ -14,12 +14,12 @@ from .conftest import ARTIFACTS
 from .test_quiz_in_jupyterlab import kernel
 from .test_widget_in_jupyterlab import open_notebook, set_theme, widget_root
 
-# 'detective' (47 actions) from the spectator's seat: by step 34 Player 2 has laid 9♥ 10♦ J♦, the 10
-# in the middle of its set. The second cell is re-run to move the step from Python.
-STEPS = 47
+# 'long_with_reshuffle' (72 actions) from the spectator's seat: by step 7 Player 2 has laid 9♦ 10♥ J♣,
+# the 10 in the middle of its set. The second cell is re-run to move the step from Python.
+STEPS = 72
 CELLS = [
     "from needle_widget import NeedleWidget, examples\n"
-    "w = NeedleWidget.from_replay(examples.load('detective'), perspective='spectator', step=40)\n"
+    "w = NeedleWidget.from_replay(examples.load('long_with_reshuffle'), perspective='spectator', step=40)\n"
     "w",
     "w.step = 12\nprint(repr(('step', w.step)))",
 ]
@@ -96,7 +96,7 @@ def test_toolbar_sets_and_move_list(jupyter: dict, page: Page) -> None:
           return {card: card.dataset.card, right: corner.right, next: all[i + 1].getBoundingClientRect().left};
         });
       })""")
-    assert "10D" in [c["card"] for c in cards], cards  # 9♥ 10♦ J♦: the 10 is under the jack
+    assert "10H" in [c["card"] for c in cards], cards  # 9♦ 10♥ J♣: the 10 is under the jack
     # 2 px: the next card's shadow (0 1px 2px) must not blur the rank either.
     covered = [c for c in cards if c["right"] + 2 > c["next"]]
     assert covered == [], covered
@@ -130,7 +130,7 @@ def test_toolbar_sets_and_move_list(jupyter: dict, page: Page) -> None:
     page.keyboard.press("End")
     at = centred(page, root, STEPS)  # the last move: the list scrolled to its end
     assert at["top"] >= at["max"] - 1, at
-    for _ in range(7):
+    for _ in range(STEPS - 40):
         page.keyboard.press("ArrowLeft")
     at = centred(page, root, 40)  # keys
     assert 0 < at["top"] < at["max"], at

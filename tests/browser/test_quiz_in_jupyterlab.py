@@ -30,7 +30,7 @@ NOTES_CELLS = [
     "print(repr([(n.step, n.text, n.perspective, n.question and n.question.kind) for n in t.notes]))",
 ]
 # The quiz for Player 1 on 'detective' (checked in Python): (kind, step) of questions 0..4.
-QUESTIONS = [("pile_or_steal", 2), ("next_draw", 15), ("needle", 29), ("winner", 36), ("winner", 44)]
+QUESTIONS = [("pile_or_steal", 2), ("next_draw", 10), ("needle", 17), ("winner", 24), ("winner", 43)]
 NO_ODDS = "The odds appear once you have answered."
 # Words only a reveal shows (quizmode.reveal_text); none may be on screen before the answer.
 REVEAL_WORDS = re.compile(r"Brier|The better draw|needle was|How it ended|You chose|You said|Found it")

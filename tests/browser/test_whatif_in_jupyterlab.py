@@ -26,11 +26,11 @@ CELLS = [
     "                    w.worlds['playout'] and w.worlds['playout']['status']),\n"
     "      w.graph and (w.graph['status'], w.graph['done'], w.graph['total']))",
 ]
-STEPS = 71
-# Player 1 is to draw here (turn 9); after it draws, lays nothing and discards 2♠, GreedyBot
-# answers with a plain turn (checked in Python: examples.load(...).branch(30)).
-FROM = 30
-DISCARD = "2S"
+STEPS = 72
+# Player 1 is to draw here (turn 9); after it draws, lays nothing and discards A♥, GreedyBot
+# answers with a whole turn and the round goes on (checked in Python: examples.load(...).branch(33)).
+FROM = 33
+DISCARD = "AH"
 # graph.js: the SVG's viewBox and the plot's margins inside it
 GRAPH_W, GRAPH_PAD_LEFT, GRAPH_PAD_RIGHT = 720, 42, 14
 
@@ -197,7 +197,7 @@ def test_what_if_in_jupyterlab(jupyter: dict, page: Page) -> None:
     card.click()
     expect(card).to_have_attribute("aria-pressed", "true")
     discard = root.get_by_role("button", name=re.compile("^Discard"))
-    expect(discard).to_have_text("Discard 2♠")
+    expect(discard).to_have_text("Discard A♥")
     discard.click()
     expect(root.get_by_role("button", name="Draw from pile")).to_be_enabled()  # the bot played its turn
     mode, step, steps, from_step, phase, to_move = state(page, 1)
