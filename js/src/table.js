@@ -198,31 +198,53 @@ function centre(state, ui, needles) {
   return h("div", { class: "nw-centre-wrap" }, h("div", { class: "nw-centre" }, pile, discard, status), history);
 }
 
-/** Python's offer of a new game once the round is over: {reason: null | public words}, or null when
- * Python offers none (an older Python, or a screen that may not start one). */
+/** Python's offer of a new game once the round is over: {reason: null | public words, deals: ["new", "same"]},
+ * or null when Python offers none (a screen that may not start one). */
 export function newGameOffer(state) {
   const o = state.offers && state.offers.new_game;
   if (!state.table || state.table.phase !== "over" || !o || typeof o !== "object") return null;
   return o;
 }
 
-function newGameButton(state, ui) {
+/** The two ways to deal again, in the order shown: each button's words, its description, its data-key. */
+export const DEALS = [
+  { deal: "new", label: "New deal", text: "Deal new cards", key: "new-game-new" },
+  { deal: "same", label: "Same deal again", text: "Play the same cards again: same hands, same pile", key: "new-game-same" },
+];
+
+/** The deals Python offers (`deals`; a new deal when it names none), in DEALS' order. */
+export function offeredDeals(offer) {
+  const names = Array.isArray(offer && offer.deals) ? offer.deals : ["new"];
+  return DEALS.filter((d) => names.includes(d.deal));
+}
+
+function newGameButtons(state, ui) {
   const o = newGameOffer(state);
   if (!o) return null;
+  const deals = offeredDeals(o);
+  if (!deals.length) return null;
   const reason = typeof o.reason === "string" && o.reason ? o.reason : null;
-  const reasonId = `${(ui && ui.uid) || "nw"}-new-game-why`;
+  const uid = (ui && ui.uid) || "nw";
+  const reasonId = `${uid}-new-game-why`;
   return h(
     "div",
     { class: "nw-banner-actions" },
-    h("button", {
-      type: "button",
-      class: ["nw-btn", "nw-btn-primary"],
-      "data-key": "new-game",
-      "data-request": reason ? null : { kind: "new_game" },
-      disabled: Boolean(reason),
-      "aria-describedby": reason ? reasonId : null,
-      title: reason,
-    }, "New game"),
+    h("div", { class: "nw-deals", role: "group", "aria-label": "Play again" },
+      deals.map((d, i) => {
+        const textId = `${uid}-${d.key}-text`;
+        return h("div", { class: "nw-deal" },
+          h("button", {
+            type: "button",
+            class: ["nw-btn", i === 0 ? "nw-btn-primary" : null],
+            "data-key": d.key,
+            "data-request": reason ? null : { kind: "new_game", deal: d.deal },
+            disabled: Boolean(reason),
+            // Disabled: Python's reason first (as on every disabled button), then what the button does.
+            "aria-describedby": reason ? `${reasonId} ${textId}` : textId,
+            title: reason || d.text,
+          }, d.label),
+          h("span", { class: "nw-deal-text", id: textId }, d.text));
+      })),
     reason ? h("span", { class: "nw-banner-why", id: reasonId }, reason) : null,
   );
 }
@@ -237,7 +259,7 @@ function banner(state, ui) {
       h("span", { class: "nw-banner-title" },
         r.winner === 0 || r.winner === 1 ? `${seatName(state, r.winner)} wins` : "A draw"),
       h("span", { class: "nw-banner-text" }, r.text || "")),
-    newGameButton(state, ui),
+    newGameButtons(state, ui),
   );
 }
 
