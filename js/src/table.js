@@ -2,7 +2,7 @@
 // the own zone at the bottom (for a spectator or the teacher: Player 2 top, Player 1 bottom).
 
 import { h } from "./dom.js";
-import { cardBack, cardFace, emptySlot, hiddenNeedle } from "./cards.js";
+import { cardBack, cardFace, emptySlot, hiddenNeedle, sameCard } from "./cards.js";
 import { playerName, seatName } from "./names.js";
 import { actor, bottomPlayer, handSelectable, isPlayerPerspective, visibleNeedles } from "./selectors.js";
 
@@ -64,6 +64,16 @@ function needleBox(state, p) {
   return h("div", { class: "nw-needle-box" }, h("span", { class: "nw-caption" }, caption), card);
 }
 
+/** The words a card that entered the hand this turn carries: its tag on the card, its note for screen readers. */
+export const NEW_CARD_TAG = "new";
+export const NEW_CARD_NOTE = "just drawn";
+
+/** Whether `code` entered player `p`'s shown hand this turn (Python's `new_cards`: drawn, stolen, replenished). */
+export function isNewCard(player, code) {
+  const fresh = player && Array.isArray(player.new_cards) ? player.new_cards : [];
+  return fresh.some((c) => sameCard(c, code));
+}
+
 function handView(state, ui, p, needles) {
   const t = state.table;
   const pl = t.players[p];
@@ -73,9 +83,13 @@ function handView(state, ui, p, needles) {
     const selectable = handSelectable(state, p);
     const selected = ui.selected || [];
     for (const code of pl.hand) {
+      const fresh = isNewCard(pl, code)
+        ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" }
+        : {};
       if (selectable) {
         cards.push(
           face(code, needles, {
+            ...fresh,
             button: {
               key: `hand-${code}`,
               ui: { ui: "select", card: code },
@@ -84,7 +98,7 @@ function handView(state, ui, p, needles) {
           }),
         );
       } else {
-        cards.push(face(code, needles));
+        cards.push(face(code, needles, fresh));
       }
     }
   } else {
