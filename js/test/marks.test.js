@@ -1,5 +1,5 @@
 // Marks for the turn (issue 20): a card that entered the hand this turn carries a "new" tag and is
-// "just drawn" to screen readers.
+// "just drawn" to screen readers; while a needle is not picked yet, the odds panel says so in words.
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -62,5 +62,54 @@ describe("a card that entered the hand this turn", () => {
     expect(rule).toMatch(/color: #fdfdf8;/);
     expect(rule).not.toMatch(/var\(--/); // no theme colour: the card face is light in every theme
     expect(rule).toMatch(/position: absolute;/);
+  });
+});
+
+describe("the odds while a needle is not picked yet", () => {
+  const WAITING = /^Player [12] has not picked a needle yet: the odds of where it is appear once it has\.$/;
+
+  it("shows a player Python's words in the heat map's place, and its own needle's line", () => {
+    const { root } = open("needle_p1");
+    const info = root.querySelector(".nw-info");
+    const words = FIXTURES.needle_p1.info.opponent_needle.waiting;
+    expect(words).toMatch(WAITING);
+    const note = info.querySelector(".nw-odds-waiting");
+    expect(note.textContent).toBe(words);
+    expect(note.tagName).toBe("P");
+    expect(note.classList.contains("nw-note")).toBe(false); // the panel's news, not small print
+    expect(info.querySelector(".nw-heat")).toBeNull();
+    expect(info.textContent).not.toMatch(/Most likely|Cards still possible|%/);
+    expect(info.querySelector(".nw-facts").textContent).toBe("Your needlenot picked yet");
+    // laid out across the width, the words first (where the heat map goes)
+    expect(info.classList.contains("nw-info-row")).toBe(true);
+    expect(info.querySelector(".nw-knowledge").firstElementChild).toBe(note);
+  });
+
+  it("shows the teacher each player's wait in that player's compact panel", () => {
+    const both = open("needle_teacher").root.querySelector('[data-key="teacher-knowledge"]');
+    const panels = both.querySelectorAll(".nw-knows");
+    expect(panels).toHaveLength(2);
+    FIXTURES.needle_teacher.info.players.forEach((pi, i) => {
+      expect(panels[i].querySelector(".nw-odds-waiting").textContent).toBe(pi.opponent_needle.waiting);
+      expect(panels[i].querySelector(".nw-facts").textContent).toBe("Own needlenot picked yet");
+    });
+    expect(both.querySelector(".nw-heat")).toBeNull();
+
+    // Player 1 has picked: Player 2's odds of it are figures, Player 1's of Player 2's still words.
+    const one = open("needle_teacher_one_picked").root.querySelector('[data-key="teacher-knowledge"]');
+    const [p1, p2] = one.querySelectorAll(".nw-knows");
+    expect(p1.querySelector(".nw-odds-waiting").textContent).toMatch(/^Player 2 has not picked/);
+    expect(p1.querySelector(".nw-heat")).toBeNull();
+    expect(p1.textContent).toContain("Own needle");
+    expect(p2.querySelector(".nw-odds-waiting")).toBeNull();
+    expect(p2.querySelector(".nw-heat")).not.toBeNull();
+  });
+
+  it("frames the words like an empty slot in the panel's own text colour, as wide as the heat map in a row", () => {
+    const rule = /\n\.nw-odds-waiting\s*\{([^}]*)\}/.exec(CSS)[1];
+    expect(rule).toMatch(/border: 1px dashed var\(--nw-fg2\);/);
+    expect(rule).toMatch(/color: var\(--nw-fg\);/);
+    expect(rule).toMatch(/margin: 0;/);
+    expect(CSS).toMatch(/\.nw-knowledge-row \.nw-odds-waiting,\s*\.nw-info-row \.nw-odds-waiting\s*\{\s*flex: 0 1 19em;/);
   });
 });
