@@ -203,14 +203,14 @@ def summary(reveals: list[dict[str, Any]]) -> dict[str, Any]:
         mine = sum(bool(r["score"]["hit"]) for r in needles)
         rows.append({"label": f"Needles among the three cards chosen ({len(needles)})", "you": _of(mine, len(needles)),
                      "free": _of(hits[0], len(needles)), "greedy": _of(hits[1], len(needles))})
-        parts.append(f"Your cards held the needle {_of(mine, len(needles))} times.")
+        parts.append(f"Your cards held the needle in {_of(mine, len(needles))} questions.")
     if draws:
         mine = sum(r["score"]["vs_best"] == 0 for r in draws)
         greedy = sum(r["model"]["greedy"]["best"] == r["model"]["free"]["best"] for r in draws)
         rows.append({"label": f"The better draw, by the model-free figures ({len(draws)})",
                      "you": _of(mine, len(draws)), "free": _of(len(draws), len(draws)),
                      "greedy": _of(greedy, len(draws))})
-        parts.append(f"You chose the better draw {_of(mine, len(draws))} times.")
+        parts.append(f"You chose the better draw in {_of(mine, len(draws))} questions.")
     bands = []
     if forecasts:
         said = [float(r["answer"]) for r in forecasts]

@@ -135,7 +135,8 @@ def example_whatif_states() -> dict[str, dict[str, Any]]:
 
 def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
     """The teacher's and Player 1's notes, and a quiz on the bundled detective replay: a question
-    of each form before its answer, and one revealed.
+    of each form before its answer, one revealed, and the quiz done (its summary), at its last
+    question and back at its first.
     """
     from .answers import QuizRun
     from .examples import load
@@ -157,6 +158,12 @@ def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
         out[f"quiz_{quiz.state()['question']['form']['type']}"] = synced.state()
         quiz.answer(answer)
     out["quiz_revealed"] = synced.state()
+    for i, answer in ((3, 0.7), (4, 0.3)):
+        quiz.go(i)
+        quiz.answer(answer)
+    out["quiz_done"] = synced.state()
+    quiz.go(0)
+    out["quiz_done_review"] = synced.state()
     return out
 
 

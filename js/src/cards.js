@@ -71,14 +71,19 @@ function faceContent(code) {
   ];
 }
 
+function tagMark(tag) {
+  return tag ? h("span", { class: "nw-card-tag", "aria-hidden": "true" }, tag) : null;
+}
+
 /**
  * A card face. options:
  *   size: "sm" | "md" (default) | "lg"; note: extra words for the accessible name;
  *   button: {key, request?, ui?, pressed?, disabled?, title?, describedby?} makes it a <button>;
- *   class: extra classes.
+ *   class: extra classes; tag: a short visible word on the card ("new"), hidden from screen readers
+ *   (say it in `note`).
  */
 export function cardFace(code, options = {}) {
-  const { size = "md", note, button, title } = options;
+  const { size = "md", note, button, title, tag } = options;
   const { suit } = parseCode(code);
   const label = note ? `${cardName(code)}, ${note}` : cardName(code);
   const classes = ["nw-card", "nw-face", `nw-suit-${suit}`, `nw-card-${size}`, options.class];
@@ -99,9 +104,11 @@ export function cardFace(code, options = {}) {
         title: button.title || title,
       },
       faceContent(code),
+      tagMark(tag),
     );
   }
-  return h("span", { class: classes, role: "img", "aria-label": label, "data-card": code, title }, faceContent(code));
+  return h("span", { class: classes, role: "img", "aria-label": label, "data-card": code, title },
+    faceContent(code), tagMark(tag));
 }
 
 /** A face-down card. */

@@ -159,7 +159,7 @@ export function playerKnowledge(state, info, { compact = false } = {}) {
     : [fact(`${compact ? "Own" : "Your"} needle`, "not picked yet")];
   if (on.waiting) {
     return h("div", { class: "nw-knowledge" },
-      h("p", { class: "nw-note nw-odds-waiting" }, on.waiting),
+      h("p", { class: "nw-odds-waiting" }, on.waiting),
       h("div", { class: "nw-knowledge-facts" }, h("dl", { class: "nw-facts" }, ownFacts)));
   }
   return h(

@@ -182,6 +182,53 @@ function reveal(r) {
   );
 }
 
+/** The columns of the summary's table: the student beside the two models, and the calibration table's. */
+export const SUMMARY_COLUMNS = [["you", "You"], ["free", "Model-free"], ["greedy", "GreedyBot model"]];
+export const CALIBRATION_COLUMNS = ["You said", "How many", "Your average", "It happened"];
+
+/** Python's summary once every question is answered (`quiz.summary`), or null. */
+export function quizSummary(quiz) {
+  const s = quiz && quiz.done ? quiz.summary : null;
+  return s && typeof s === "object" ? s : null;
+}
+
+/** The end of the quiz: the title as a heading, the text, the student beside the models, how well
+ * calibrated the forecasts were, and the note. Every figure is Python's words. */
+function summaryPanel(s, ui) {
+  const uid = (ui && ui.uid) || "nw";
+  const titleId = `${uid}-quiz-summary-title`;
+  const rows = Array.isArray(s.rows) ? s.rows : [];
+  const bands = Array.isArray(s.calibration) ? s.calibration : [];
+  return h(
+    "section",
+    { class: "nw-quiz-summary", "data-key": "quiz-summary", "aria-labelledby": titleId },
+    h("h3", { class: "nw-quiz-summary-title", id: titleId, "data-key": "quiz-summary-title", tabindex: "-1" },
+      s.title || "Quiz finished"),
+    s.text ? h("p", { class: "nw-quiz-summary-text" }, s.text) : null,
+    rows.length
+      ? h("table", { class: "nw-quiz-summary-table nw-quiz-vs" },
+          h("caption", null, "You and the models, on the same questions"),
+          h("thead", null, h("tr", null,
+            h("th", { scope: "col" }, "Question"),
+            SUMMARY_COLUMNS.map(([k, label]) => h("th", { scope: "col", class: `nw-col-${k}` }, label)))),
+          h("tbody", null, rows.map((row) => h("tr", null,
+            h("th", { scope: "row" }, row.label),
+            SUMMARY_COLUMNS.map(([k]) => h("td", { class: `nw-col-${k}` }, row[k] ?? "–"))))))
+      : null,
+    bands.length
+      ? h("table", { class: "nw-quiz-summary-table nw-quiz-calibration" },
+          h("caption", null, "Calibration: your forecasts, grouped by what you said"),
+          h("thead", null, h("tr", null, CALIBRATION_COLUMNS.map((label) => h("th", { scope: "col" }, label)))),
+          h("tbody", null, bands.map((b) => h("tr", null,
+            h("th", { scope: "row" }, b.band),
+            h("td", null, String(b.count ?? "–")),
+            h("td", null, b.said ?? "–"),
+            h("td", null, b.happened ?? "–")))))
+      : null,
+    s.note ? h("p", { class: "nw-note nw-quiz-summary-note" }, s.note) : null,
+  );
+}
+
 /** The first question not answered yet, or null. */
 function firstOpen(quiz) {
   const open = (quiz.items || []).find((it) => !it.answered);
@@ -225,6 +272,7 @@ export function renderQuiz(state, ui) {
   const total = quiz.total || (quiz.items || []).length;
   const nextIndex = q.index + 1;
   const who = [playerName(quiz.seat), quiz.student].filter(Boolean).join(" · ");
+  const summary = quizSummary(quiz);
   return h(
     "section",
     { class: "nw-quiz", "data-key": "quiz", "aria-label": "Quiz" },
@@ -241,6 +289,9 @@ export function renderQuiz(state, ui) {
       : null,
     answered ? null : answerForm(quiz, ui),
     answered && quiz.reveal ? reveal(quiz.reveal) : null,
+    // Right after the verdict, so that reading on from it (where the focus goes after the last
+    // "Commit answer") reaches it; kept while earlier questions are reviewed.
+    summary ? summaryPanel(summary, ui) : null,
     // Once the quiz is done, a question reviewed leads nowhere new: no "Next question" beside "Quiz finished".
     answered && !quiz.done && nextIndex < total
       ? h("div", { class: "nw-actions" },

@@ -2,7 +2,7 @@
 // the own zone at the bottom (for a spectator or the teacher: Player 2 top, Player 1 bottom).
 
 import { h } from "./dom.js";
-import { cardBack, cardFace, emptySlot, hiddenNeedle } from "./cards.js";
+import { cardBack, cardFace, emptySlot, hiddenNeedle, sameCard } from "./cards.js";
 import { playerName, seatName } from "./names.js";
 import { actor, bottomPlayer, handSelectable, isPlayerPerspective, visibleNeedles } from "./selectors.js";
 
@@ -64,6 +64,16 @@ function needleBox(state, p) {
   return h("div", { class: "nw-needle-box" }, h("span", { class: "nw-caption" }, caption), card);
 }
 
+/** The words a card that entered the hand this turn carries: its tag on the card, its note for screen readers. */
+export const NEW_CARD_TAG = "new";
+export const NEW_CARD_NOTE = "just drawn";
+
+/** Whether `code` entered player `p`'s shown hand this turn (Python's `new_cards`: drawn, stolen, replenished). */
+export function isNewCard(player, code) {
+  const fresh = player && Array.isArray(player.new_cards) ? player.new_cards : [];
+  return fresh.some((c) => sameCard(c, code));
+}
+
 function handView(state, ui, p, needles) {
   const t = state.table;
   const pl = t.players[p];
@@ -73,9 +83,13 @@ function handView(state, ui, p, needles) {
     const selectable = handSelectable(state, p);
     const selected = ui.selected || [];
     for (const code of pl.hand) {
+      const fresh = isNewCard(pl, code)
+        ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" }
+        : {};
       if (selectable) {
         cards.push(
           face(code, needles, {
+            ...fresh,
             button: {
               key: `hand-${code}`,
               ui: { ui: "select", card: code },
@@ -84,7 +98,7 @@ function handView(state, ui, p, needles) {
           }),
         );
       } else {
-        cards.push(face(code, needles));
+        cards.push(face(code, needles, fresh));
       }
     }
   } else {
@@ -198,31 +212,53 @@ function centre(state, ui, needles) {
   return h("div", { class: "nw-centre-wrap" }, h("div", { class: "nw-centre" }, pile, discard, status), history);
 }
 
-/** Python's offer of a new game once the round is over: {reason: null | public words}, or null when
- * Python offers none (an older Python, or a screen that may not start one). */
+/** Python's offer of a new game once the round is over: {reason: null | public words, deals: ["new", "same"]},
+ * or null when Python offers none (a screen that may not start one). */
 export function newGameOffer(state) {
   const o = state.offers && state.offers.new_game;
   if (!state.table || state.table.phase !== "over" || !o || typeof o !== "object") return null;
   return o;
 }
 
-function newGameButton(state, ui) {
+/** The two ways to deal again, in the order shown: each button's words, its description, its data-key. */
+export const DEALS = [
+  { deal: "new", label: "New deal", text: "Deal new cards", key: "new-game-new" },
+  { deal: "same", label: "Same deal again", text: "Play the same cards again: same hands, same pile", key: "new-game-same" },
+];
+
+/** The deals Python offers (`deals`; a new deal when it names none), in DEALS' order. */
+export function offeredDeals(offer) {
+  const names = Array.isArray(offer && offer.deals) ? offer.deals : ["new"];
+  return DEALS.filter((d) => names.includes(d.deal));
+}
+
+function newGameButtons(state, ui) {
   const o = newGameOffer(state);
   if (!o) return null;
+  const deals = offeredDeals(o);
+  if (!deals.length) return null;
   const reason = typeof o.reason === "string" && o.reason ? o.reason : null;
-  const reasonId = `${(ui && ui.uid) || "nw"}-new-game-why`;
+  const uid = (ui && ui.uid) || "nw";
+  const reasonId = `${uid}-new-game-why`;
   return h(
     "div",
     { class: "nw-banner-actions" },
-    h("button", {
-      type: "button",
-      class: ["nw-btn", "nw-btn-primary"],
-      "data-key": "new-game",
-      "data-request": reason ? null : { kind: "new_game" },
-      disabled: Boolean(reason),
-      "aria-describedby": reason ? reasonId : null,
-      title: reason,
-    }, "New game"),
+    h("div", { class: "nw-deals", role: "group", "aria-label": "Play again" },
+      deals.map((d, i) => {
+        const textId = `${uid}-${d.key}-text`;
+        return h("div", { class: "nw-deal" },
+          h("button", {
+            type: "button",
+            class: ["nw-btn", i === 0 ? "nw-btn-primary" : null],
+            "data-key": d.key,
+            "data-request": reason ? null : { kind: "new_game", deal: d.deal },
+            disabled: Boolean(reason),
+            // Disabled: Python's reason first (as on every disabled button), then what the button does.
+            "aria-describedby": reason ? `${reasonId} ${textId}` : textId,
+            title: reason || d.text,
+          }, d.label),
+          h("span", { class: "nw-deal-text", id: textId }, d.text));
+      })),
     reason ? h("span", { class: "nw-banner-why", id: reasonId }, reason) : null,
   );
 }
@@ -237,7 +273,7 @@ function banner(state, ui) {
       h("span", { class: "nw-banner-title" },
         r.winner === 0 || r.winner === 1 ? `${seatName(state, r.winner)} wins` : "A draw"),
       h("span", { class: "nw-banner-text" }, r.text || "")),
-    newGameButton(state, ui),
+    newGameButtons(state, ui),
   );
 }
 

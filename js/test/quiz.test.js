@@ -36,6 +36,18 @@ const REVEAL = {
   note: "Model-free: every deal the seat's view allows is equally likely.",
 };
 
+// Python's summary once every question is answered (quizmode.summary): every figure already words.
+const SUMMARY = {
+  title: "Quiz finished: 3 questions",
+  text: "Your forecasts scored 0.090 (0 is perfect, lower is better): better than the model-free model.",
+  rows: [
+    { label: "Forecasts: mean Brier score (1)", you: "0.090", free: "0.250", greedy: "0.040" },
+    { label: "Needles among the three cards chosen (1)", you: "1 of 1", free: "0 of 1", greedy: "1 of 1" },
+  ],
+  calibration: [{ band: "60%–80%", count: 1, said: "70%", happened: "1 of 1 (100%)" }],
+  note: "The models answer the same questions from the same view.",
+};
+
 /** A quiz of three questions, showing question `index` (0-based) at `qStep`. */
 function quiz({ form = "cards", index = 1, answered = false, done = false, qStep = 15 } = {}) {
   const items = [
@@ -49,6 +61,7 @@ function quiz({ form = "cards", index = 1, answered = false, done = false, qStep
     items,
     question: { index, step: qStep, kind: KINDS[form], prompt: PROMPTS[form], answered, form: FORMS[form] },
     reveal: answered ? REVEAL : null,
+    summary: done ? SUMMARY : null,
   };
 }
 
@@ -319,6 +332,90 @@ describe("the reveal and the way on", () => {
     expect(byKey(root, "quiz-item-2").disabled).toBe(true);
     click(byKey(root, "quiz-item-1"));
     expect(model.sent).toEqual([{ kind: "quiz_go", index: 1 }]);
+  });
+});
+
+describe("the quiz's summary", () => {
+  const summaryOf = (root) => byKey(root, "quiz-summary");
+  const texts = (nodes) => Array.from(nodes).map((n) => n.textContent);
+
+  it("is absent until every question is answered", () => {
+    expect(summaryOf(mountQuiz({ answered: true }).root)).toBeNull();
+    expect(summaryOf(mountQuiz({ index: 0, answered: true, qStep: 4, step: 4 }).root)).toBeNull();
+    // Python's summary is what counts: none sent, none shown, even when done
+    const state = quizState({ index: 2, answered: true, done: true });
+    state.quiz = { ...state.quiz, summary: null };
+    expect(summaryOf(open(synced(state)).root)).toBeNull();
+  });
+
+  it("shows the title as a heading that names the section, the text and the note", () => {
+    const { root } = mountQuiz({ index: 2, answered: true, done: true });
+    const panel = summaryOf(root);
+    expect(panel.tagName).toBe("SECTION");
+    const title = panel.querySelector("h3");
+    expect(title.textContent).toBe(SUMMARY.title);
+    expect(panel.getAttribute("aria-labelledby")).toBe(title.id);
+    expect(root.querySelector(`#${title.id}`)).toBe(title);
+    expect(panel.textContent).toContain(SUMMARY.text);
+    expect(panel.querySelector(".nw-quiz-summary-note").textContent).toBe(SUMMARY.note);
+  });
+
+  it("puts the student beside the models in a table with column and row headers", () => {
+    const { root } = mountQuiz({ index: 2, answered: true, done: true });
+    const table = summaryOf(root).querySelector("table.nw-quiz-vs");
+    expect(table.querySelector("caption").textContent).not.toBe("");
+    const heads = table.querySelectorAll("thead th");
+    expect(texts(heads)).toEqual(["Question", "You", "Model-free", "GreedyBot model"]);
+    expect(Array.from(heads).every((th) => th.getAttribute("scope") === "col")).toBe(true);
+    const rows = table.querySelectorAll("tbody tr");
+    expect(rows).toHaveLength(SUMMARY.rows.length);
+    SUMMARY.rows.forEach((row, i) => {
+      const th = rows[i].querySelector("th");
+      expect(th.getAttribute("scope")).toBe("row");
+      expect(th.textContent).toBe(row.label);
+      expect(texts(rows[i].querySelectorAll("td"))).toEqual([row.you, row.free, row.greedy]);
+    });
+  });
+
+  it("shows the calibration bands in a table of their own", () => {
+    const { root } = mountQuiz({ index: 2, answered: true, done: true });
+    const table = summaryOf(root).querySelector("table.nw-quiz-calibration");
+    const heads = table.querySelectorAll("thead th");
+    expect(texts(heads)).toEqual(["You said", "How many", "Your average", "It happened"]);
+    expect(Array.from(heads).every((th) => th.getAttribute("scope") === "col")).toBe(true);
+    const [band] = SUMMARY.calibration;
+    const row = table.querySelector("tbody tr");
+    expect(row.querySelector("th[scope=row]").textContent).toBe(band.band);
+    expect(texts(row.querySelectorAll("td"))).toEqual(["1", band.said, band.happened]);
+  });
+
+  it("leaves out a table with no rows", () => {
+    const state = quizState({ index: 2, answered: true, done: true });
+    state.quiz = { ...state.quiz, summary: { ...SUMMARY, calibration: [], rows: [] } };
+    const panel = summaryOf(open(synced(state)).root);
+    expect(panel.querySelector("table")).toBeNull();
+    expect(panel.textContent).toContain(SUMMARY.title);
+  });
+
+  it("follows the verdict: after the last Commit the focus is on the verdict, the summary next", async () => {
+    const { root, model } = mountQuiz({ form: "choice", index: 2, qStep: 15 });
+    click(byKey(root, "quiz-choice-steal"));
+    byKey(root, "quiz-commit").focus();
+    click(byKey(root, "quiz-commit"));
+    model.answer(synced({ quiz: quiz({ form: "choice", index: 2, answered: true, done: true }) }));
+    await flush();
+    const verdict = byKey(root, "quiz-verdict");
+    expect(document.activeElement).toBe(verdict);
+    const panel = summaryOf(root);
+    // right after the reveal that holds the verdict, before the way on
+    expect(verdict.closest(".nw-quiz-reveal").nextElementSibling).toBe(panel);
+    expect(panel.nextElementSibling).toBe(byKey(root, "quiz-done"));
+  });
+
+  it("stays while an earlier question is reviewed", () => {
+    const { root } = mountQuiz({ index: 0, answered: true, done: true, qStep: 4, step: 4 });
+    expect(byKey(root, "quiz-verdict").textContent).toBe(REVEAL.verdict);
+    expect(summaryOf(root).querySelector("h3").textContent).toBe(SUMMARY.title);
   });
 });
 

@@ -48,6 +48,36 @@ describe("notes and the quiz, from Python's own output", () => {
     expect(app.querySelector(".nw-heat")).not.toBeNull();
   });
 
+  it("ends with Python's summary once every question is answered, its figures as Python wrote them", () => {
+    const s = states.quiz_done.quiz_state;
+    expect(s.done).toBe(true);
+    const app = render("quiz_done");
+    const panel = byKey(app, "quiz-summary");
+    expect(panel.querySelector("h3").textContent).toBe(s.summary.title);
+    expect(panel.textContent).toContain(s.summary.text);
+    const rows = panel.querySelectorAll(".nw-quiz-vs tbody tr");
+    expect(rows.length).toBe(s.summary.rows.length);
+    s.summary.rows.forEach((row, i) => {
+      expect(Array.from(rows[i].children).map((c) => c.textContent)).toEqual([row.label, row.you, row.free, row.greedy]);
+    });
+    const bands = panel.querySelectorAll(".nw-quiz-calibration tbody tr");
+    expect(bands.length).toBe(s.summary.calibration.length);
+    s.summary.calibration.forEach((b, i) => {
+      expect(Array.from(bands[i].children).map((c) => c.textContent)).toEqual([b.band, String(b.count), b.said, b.happened]);
+    });
+    expect(panel.textContent).toContain(s.summary.note);
+    expect(byKey(app, "quiz-verdict").textContent).toBe(s.reveal.verdict);
+  });
+
+  it("keeps the summary while the first question is reviewed", () => {
+    const s = states.quiz_done_review.quiz_state;
+    expect(s.index).toBe(0);
+    const app = render("quiz_done_review");
+    expect(byKey(app, "quiz-verdict").textContent).toBe(s.reveal.verdict);
+    expect(byKey(app, "quiz-summary").querySelector("h3").textContent).toBe(s.summary.title);
+    expect(byKey(app, "quiz-done")).not.toBeNull();
+  });
+
   it("gives the teacher every note at the step with its buttons, and Player 1 only its own", () => {
     const teacher = render("notes_teacher");
     const atStep = states.notes_teacher.shown_notes.filter((n) => n.step === states.notes_teacher.step);

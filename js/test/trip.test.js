@@ -1,5 +1,5 @@
 // What a class tripped on (issue 13, item 7): the heat map's scale in both themes, why the own cards
-// lead "Most likely", one set of column widths for every perspective, the end of a round, "New game".
+// lead "Most likely", one set of column widths for every perspective, the end of a round, "New deal" and "Same deal again".
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -174,43 +174,80 @@ describe("the end of a round", () => {
   });
 });
 
-describe("New game", () => {
-  const OFFER = { new_game: { reason: null } };
+describe("New game: a new deal, or the same deal again", () => {
+  const OFFER = { new_game: { reason: null, deals: ["new", "same"] } };
+  const DESCRIPTIONS = {
+    "New deal": "Deal new cards",
+    "Same deal again": "Play the same cards again: same hands, same pile",
+  };
+  const describedBy = (root, b) => (b.getAttribute("aria-describedby") || "").split(" ").filter(Boolean)
+    .map((id) => root.querySelector(`#${id}`).textContent);
 
-  it("is offered in the end banner when Python offers it, and sends new_game", () => {
+  it("offers both in the end banner when Python offers them, each with its words and what it does", () => {
+    const { root } = open("over_0", { offers: OFFER });
+    const banner = root.querySelector(".nw-banner");
+    const both = [button(root, "New deal"), button(root, "Same deal again")];
+    expect(both.map((b) => b.getAttribute("data-key"))).toEqual(["new-game-new", "new-game-same"]);
+    for (const b of both) {
+      expect(b.type).toBe("button");
+      expect(b.disabled).toBe(false);
+      expect(banner.contains(b)).toBe(true);
+      const text = DESCRIPTIONS[b.textContent];
+      expect(describedBy(root, b)).toEqual([text]);
+      expect(b.title).toBe(text);
+    }
+    // New deal leads; the same deal is the second choice.
+    expect(both[0].classList.contains("nw-btn-primary")).toBe(true);
+    expect(both[1].classList.contains("nw-btn-primary")).toBe(false);
+    expect(buttons(root, "New game")).toHaveLength(0);
+  });
+
+  it("sends new_game with the deal chosen", () => {
     const { root, model } = open("over_0", { offers: OFFER });
-    const b = button(root, "New game");
-    expect(b.getAttribute("data-key")).toBe("new-game");
-    expect(b.type).toBe("button");
-    expect(b.disabled).toBe(false);
-    expect(b.closest(".nw-banner")).not.toBeNull();
-    click(b);
-    expect(model.sent).toEqual([{ kind: "new_game" }]);
-    expect(Number.isInteger(model.requests[0].id)).toBe(true);
+    click(button(root, "New deal"));
+    click(button(root, "Same deal again"));
+    expect(model.sent).toEqual([{ kind: "new_game", deal: "new" }, { kind: "new_game", deal: "same" }]);
+    expect(model.requests.every((r) => Number.isInteger(r.id))).toBe(true);
+  });
+
+  it("shows only the deals Python offers (a new deal when it names none)", () => {
+    const only = (offer) => {
+      const { root } = open("over_0", { offers: { new_game: offer } });
+      return ["New deal", "Same deal again"].filter((name) => buttons(root, name).length);
+    };
+    expect(only({ reason: null, deals: ["same"] })).toEqual(["Same deal again"]);
+    expect(only({ reason: null })).toEqual(["New deal"]);
+    expect(only({ reason: null, deals: [] })).toEqual([]);
   });
 
   it("is absent without Python's offer, or while the round is live", () => {
-    expect(buttons(open("over_0").root, "New game")).toHaveLength(0);
-    expect(buttons(open("over_0", { offers: { branch: { reason: null } } }).root, "New game")).toHaveLength(0);
-    expect(buttons(open("over_0", { offers: { new_game: null } }).root, "New game")).toHaveLength(0);
-    expect(buttons(open("draw_p1", { offers: OFFER }).root, "New game")).toHaveLength(0);
+    for (const name of ["New deal", "Same deal again"]) {
+      expect(buttons(open("over_0").root, name)).toHaveLength(0);
+      expect(buttons(open("over_0", { offers: { branch: { reason: null } } }).root, name)).toHaveLength(0);
+      expect(buttons(open("over_0", { offers: { new_game: null } }).root, name)).toHaveLength(0);
+      expect(buttons(open("draw_p1", { offers: OFFER }).root, name)).toHaveLength(0);
+    }
   });
 
-  it("is disabled with Python's reason as its description when Python gives one", () => {
+  it("disables both with Python's reason as their description when Python gives one", () => {
     const reason = "Only the teacher's screen starts a new game";
-    const { root, model } = open("over_0", { offers: { new_game: { reason } } });
-    const b = button(root, "New game");
-    expect(b.disabled).toBe(true);
-    expect(b.title).toBe(reason);
-    expect(root.querySelector(`#${b.getAttribute("aria-describedby")}`).textContent).toBe(reason);
-    click(b);
+    const { root, model } = open("over_0", { offers: { new_game: { reason, deals: ["new", "same"] } } });
+    for (const name of ["New deal", "Same deal again"]) {
+      const b = button(root, name);
+      expect(b.disabled).toBe(true);
+      expect(b.title).toBe(reason);
+      expect(describedBy(root, b)).toEqual([reason, DESCRIPTIONS[name]]);
+      click(b);
+    }
+    expect(root.querySelectorAll(".nw-banner-why")).toHaveLength(1); // the reason said once, for both
     expect(model.sent).toEqual([]);
   });
 
-  it("keeps the result a live status of its own, the button out of it", () => {
+  it("keeps the result a live status of its own, the buttons out of it", () => {
     const { root } = open("over_0", { offers: OFFER });
     const status = root.querySelector('.nw-banner [role="status"]');
     expect(status.textContent).toContain(FIXTURES.over_0.table.result.text);
     expect(status.querySelector("button")).toBeNull();
+    expect(status.textContent).not.toContain("Deal new cards");
   });
 });
