@@ -31,10 +31,13 @@ _NEEDLES = _byte_table(A.CHOOSE_NEEDLE)
 
 def _expand(mask: int, table: tuple) -> list:
     out: list = []
-    for k in _BYTES:
-        b = (mask >> (8 * k)) & 255
+    k = 0
+    while mask:
+        b = mask & 255
         if b:
             out += table[k][b]
+        mask >>= 8
+        k += 1
     return out
 
 
@@ -67,6 +70,16 @@ def rank_nibble(mask: int, rank: int) -> int:
 
 
 _SET_CACHE: dict[int, tuple[A.LaySet, ...]] = {}
+_LAY_SETS: dict[tuple[int, ...], A.LaySet] = {}
+
+
+def _lay_set(indices: tuple[int, ...]) -> A.LaySet:
+    """The one LaySet of these three card indices (at most 13 x 64 of them, made once)."""
+    key = tuple(sorted(indices))
+    found = _LAY_SETS.get(key)
+    if found is None:
+        found = _LAY_SETS[key] = A.LaySet(tuple(DECK[i] for i in key))
+    return found
 
 
 def _sets_for(rank: int, mask: int) -> tuple[A.LaySet, ...]:
@@ -76,8 +89,8 @@ def _sets_for(rank: int, mask: int) -> tuple[A.LaySet, ...]:
     key = rank << 12 | window
     found = _SET_CACHE.get(key)
     if found is None:
-        groups = [[DECK[(r - 1) * 4 + s] for s in range(4) if window >> (4 * k + s) & 1] for k, r in enumerate(ranks)]
-        found = _SET_CACHE[key] = tuple(A.LaySet(combo) for combo in product(*groups))
+        groups = [[(r - 1) * 4 + s for s in range(4) if window >> (4 * k + s) & 1] for k, r in enumerate(ranks)]
+        found = _SET_CACHE[key] = tuple(_lay_set(combo) for combo in product(*groups))
     return found
 
 

@@ -34,6 +34,8 @@ _DRAW_PILE, _STEAL, _LAY_SET, _END_SETS, _DISCARD, _CHOOSE = (
 )
 
 _FULL = (1 << 52) - 1
+_CARD_RULES = Rules()
+"""The card's rules (the default): one instance, validated once."""
 _KINDS = frozenset((_DRAW_PILE, _STEAL, _LAY_SET, _END_SETS, _DISCARD, _CHOOSE))
 
 
@@ -83,7 +85,7 @@ class Game:
         if rules is not None and not isinstance(rules, Rules):
             hint = " (for a dict, use Rules.from_dict)" if isinstance(rules, dict) else ""
             raise RulesError(f"rules must be a needle_widget Rules, not {rules!r}"[:200] + hint)
-        self.rules: Rules = (rules if rules is not None else Rules()).validate()
+        self.rules: Rules = (rules if rules is not None else _CARD_RULES).validate()
         if seed is None:
             seed = secrets.randbits(63)
         if type(seed) is not int or seed < 0:
@@ -92,7 +94,7 @@ class Game:
         self._rng = random.Random(seed)
         if deck is None:
             order = list(DECK)
-            self._rng.shuffle(order)
+            _shuffle(self._rng, order)
         else:
             order = _check_deck(deck)
         self.deck: tuple[Card, ...] = tuple(order)
@@ -105,7 +107,7 @@ class Game:
         self.first_player: int = (
             first_player if first_player is not None else self._rng.randrange(2) if fp == "random" else int(fp)
         )
-        self._observers = Observers()
+        self._observers: Observers | None = None  # made by the first observe(): most games have none
         self._players: tuple[str, str] = ("human", "human")
         self._forced: tuple[int, tuple[int, ...]] | None = None
         h, h2 = self.rules.dealt(0, self.first_player), self.rules.dealt(1, self.first_player)
@@ -166,15 +168,18 @@ class Game:
         >>> seen
         [1]
         """
+        if self._observers is None:
+            self._observers = Observers()
         return self._observers.add(callback, ArgumentError, "observe")
 
     def _changed(self) -> None:
-        self._observers.notify(self)
+        if self._observers is not None:
+            self._observers.notify(self)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied without its observers (a widget is not part of the game)."""
         state = self.__dict__.copy()
-        state["_observers"] = Observers()
+        state["_observers"] = None
         return state
 
     # ---- questions -------------------------------------------------------------
@@ -245,10 +250,13 @@ class Game:
         """The first turn (numbered as in docs/RULES.md) on which player may steal again under T2
         (and the optional variants V2, V3).
         """
-        last = self._last_steal[_check_player(player)]
+        return self._next_steal(_check_player(player))
+
+    def _next_steal(self, p: int) -> int:
+        last = self._last_steal[p]
         if last is None:
-            return self._first_steal if player == self.first_player else 2
-        if last == 2 and self._free_steal and player != self.first_player:
+            return self._first_steal if p == self.first_player else 2
+        if last == 2 and self._free_steal and p != self.first_player:
             return 4  # V3: the second player's steal on their first turn does not count
         return last + self._steal_gap
 
@@ -256,22 +264,28 @@ class Game:
         """T2: whether the steal limit and a non-empty opponent hand would let `player` steal on
         this turn (whoever is to move; `is_legal(Steal())` also asks whose draw it is).
         """
-        return self._steal_block(player) is None
+        return self._steal_block(_check_player(player), words=False) is None
 
-    def _steal_block(self, p: int) -> str | None:
-        """T1/T2: why `p` may not steal on this turn, or None."""
+    def _steal_block(self, p: int, words: bool = True) -> str | bool | None:
+        """T1/T2: why `p` may not steal on this turn (True instead of the words if `words` is False), or None."""
         if not self._hands[1 - p]:
-            return f"{player_name(1 - p)}'s hand is empty"
+            return f"{player_name(1 - p)}'s hand is empty" if words else True
         last = self._last_steal[p]
         if last is None:
             if self.turn == 1 and self._first_steal == 3 and p == self.first_player:
-                return ("the first player may not draw on turn 1 (V2)" if self.rules.first_draw == "none"
-                        else "the first player may not steal on turn 1 (V2)")
+                return (("the first player may not draw on turn 1 (V2)" if self.rules.first_draw == "none"
+                         else "the first player may not steal on turn 1 (V2)") if words else True)
             return None
-        nxt = self.next_steal_turn(p)
+        nxt = self._next_steal(p)
         if self.turn < nxt:
-            return f"{player_name(p)} stole on turn {last}; next steal on turn {nxt}"
+            return f"{player_name(p)} stole on turn {last}; next steal on turn {nxt}" if words else True
         return None
+
+    def _draw_block(self) -> str | None:
+        """D1: why the player to move may not draw from the pile, or None."""
+        if self._pile or len(self._discards) >= 2:
+            return None
+        return f"the draw pile is empty and the discard pile has {len(self._discards)} card(s) to reshuffle"
 
     # ---- the public record: what views, replays and knowledge read ------------------------
 
@@ -318,9 +332,10 @@ class Game:
 
     def _compute_legal(self) -> tuple:
         phase = self.phase
-        draw = phase == "draw"
-        return legal_for(phase, self._hands[self.to_move], self._extra_starts,
-                         draw and self.why_not(A.DRAW_PILE) is None, draw and self.why_not(A.STEAL) is None)
+        if phase == "draw":  # the one predicate decides the draws (a subclass's why_not too)
+            return legal_for(phase, self._hands[self.to_move], self._extra_starts,
+                             self.why_not(A.DRAW_PILE) is None, self.why_not(A.STEAL) is None)
+        return legal_for(phase, self._hands[self.to_move], self._extra_starts, False, False)
 
     # ---- applying actions ------------------------------------------------------
 
@@ -352,9 +367,7 @@ class Game:
                 return f"{player_name(p)} does not hold {action.card}"
         elif phase == "draw":
             if kind is _DRAW_PILE:
-                if self._pile or len(self._discards) >= 2:
-                    return None
-                return f"the draw pile is empty and the discard pile has {len(self._discards)} card(s) to reshuffle"
+                return self._draw_block()
             if kind is _STEAL:
                 return self._steal_block(p)
         elif phase == "sets":
@@ -379,10 +392,12 @@ class Game:
 
     def _set_block(self, p: int, cards: tuple[Card, Card, Card]) -> str | None:
         """T3: why `p` may not lay `cards` as a set now (in their sets phase), or None."""
-        if len(set(cards)) != 3:
+        a, b, c = cards
+        mask = 1 << a.index | 1 << b.index | 1 << c.index
+        if mask.bit_count() != 3:
             return "a set needs three different cards"
-        missing = [c for c in cards if not self._hands[p] >> c.index & 1]
-        if missing:
+        if self._hands[p] & mask != mask:
+            missing = [x for x in cards if not self._hands[p] >> x.index & 1]
             return f"{player_name(p)} does not hold {' '.join(map(str, missing))}"
         if not self.rules.is_set(cards):
             return f"ranks are not consecutive under ace rule {self.rules.ace!r}"
@@ -407,8 +422,8 @@ class Game:
             log = self._log = log[: self._moves]
         log.append((turn, p, action, cards, shuffles))
         self._moves += 1
-        if self._observers:
-            self._changed()
+        if self._observers is not None:
+            self._observers.notify(self)
 
     def _draw_pile(self, p: int, action: A.DrawPile) -> Outcome:
         shuffled = self._reshuffle() if not self._pile else ()
@@ -446,6 +461,12 @@ class Game:
         return _NOTHING
 
     def _end_sets(self, p: int, action: A.EndSets) -> Outcome:
+        if not self._laid:  # T4: nothing laid, nothing to replenish
+            if self._hands[p]:
+                self.phase = "discard"
+            else:
+                self._end_turn()
+            return _NOTHING
         drawn: list[int] = []
         shuffles: list[tuple[int, ...]] = []
         found = False
@@ -470,7 +491,7 @@ class Game:
 
     def _steal(self, p: int, action: A.Steal) -> Outcome:
         opponent_cards = cards_of(self._hands[1 - p])
-        card = opponent_cards[self._rng.randrange(len(opponent_cards))].index
+        card = opponent_cards[_below(self._rng, len(opponent_cards))].index
         if self._forced is not None:
             card = self._forced[0]
         self._hands[1 - p] ^= 1 << card
@@ -500,7 +521,7 @@ class Game:
         """D1: keep the top discard, shuffle the rest into a new draw pile (top = last)."""
         rest = self._discards[:-1]
         del self._discards[:-1]
-        self._rng.shuffle(rest)
+        _shuffle(self._rng, rest)
         if self._forced is not None:
             rest = list(reversed(self._forced[1]))
         self._pile = rest
@@ -629,7 +650,7 @@ class Game:
         new = object.__new__(Game)
         new.__dict__.update(self.__dict__)
         new._rng = rng
-        new._observers = Observers()
+        new._observers = None
         new._hands = self._hands[:]
         new._pile = self._pile[:]
         new._discards = self._discards[:]
@@ -716,17 +737,17 @@ class Game:
         hands = self._hands
         needles = self._needles
         first = self.first_player
-        return PlayerView(
+        return _new_tuple(PlayerView, (
             p, phase, self.turn, self.to_move, first, self.rules, hands[p],
             DECK[needles[p]] if needles[p] >= 0 else None,
             DECK[needles[q]] if phase == "over" and needles[q] >= 0 else None,
             (hands[0].bit_count(), hands[1].bit_count()), len(self._pile), tuple(self._discards),
             (tuple(self._sets[0]), tuple(self._sets[1])), (self._scores[0], self._scores[1]),
-            phase == "draw" and self.to_move == p and self._steal_block(p) is None,
-            (self.next_steal_turn(0), self.next_steal_turn(1)),
+            phase == "draw" and self.to_move == p and self._steal_block(p, words=False) is None,
+            (self._next_steal(0), self._next_steal(1)),
             self._shed[0] | self._shed[1], self._stolen[0] | self._stolen[1] | self._shed[q], self._seen_held[p],
             self._reshuffles, self.result, self.view(p) if record else None,
-        )
+        ))
 
     def replay(self) -> Replay:
         """The record of this game so far: save it, load it, step through it (`Replay.from_game`).
@@ -759,6 +780,40 @@ _APPLY = {
     _STEAL: Game._steal, _CHOOSE: Game._choose_needle,
 }
 
+
+
+_BITS = tuple(n.bit_length() for n in range(53))
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0: the same number and the same generator state after, without
+    randrange's checks (a generator of another kind answers itself).
+    """
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or n > 52:
+        return rng.randrange(n)
+    k = _BITS[n]
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def _shuffle(rng: random.Random, x: list) -> None:
+    """`rng.shuffle(x)`: the same permutation and the same generator state after, in one Python loop
+    (random.shuffle makes a Python call per card: the deal was a tenth of a random game's time).
+    A generator of another kind shuffles itself.
+    """
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or len(x) > 52:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def _check_player(player: object) -> int:

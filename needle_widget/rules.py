@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from .cards import Card
-from .errors import RulesError
+from .errors import ArgumentError, RulesError
 
 MAX_TURNS = 20_000
 """The largest `Rules.max_turns`: a round that long has about 70,000 actions, whose
@@ -55,7 +55,12 @@ class Rules:
     """V3 (optional): a steal on the second player's first turn (turn 2) does not count for T2."""
 
     def validate(self) -> Rules:
-        """Raise RulesError naming the first bad field and what it allows; return self."""
+        """Raise RulesError naming the first bad field and what it allows; return self. An instance found
+        valid is marked so (a game checks its rules when it is dealt, thousands of times a second); equal
+        rules of other types (7.0 for 7) are still checked, being other instances.
+        """
+        if self.__dict__.get("_valid"):
+            return self
         _check_int("hand_size", self.hand_size, 1, 26)
         if not (self.first_player == "random" or (type(self.first_player) is int and self.first_player in (0, 1))):
             raise RulesError(f"Rules.first_player is {self.first_player!r}; allowed: 0, 1 or 'random'")
@@ -69,6 +74,7 @@ class Rules:
             raise RulesError(f"Rules.first_draw is {self.first_draw!r}; allowed: 'any', 'pile' or 'none'")
         if type(self.second_free_steal) is not bool:
             raise RulesError(f"Rules.second_free_steal is {self.second_free_steal!r}; allowed: True or False")
+        object.__setattr__(self, "_valid", True)  # not a field: equality, hashing and to_dict ignore it
         return self
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,10 +135,13 @@ class Rules:
         >>> Rules(ace="low_or_high").is_set(Card.parse(c) for c in ("QS", "KS", "AS"))
         True
         """
-        cards = list(cards)
-        if len(cards) != 3 or len(set(cards)) != 3:
+        trio = cards if type(cards) is tuple else tuple(cards)
+        if len(trio) != 3:
             return False
-        return tuple(sorted(c.rank for c in cards)) in _SET_RANKS[self.ace]
+        a, b, c = trio
+        if a.index == b.index or b.index == c.index or a.index == c.index:
+            return False
+        return (1 << a.rank | 1 << b.rank | 1 << c.rank) in _SET_RANKS[self.ace]
 
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Rules)}
@@ -148,8 +157,9 @@ def _check_int(name: str, value: object, low: int, high: int | None, cap: int | 
         raise RulesError(f"Rules.{name} is {value!r}; allowed: {allowed}")
 
 
-def _set_ranks(starts: Iterable[int]) -> frozenset[tuple[int, ...]]:
-    return frozenset(tuple(sorted((r + k - 1) % 13 + 1 for k in range(3))) for r in starts)
+def _set_ranks(starts: Iterable[int]) -> frozenset[int]:
+    """Each set's three ranks as a mask (bit `rank`): three different cards of these ranks are a set."""
+    return frozenset(sum(1 << ((r + k - 1) % 13 + 1) for k in range(3)) for r in starts)
 
 
 _SET_RANKS = {ace: _set_ranks(Rules(ace=ace).set_starts()) for ace in ACE_RULES}
@@ -163,7 +173,10 @@ def set_points(cards: Iterable[Card]) -> int:
     >>> set_points(Card.parse(c) for c in ("10C", "JH", "QS"))
     1
     """
-    cards = list(cards)
-    if len({c.suit for c in cards}) == 1 or all(c.rank >= 11 for c in cards):
+    trio = cards if type(cards) is tuple else tuple(cards)
+    if len(trio) != 3:
+        raise ArgumentError(f"set_points needs the three cards of a set, not {len(trio)}: {trio!r}"[:200])
+    a, b, c = trio
+    if a.suit == b.suit == c.suit or (a.rank >= 11 and b.rank >= 11 and c.rank >= 11):
         return 2
     return 1
