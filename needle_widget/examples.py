@@ -43,9 +43,9 @@ _NOTES: dict[str, list[dict]] = {  # the teacher's notes a recipe's replay is sa
                              "needs least, and it has thrown away A♦ and K♥. Could it have picked your card?",
          "perspective": 0, "question": {"kind": "needle"}},
         {"step": 17, "text": "Both players picked A♣: one card can be two players' needle.", "perspective": "teacher"},
-        {"step": 24, "text": "Player 2 went ahead 3-2 with J♥ Q♥ K♦; your 7♠ 8♦ 9♥ made it 3-3.",
+        {"step": 24, "text": "Player 2 went ahead 3-2 with J♥ Q♥ K♦; Player 1's 7♠ 8♦ 9♥ made it 3-3.",
          "question": {"kind": "winner"}},
-        {"step": 43, "text": "4-3 to you, turn 13, and you may steal again. Who wins from here?",
+        {"step": 43, "text": "4-3 to Player 1, turn 13, and Player 1 may steal again. Who wins from here?",
          "question": {"kind": "winner"}},
     ],
 }
