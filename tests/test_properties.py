@@ -328,3 +328,22 @@ def test_generated_games_end_conserve_cards_and_score_their_sets(rules: Rules, s
     assert game.result.scores == expected_scores(game)
     assert game.result.reason != "exhausted"
     assert game.turn <= rules.max_turns
+
+
+def test_the_engine_shuffles_and_draws_as_random_does() -> None:
+    """game._shuffle and game._below are random.shuffle and randrange in one loop: the same
+    permutation or number, and the same generator state after (so every seed deals as before).
+    """
+    import random as stdlib_random
+
+    from needle_widget.game import _below, _shuffle
+
+    for s in range(2000):
+        n = s % 53
+        a, b = stdlib_random.Random(s), stdlib_random.Random(s)
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        _shuffle(b, y)
+        assert x == y and a.getstate() == b.getstate(), s
+        if n:
+            assert a.randrange(n) == _below(b, n) and a.getstate() == b.getstate(), s
