@@ -1,8 +1,9 @@
-// "Save picture": the widget as it is shown, drawn from its own DOM (html-to-image) into a PNG
-// for slides and worksheets. Drawn from what is on screen, so it holds nothing the viewer cannot
-// see; the file name says only the step and the perspective.
+// "Save picture": the widget as it is shown, drawn from its own DOM (snapshot.js: a copy with its
+// computed styles, in an SVG) into a PNG for slides and worksheets. Drawn from what is on screen, so it
+// holds nothing the viewer cannot see; the file name says only the step and the perspective.
 
 import { h } from "./dom.js";
+import { snapshotSvg } from "./snapshot.js";
 
 /** Pixels per CSS pixel: sharp on a projector. */
 export const PIXEL_RATIO = 2;
@@ -60,8 +61,8 @@ function follow(clone, path) {
 
 const SCROLLS = /^(auto|scroll|hidden|overlay)$/;
 
-/** html-to-image copies each element's computed style, not its state: what the view shows is put
- * back into the copy. A scrolled list shows where it is scrolled to (its scrollbars left out), a
+/** The copy has each element's computed style, not its state: what the view shows is put back into
+ * it. A scrolled list shows where it is scrolled to (its scrollbars left out), a
  * row that fits on one line stays on one line (the copied widths round down a hair and wrap it),
  * and the "Save picture" control itself is left out. */
 export function fixCopy(root, copy) {
@@ -114,23 +115,26 @@ async function rasterize(svgUrl, width, height, background) {
 
 const PNG_PREFIX = "data:image/png;base64,";
 
-/** What draws a picture: html-to-image's copy of the DOM (as an SVG), then a canvas. Tests replace them. */
+/** What draws a picture: the copy of the DOM as an SVG data URL (snapshot.js), then a canvas. Tests
+ * replace them. */
 export const painter = {
-  toSvg: async (node, options) => (await import("html-to-image")).toSvg(node, options),
+  toSvg: async (node, options) => snapshotSvg(node, options),
   rasterize,
 };
 
 const SVG_PREFIX = "data:image/svg+xml;charset=utf-8,";
 
+const isControl = (el) => el.classList && el.classList.contains("nw-picture");
+
 /** The widget's root drawn as a PNG data URL, as it is shown (see fixCopy). */
 export async function drawPicture(root) {
   const background = backgroundOf(root);
-  const svgUrl = await painter.toSvg(root, { backgroundColor: background, skipFonts: true }); // system fonts: none to embed
+  const svgUrl = await painter.toSvg(root, { backgroundColor: background, leaveOut: isControl });
   const text = svgUrl.startsWith(SVG_PREFIX) ? decodeURIComponent(svgUrl.slice(SVG_PREFIX.length)) : null;
   const doc = text ? new DOMParser().parseFromString(text, "image/svg+xml") : null;
   const svg = doc && doc.documentElement;
   const copy = svg && svg.querySelector("foreignObject");
-  if (!copy || !copy.firstElementChild) throw new Error("html-to-image gave no picture");
+  if (!copy || !copy.firstElementChild) throw new Error("the copy of the view gave no picture");
   fixCopy(root, copy.firstElementChild);
   const fixed = SVG_PREFIX + encodeURIComponent(new XMLSerializer().serializeToString(svg));
   const png = await painter.rasterize(fixed, Number(svg.getAttribute("width")), Number(svg.getAttribute("height")), background);

@@ -97,7 +97,7 @@ def test_the_exported_file_steps_from_disk_with_no_network(browser: Browser, exp
                           "el => { el.value = '30'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
     until(page, lambda: live(page).startswith("Step 30 of 60"))
 
-    # Save picture works from the file too: the policy lets html-to-image draw from data: URLs only.
+    # Save picture works from the file too: the policy lets the picture draw from data: URLs only.
     with page.expect_download(timeout=30_000) as download:
         page.get_by_role("button", name="Save picture").click()
     png = Path(download.value.path()).read_bytes()

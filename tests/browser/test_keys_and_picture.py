@@ -1,10 +1,12 @@
 """In a real JupyterLab: ←/→ step from every focusable part of the widget (a native control that
 needs the arrows keeps them) and JupyterLab never moves the cell selection while the focus is
-inside it; "Save picture" downloads a PNG of the view, in the light and the dark theme.
+inside it; "Save picture" downloads a PNG of the view, in the light and the dark theme, and its
+graph looks as on screen (compared with a screenshot of the graph).
 """
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import struct
@@ -12,6 +14,7 @@ import time
 import zlib
 from pathlib import Path
 
+from PIL import Image, ImageChops, ImageStat
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS
@@ -224,3 +227,100 @@ def test_save_picture_downloads_a_png_of_the_view(jupyter: dict, page: Page) -> 
     data = target.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, len(data)
     shutil.copy(target, SHOTS / "picture-from-python.png")
+
+
+# The largest view: a teacher's replay with the possible worlds, their play-out and the graph open.
+GRAPH_CELLS = [
+    "from needle_widget import NeedleWidget, examples\n"
+    "w = NeedleWidget.from_replay(examples.load('long_with_reshuffle'), perspective='teacher', step=20)\n"
+    "w.show_worlds(); w.play_out(); w.show_graph()\n"
+    "w",
+]
+
+
+# In the page: when Save picture was clicked, and when its status said the picture was saved.
+CLOCK = """() => {
+  const root = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .nw-root');
+  const status = root.querySelector('.nw-picture-status');
+  delete window.__nwSaved;
+  root.addEventListener('click', () => { window.__nwClicked = performance.now(); }, {capture: true, once: true});
+  const seen = new MutationObserver(() => {
+    if (/^Saved/.test(status.textContent)) { window.__nwSaved = performance.now(); seen.disconnect(); }
+  });
+  seen.observe(status, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def _near_black(image: Image.Image) -> float:
+    """The share of pixels with every channel at 8 or below: the SVG default fill (black), which no
+    theme paints in the graph (the dark theme's background is #111).
+    """
+    red, green, blue = image.convert("RGB").split()
+    brightest = ImageChops.lighter(ImageChops.lighter(red, green), blue).histogram()
+    return sum(brightest[:9]) / (image.width * image.height)
+
+
+def _compare(picture: bytes, shot: bytes, region: tuple[float, float, float, float]) -> dict[str, float]:
+    """The picture's `region` (CSS px in the widget: x, y, width, height; the picture is at 2x) against
+    a screenshot of that region: mean absolute difference per channel (0-255) and near-black shares.
+    """
+    seen = Image.open(io.BytesIO(shot)).convert("RGB")
+    x, y, w, h = region
+    crop = Image.open(io.BytesIO(picture)).convert("RGB").crop(
+        (round(2 * x), round(2 * y), round(2 * (x + w)), round(2 * (y + h))))
+    drawn = crop.resize(seen.size, Image.Resampling.BOX)
+    diff = ImageStat.Stat(ImageChops.difference(drawn, seen)).mean
+    return {"mean_diff": round(sum(diff) / 3, 2), "black_picture": round(_near_black(drawn), 4),
+            "black_screen": round(_near_black(seen), 4)}
+
+
+def _region(root, part) -> tuple[float, float, float, float]:
+    box, at = root.bounding_box(), part.bounding_box()
+    return (at["x"] - box["x"], at["y"] - box["y"], at["width"], at["height"])
+
+
+def test_save_picture_draws_the_graph_as_shown(jupyter: dict, page: Page) -> None:
+    open_notebook(page, jupyter, "picture-graph.ipynb", GRAPH_CELLS)
+    page.set_viewport_size({"width": 1500, "height": 2400})  # the whole view on screen, to compare
+    root = widget_root(page)
+    graph = root.locator(".nw-graph")
+    expect(graph.locator(".nw-line-win")).not_to_have_count(0)
+    expect(root.locator(".nw-worlds-table")).to_be_visible()
+    expect(root.locator(".nw-playout")).to_contain_text("Played out")
+    report = {}
+    for dark in (False, True):
+        theme = "dark" if dark else "light"
+        set_theme(page, dark=dark)
+        root.scroll_into_view_if_needed()
+        whole = root.screenshot()
+        shot = graph.screenshot()
+        region = _region(root, graph)
+        save = root.get_by_role("button", name="Save picture")
+        page.evaluate(CLOCK)
+        started = time.monotonic()
+        with page.expect_download() as caught:
+            save.click()
+        download = caught.value
+        seconds = time.monotonic() - started
+        page.wait_for_function("() => window.__nwSaved !== undefined")
+        in_page = page.evaluate("() => (window.__nwSaved - window.__nwClicked) / 1000")
+        path = SHOTS / f"picture-graph-{theme}.png"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        download.save_as(path)
+        expect(save).to_have_text("Save picture")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, ARTIFACTS / path.name)
+        (ARTIFACTS / f"picture-graph-{theme}-screen.png").write_bytes(shot)
+        (ARTIFACTS / f"picture-whole-{theme}-screen.png").write_bytes(whole)
+        figures = _compare(path.read_bytes(), shot, region)
+        size = root.bounding_box()
+        view = _compare(path.read_bytes(), whole, (0, 0, size["width"], size["height"]))
+        report[theme] = {"graph": figures, "whole_view_mean_diff": view["mean_diff"], "seconds": round(seconds, 2),
+                         "seconds_in_page": round(in_page, 2)}
+        # The graph as on screen: lines, band, gridlines, labels, legend, markers, cursor in the theme's
+        # colours. With the SVG's class styles lost, its shapes are filled black (the SVG default).
+        assert figures["mean_diff"] < 12, (theme, figures)
+        assert figures["black_picture"] <= figures["black_screen"] + 0.005, (theme, figures)
+        assert view["mean_diff"] < 12, (theme, view)
+    print("picture of the largest view (graph compared with the screen; seconds are not asserted):", report)
+    set_theme(page, dark=False)
