@@ -185,7 +185,7 @@ def test_quiz_one_question_of_each_kind(jupyter: dict, page: Page) -> None:
     expect(prob).to_have_value("75")
     expect(prob).to_have_attribute("aria-valuetext", "75%")
     expect(prob).to_be_focused()
-    assert kernel(page) == (answers, 15, 15, 1)  # the slider is a local draft: nothing sent yet
+    assert kernel(page) == (answers, 10, 10, 1)  # the slider is a local draft: nothing sent yet
     key(root, "quiz-commit").focus()
     page.keyboard.press("Enter")
     answers.append(("next_draw", 0.75))

@@ -20,7 +20,7 @@ STEP_CELLS = [
     "r",
     "print('step', r.step)",
 ]
-STEPS = 71
+STEPS = 72
 
 WATCH_STEPS = """() => {
   const root = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .nw-root');

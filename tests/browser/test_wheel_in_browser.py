@@ -89,10 +89,10 @@ def test_a_page_exported_in_the_venv_renders_from_disk(page: Page, wheel: WheelE
     page.goto(html.as_uri())
     root = page.locator(".nw-root").first
     expect(root).to_contain_text("Needle in a Card Stack", timeout=30_000)
-    expect(root).to_contain_text("Step 0 of 13")
+    expect(root).to_contain_text("Step 0 of 16")
     root.focus()
     page.keyboard.press("End")
-    expect(root).to_contain_text("Step 13 of 13")
+    expect(root).to_contain_text("Step 16 of 16")
     assert errors == []
     assert elsewhere == [], "the exported page is not self-contained"
 
