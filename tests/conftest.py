@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from needle_widget import Card, Game, Rules, actions
-from needle_widget.actions import Action
+from needle_widget.engine.actions import Action
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
 """The 52 cards in index order (A♣ A♦ A♥ A♠ 2♣ ... K♠)."""

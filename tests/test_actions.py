@@ -1,4 +1,4 @@
-"""Actions (`needle_widget.actions`): frozen dataclasses, JSON round trip, text parsing, bad input."""
+"""Actions (`needle_widget.engine.actions`): frozen dataclasses, JSON round trip, text parsing, bad input."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from needle_widget import Card, IllegalAction, actions
-from needle_widget.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
+from needle_widget.engine.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
 
 EXAMPLES: list[Action] = [
     ChooseNeedle(Card.parse("7h")),

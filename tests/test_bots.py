@@ -13,7 +13,7 @@ import pytest
 from conftest import pick, pick_deep, play, stacked
 
 from needle_widget import Card, Game, Rules, actions, bots, play_game
-from needle_widget.views import PlayerView
+from needle_widget.engine.views import PlayerView
 
 BOT_NAMES = ("random", "greedy", "odds")
 VARIED_RULES = [

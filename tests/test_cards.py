@@ -1,4 +1,4 @@
-"""Cards (docs/RULES.md C1; `needle_widget.cards.Card`): parsing, formatting, identity."""
+"""Cards (docs/RULES.md C1; `needle_widget.engine.cards.Card`): parsing, formatting, identity."""
 
 from __future__ import annotations
 

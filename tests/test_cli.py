@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from needle_widget import actions, bots, cli, play_game, sim, terminal
-from needle_widget.bench import run
-from needle_widget.cards import Card
-from needle_widget.game import Game
-from needle_widget.replay import Replay
-from needle_widget.terminal import printable
+from needle_widget import actions, bots, play_game
+from needle_widget.apps import cli, terminal
+from needle_widget.apps.bench import run
+from needle_widget.apps.terminal import printable
+from needle_widget.engine.cards import Card
+from needle_widget.engine.game import Game
+from needle_widget.players import sim
+from needle_widget.records.replay import Replay
 
 
 def run_cli(*argv: str, stdin: str = "") -> tuple[int, str]:
@@ -119,7 +121,7 @@ def test_show_gives_the_deal_s_seed_to_the_teacher_only(tmp_path: Path, perspect
 
 
 def test_the_console_script_runs() -> None:
-    done = subprocess.run([sys.executable, "-m", "needle_widget.cli", "--version"], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "needle_widget.apps.cli", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and "needle-widget" in done.stdout
 
 
@@ -245,7 +247,7 @@ def test_show_refuses_a_huge_file_before_reading_it(tmp_path: Path, monkeypatch:
     def no_reading(*args, **kwargs):
         raise AssertionError("the replay was read")
 
-    monkeypatch.setattr("needle_widget.replay.open", no_reading, raising=False)  # Replay.load's open
+    monkeypatch.setattr("needle_widget.records.replay.open", no_reading, raising=False)  # Replay.load's open
     assert cli.main(["show", str(path)]) == 2
     err = _one_error_line(capsys)
     assert "huge.json" in err and f"{cli.MAX_REPLAY_BYTES + 1:,} bytes" in err and "32 MB" in err

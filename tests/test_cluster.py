@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 
 from needle_widget import Rules, bots
-from needle_widget.sim import tournament
+from needle_widget.players.sim import tournament
 
 try:
     from distributed import Client, LocalCluster, get_task_stream

@@ -31,7 +31,7 @@ def test_unknown_example() -> None:
 
 
 def test_the_detective_replay_carries_the_teacher_s_notes_and_every_kind_of_question() -> None:
-    from needle_widget.notes import QUESTION_KINDS
+    from needle_widget.records.notes import QUESTION_KINDS
 
     replay = examples.load("detective")
     assert {n.question.kind for n in replay.notes_for(0) if n.question} == set(QUESTION_KINDS)

@@ -1,4 +1,4 @@
-"""A replay as one HTML file (needle_widget/export.py, `needle-widget export`): what goes in it,
+"""A replay as one HTML file (needle_widget/apps/export.py, `needle-widget export`): what goes in it,
 its size, twins that give byte-identical files, and refusals that write nothing.
 """
 
@@ -17,13 +17,13 @@ from test_secrecy import play_twins
 from test_secrecy_reshuffle import twins as reshuffle_twins
 
 from needle_widget import Game, bots, examples, play_game
-from needle_widget.errors import ArgumentError, NeedleError
-from needle_widget.export import GUESSABLE_SEED, REF, GuessableSeedWarning, pack, states, to_html, unpack
-from needle_widget.replay import Replay
-from needle_widget.session import Session
-from needle_widget.synced import Synced
+from needle_widget.apps.export import GUESSABLE_SEED, REF, GuessableSeedWarning, pack, states, to_html, unpack
+from needle_widget.engine.errors import ArgumentError, NeedleError
+from needle_widget.records.replay import Replay
+from needle_widget.screen.session import Session
+from needle_widget.screen.synced import Synced
 
-pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.export.GuessableSeedWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.apps.export.GuessableSeedWarning")
 
 LIMIT = 400 * 1024
 BUNDLED = ["detective", "discarded_by_opponent", "found_early", "long_with_reshuffle"]
@@ -166,7 +166,7 @@ def test_the_deal_s_seed_is_not_in_the_file() -> None:
         assert to_html(replay, perspective=perspective) == to_html(other, perspective=perspective)
 
 
-@pytest.mark.filterwarnings("error::needle_widget.export.GuessableSeedWarning")
+@pytest.mark.filterwarnings("error::needle_widget.apps.export.GuessableSeedWarning")
 def test_a_small_seed_is_warned_of_for_a_player_or_the_spectator() -> None:
     """The file holds no seed, but a small one can be found by trying seeds against the hand shown."""
     replay = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=14).replay()
@@ -234,7 +234,7 @@ def test_replay_to_html_writes_the_page(tmp_path: Path) -> None:
 # ---- the command ---------------------------------------------------------------------------------
 
 def test_the_export_command_writes_one_perspective(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = Path(examples.__file__).parent / "replays" / "detective.json"
+    source = examples.FOLDER / "detective.json"
     out = tmp_path / "game.html"
     code, text = run_cli("export", str(source), "--perspective", "2", "-o", str(out), "--step", "5", "--no-spoilers")
     assert code == 0 and "seen by Player 2" in text and "KB" in text
@@ -253,7 +253,7 @@ def test_the_export_command_writes_one_perspective(tmp_path: Path, capsys: pytes
 ])
 def test_the_export_command_refuses_bad_arguments_and_writes_nothing(
         tmp_path: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    source = Path(examples.__file__).parent / "replays" / "detective.json"
+    source = examples.FOLDER / "detective.json"
     out = tmp_path / "game.html"
     with pytest.raises(SystemExit) if "--perspective" in argv else _no_raise():
         code, _ = run_cli("export", str(source), "-o", str(out), *argv)

@@ -14,7 +14,7 @@ import pytest
 from test_widget import send, state, until
 
 from needle_widget import Game, IllegalAction, NeedleWidget, actions, bots, examples, play_game
-from needle_widget.errors import ArgumentError
+from needle_widget.engine.errors import ArgumentError
 
 
 def picked(seed: int = 7) -> Game:
@@ -278,7 +278,7 @@ def test_a_move_from_one_widget_does_not_compute_another_widget_s_panels_in_its_
     move on a long game). In the kernel's loop, B's panels are scheduled as after a step; they
     still fill in once the request is answered.
     """
-    from needle_widget import whatif
+    from needle_widget.screen import whatif
 
     computed: list[int] = []
     real_point = whatif.graph_point

@@ -24,17 +24,17 @@ def test_front_end_unit_tests_pass() -> None:
 
 
 def test_the_shared_constants_module_is_what_python_generates_now() -> None:
-    """js/src/shared.js is generated; regenerate it with `python -m needle_widget.shared js/src/shared.js`."""
-    from needle_widget.shared import shared_module
+    """js/src/shared.js is generated; regenerate it with `python -m needle_widget.jupyter.shared js/src/shared.js`."""
+    from needle_widget.jupyter.shared import shared_module
 
     assert (JS / "src" / "shared.js").read_text(encoding="utf-8") == shared_module()
 
 
 def test_the_what_if_states_the_js_tests_render_are_what_python_sends_now() -> None:
-    """js/test/whatif_states.json is generated; regenerate it with `python -m needle_widget.synced`."""
+    """js/test/whatif_states.json is generated; regenerate it with `python -m needle_widget.screen.synced`."""
     import json
 
-    from needle_widget.synced import example_whatif_states
+    from needle_widget.screen.synced import example_whatif_states
 
     text = json.dumps(example_whatif_states(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
     assert (JS / "test" / "whatif_states.json").read_text(encoding="utf-8") == text

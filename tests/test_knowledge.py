@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from needle_widget import Card, Game, Rules, actions, knowledge
-from needle_widget.bitmasks import FULL
+from needle_widget.engine.bitmasks import FULL
 
 C = Card.parse
 DECK: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))

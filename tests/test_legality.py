@@ -9,9 +9,9 @@ import random
 import pytest
 
 from needle_widget import Game, IllegalAction, Rules, actions
-from needle_widget.actions import CHOOSE_NEEDLE, DISCARD, DRAW_PILE, END_SETS, STEAL, LaySet
-from needle_widget.bitmasks import FULL, sets_in
-from needle_widget.errors import InvalidAction
+from needle_widget.engine.actions import CHOOSE_NEEDLE, DISCARD, DRAW_PILE, END_SETS, STEAL, LaySet
+from needle_widget.engine.bitmasks import FULL, sets_in
+from needle_widget.engine.errors import InvalidAction
 
 EVERY_SET = {
     ace: tuple(sets_in(FULL, Rules(ace=ace).set_starts()[11:])) for ace in ("low", "low_or_high", "wrap")

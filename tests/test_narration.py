@@ -7,8 +7,8 @@ from test_replay import random_game
 from test_secrecy import play_twins
 
 from needle_widget import Card, Game, Rules, actions
-from needle_widget.cards import DECK
-from needle_widget.narration import narrate
+from needle_widget.engine.cards import DECK
+from needle_widget.engine.narration import narrate
 
 
 def started(hand0: str, hand1: str, pile: str, needles=("KS", "KH"), **rules) -> Game:

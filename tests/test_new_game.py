@@ -18,9 +18,9 @@ from test_secrecy import twin_decks
 from test_widget import send, state
 
 from needle_widget import Game, NeedleWidget, Rules, actions, bots, examples
-from needle_widget.errors import ArgumentError
-from needle_widget.session import Session
-from needle_widget.synced import Synced
+from needle_widget.engine.errors import ArgumentError
+from needle_widget.screen.session import Session
+from needle_widget.screen.synced import Synced
 
 NOT_OVER = "Cannot start a new game: a new game starts once the round is over"
 DEALS = ["new", "same"]
@@ -29,7 +29,7 @@ DEALS = ["new", "same"]
 @pytest.fixture(autouse=True)
 def entropy(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> random.Random:
     """The desk's fresh entropy, made repeatable per test (a test of the real thing patches it again)."""
-    from needle_widget import desk
+    from needle_widget.screen import desk
 
     source = random.Random(request.node.name)
     monkeypatch.setattr(desk, "secrets", types.SimpleNamespace(randbits=source.getrandbits))
@@ -71,7 +71,7 @@ def test_the_next_deals_come_from_fresh_entropy_and_are_recorded(monkeypatch: py
     """Issue 20: the next deals used to be drawn from a generator seeded by the first seed, so a
     screen that once read a seed knew every later deal. Now each is `secrets.randbits(63)`.
     """
-    from needle_widget import desk
+    from needle_widget.screen import desk
 
     drawn: list[int] = []
 
@@ -267,7 +267,7 @@ def twins_over(seed: int, hidden_owner: int) -> tuple[Game, Game]:
 @pytest.mark.parametrize("mode", ["live", "play", "hotseat"])
 def test_twins_give_identical_synced_state_after_a_new_game(seed: int, hidden_owner: int, mode: str,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from needle_widget import desk
+    from needle_widget.screen import desk
 
     monkeypatch.setattr(desk, "secrets", types.SimpleNamespace(randbits=lambda k: 2**62 + seed))  # the same for both
     watcher = 1 - hidden_owner

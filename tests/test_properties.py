@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from needle_widget import Card, Game, IllegalAction, Rules, set_points
-from needle_widget.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
+from needle_widget.engine.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
 
 GAMES = 1000
 INDICES = list(range(52))
@@ -336,7 +336,7 @@ def test_the_engine_shuffles_and_draws_as_random_does() -> None:
     """
     import random as stdlib_random
 
-    from needle_widget.game import _below, _shuffle
+    from needle_widget.engine.game import _below, _shuffle
 
     for s in range(2000):
         n = s % 53

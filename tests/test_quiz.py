@@ -8,9 +8,19 @@ import math
 import pytest
 
 from needle_widget import Game, actions, answers, bots
-from needle_widget.answers import Answer, QuizRun, calibration, class_table, load_answers, load_folder, save_answers
-from needle_widget.errors import NeedleError
-from needle_widget.quiz import (
+from needle_widget.engine.errors import NeedleError
+from needle_widget.inference.worlds import sample
+from needle_widget.players.sim import play_game
+from needle_widget.teaching.answers import (
+    Answer,
+    QuizRun,
+    calibration,
+    class_table,
+    load_answers,
+    load_folder,
+    save_answers,
+)
+from needle_widget.teaching.quiz import (
     AnswerError,
     AnswerFileError,
     AnswerLocked,
@@ -23,8 +33,6 @@ from needle_widget.quiz import (
     questions_from_notes,
     reveal,
 )
-from needle_widget.sim import play_game
-from needle_widget.worlds import sample
 
 
 def _finished(seed: int = 2):
@@ -244,7 +252,7 @@ def test_next_draw_truth_is_the_seats_next_pile_draw(replay):
     assert truth["outcome"] == int(truth["drawn"] == truth["needle"])
     assert shown["score"]["brier"] == pytest.approx((0.1 - truth["outcome"]) ** 2)
     game = replay.game_at(k)
-    from needle_widget.knowledge import own_needle_odds
+    from needle_widget.inference.knowledge import own_needle_odds
     assert shown["model"]["free"]["forecast"] == own_needle_odds(game.player_view(seat)).next_draw
 
 

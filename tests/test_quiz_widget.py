@@ -12,11 +12,11 @@ import pytest
 from test_whatif_widget import send, synced
 
 from needle_widget import NeedleWidget, bots, examples, worlds
-from needle_widget.answers import class_table, load_answers
-from needle_widget.errors import NeedleError
-from needle_widget.figures import brier
-from needle_widget.quiz import AnswerLocked, QuizQuestion, QuizQuestionError, reveal
-from needle_widget.sim import play_game
+from needle_widget.engine.errors import NeedleError
+from needle_widget.engine.figures import brier
+from needle_widget.players.sim import play_game
+from needle_widget.teaching.answers import class_table, load_answers
+from needle_widget.teaching.quiz import AnswerLocked, QuizQuestion, QuizQuestionError, reveal
 
 ANSWERS = {"cards": None, "probability": 0.3, "choice": "steal"}
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from needle_widget import Game, Rules, actions
-from needle_widget.errors import ReplayError
-from needle_widget.replay import SNAPSHOT_EVERY, Replay
+from needle_widget.engine.errors import ReplayError
+from needle_widget.records.replay import SNAPSHOT_EVERY, Replay
 
 RULE_SETS = [Rules(), Rules(hand_size=12, steal_every=1), Rules(ace="wrap", first_player="random"), Rules(hand_size=3)]
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from needle_widget import Game, examples
-from needle_widget.errors import NeedleError, PerspectiveError, ReplayError
-from needle_widget.notes import (
+from needle_widget.engine.errors import NeedleError, PerspectiveError, ReplayError
+from needle_widget.records.notes import (
     MAX_PROMPT_LENGTH,
     MAX_TEXT_LENGTH,
     QUESTION_KINDS,
@@ -27,7 +27,7 @@ from needle_widget.notes import (
     NoteTextError,
     Question,
 )
-from needle_widget.replay import FORMAT, MAX_NOTES, READS, VERSION, Replay
+from needle_widget.records.replay import FORMAT, MAX_NOTES, READS, VERSION, Replay
 
 VIEWERS = (0, 1, "spectator", "teacher")
 FOR = (None, 0, 1, "spectator", "teacher")

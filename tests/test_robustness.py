@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from needle_widget import Card, Game, Replay, Rules, actions, bots, examples, view
-from needle_widget.bench import endless_game, replay_memory
-from needle_widget.errors import NeedleError, PerspectiveError, ReplayError, RulesError
-from needle_widget.replay import MAX_FILE_BYTES, MAX_NAME_LENGTH
-from needle_widget.rules import MAX_TURNS
+from needle_widget.apps.bench import endless_game, replay_memory
+from needle_widget.engine.errors import NeedleError, PerspectiveError, ReplayError, RulesError
+from needle_widget.engine.rules import MAX_TURNS
+from needle_widget.records.replay import MAX_FILE_BYTES, MAX_NAME_LENGTH
 
 # ---- replays: memory linear in length ------------------------------------------------------
 
@@ -189,7 +189,7 @@ def test_every_bad_input_raises_a_needle_error(name: str) -> None:
 
 
 def test_a_huge_integer_forecast_is_refused_in_words() -> None:
-    from needle_widget.quiz import AnswerError, QuizQuestion, check_answer
+    from needle_widget.teaching.quiz import AnswerError, QuizQuestion, check_answer
 
     with pytest.raises(AnswerError, match="is not a probability from 0 to 1"):
         check_answer(QuizQuestion(5, "winner", 0), 10**400)
@@ -203,8 +203,8 @@ def _answer_rows(tmp_path: Path) -> tuple[Path, list[str]]:
 
 
 def test_class_table_refuses_a_csv_cell_over_the_field_limit_in_words(tmp_path: Path) -> None:
-    from needle_widget.answers import class_table
-    from needle_widget.quiz import AnswerFileError
+    from needle_widget.teaching.answers import class_table
+    from needle_widget.teaching.quiz import AnswerFileError
 
     folder, lines = _answer_rows(tmp_path)
     (folder / "big.csv").write_text("\n".join([lines[0], "a" * 140_000 + lines[1][3:]]) + "\n", encoding="utf-8")
@@ -213,8 +213,8 @@ def test_class_table_refuses_a_csv_cell_over_the_field_limit_in_words(tmp_path: 
 
 
 def test_class_table_refuses_a_400_digit_score_in_words(tmp_path: Path) -> None:
-    from needle_widget.answers import class_table
-    from needle_widget.quiz import AnswerFileError
+    from needle_widget.teaching.answers import class_table
+    from needle_widget.teaching.quiz import AnswerFileError
 
     folder, _ = _answer_rows(tmp_path)
     row = json.loads((Path(__file__).parent.parent / "notebooks" / "answers" / "ada.jsonl").read_text().splitlines()[1])
@@ -230,8 +230,8 @@ BAD_PATHS = [3, True, b"answers.jsonl", "missing-folder/ann.jsonl", "ann\0.jsonl
 @pytest.mark.parametrize("path", BAD_PATHS, ids=repr)
 def test_save_answers_refuses_what_is_not_a_writable_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           path: object) -> None:
-    from needle_widget.answers import Answer, save_answers
-    from needle_widget.quiz import AnswerFileError
+    from needle_widget.teaching.answers import Answer, save_answers
+    from needle_widget.teaching.quiz import AnswerFileError
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(AnswerFileError, match="not a file path|does not exist|must end in"):
@@ -271,7 +271,7 @@ def test_a_failed_save_leaves_the_old_file_as_it_was(tmp_path: Path, monkeypatch
 @pytest.mark.parametrize("name", ["ann\u2028lee", "ann\u2029lee", "ann\x85lee", "ann\x0blee"], ids=ascii)
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
 def test_answers_with_unicode_line_breaks_in_names_round_trip(tmp_path: Path, name: str, suffix: str) -> None:
-    from needle_widget.answers import Answer, class_table, load_answers, save_answers
+    from needle_widget.teaching.answers import Answer, class_table, load_answers, save_answers
 
     rows = [Answer(name, "r", 3, "winner", 0, 0.9, truth=1, brier=0.01),
             Answer("bo", "r", 3, "winner", 0, 0.2, truth=1)]

@@ -17,11 +17,11 @@ from test_replay import random_game
 from test_rules import assert_refused
 
 from needle_widget import Card, Game, Replay, Rules, RulesError, bots, tournament, worlds
-from needle_widget.actions import ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
-from needle_widget.cards import DECK
-from needle_widget.errors import ReplayError
-from needle_widget.rules import OPTIONAL_VARIANTS
-from needle_widget.sim import play_game
+from needle_widget.engine.actions import ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
+from needle_widget.engine.cards import DECK
+from needle_widget.engine.errors import ReplayError
+from needle_widget.engine.rules import OPTIONAL_VARIANTS
+from needle_widget.players.sim import play_game
 
 DRAW, STEAL, END = DrawPile(), Steal(), EndSets()
 

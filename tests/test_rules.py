@@ -16,7 +16,7 @@ import pytest
 from conftest import ALL_CARDS, all_zones, cards, pick, pick_crossed, pick_deep, play, quiet_turn, stacked
 
 from needle_widget import Card, Game, IllegalAction, Rules, RulesError, set_points
-from needle_widget.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
+from needle_widget.engine.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
 
 C = Card.parse
 DRAW, STEAL, END = DrawPile(), Steal(), EndSets()

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from needle_widget import Game, Rules, actions, bots, play_game, search
-from needle_widget.errors import ArgumentError, NeedleError
-from needle_widget.search import SearchBot
+from needle_widget.engine.errors import ArgumentError, NeedleError
+from needle_widget.players.search import SearchBot
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 

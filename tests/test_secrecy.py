@@ -10,7 +10,7 @@ import random
 import pytest
 
 from needle_widget import Game, actions
-from needle_widget.cards import Card
+from needle_widget.engine.cards import Card
 
 
 def twin_decks(seed: int, hidden_owner: int, rules_hand: int = 7) -> tuple[list[Card], list[Card], Card, Card]:

@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 
 from needle_widget import Game, Rules, actions, bots, display, knowledge
-from needle_widget.cards import Card
-from needle_widget.errors import IllegalAction
-from needle_widget.game import Event
-from needle_widget.narration import narrate
-from needle_widget.terminal import describe_table
+from needle_widget.apps.terminal import describe_table
+from needle_widget.engine.cards import Card
+from needle_widget.engine.errors import IllegalAction
+from needle_widget.engine.game import Event
+from needle_widget.engine.narration import narrate
 
 RULES = Rules(max_turns=140)
 

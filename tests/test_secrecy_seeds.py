@@ -26,7 +26,7 @@ import pytest
 from test_widget import Recorder, send, state
 
 from needle_widget import Game, NeedleWidget, Rules, bots, examples
-from needle_widget.sim import play_game
+from needle_widget.players.sim import play_game
 
 SOURCE = random.Random("needle_widget tests: seeds")
 SHORT = Rules(max_turns=6)
@@ -52,7 +52,7 @@ class Entropy:
 
 @pytest.fixture
 def entropy(monkeypatch: pytest.MonkeyPatch) -> Entropy:
-    from needle_widget import desk
+    from needle_widget.screen import desk
 
     source = Entropy()
     monkeypatch.setattr(desk, "secrets", types.SimpleNamespace(randbits=source.randbits))

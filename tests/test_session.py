@@ -1,4 +1,4 @@
-"""The widget's policy without Jupyter (`needle_widget.session`): screens, entitlement,
+"""The widget's policy without Jupyter (`needle_widget.screen.session`): screens, entitlement,
 acting, autoplay, the bot guard; and a random state machine of browser requests and
 Python calls in every mode, checking that no perspective outside the screen's
 entitlement is ever shown.
@@ -20,10 +20,10 @@ import pytest
 from test_secrecy import twin_decks
 
 from needle_widget import Game, NeedleError, Replay, actions, bots, play_game
-from needle_widget.guard import BotError
-from needle_widget.session import MODES, SCREENS, Session, quote
-from needle_widget.synced import Synced
-from needle_widget.views import PERSPECTIVES
+from needle_widget.engine.views import PERSPECTIVES
+from needle_widget.screen.guard import BotError
+from needle_widget.screen.session import MODES, SCREENS, Session, quote
+from needle_widget.screen.synced import Synced
 
 ALL = PERSPECTIVES
 CARD = re.compile(r"[♣♦♥♠]|\b(10|[2-9AJQK])[CDHScdhs]\b")
@@ -121,8 +121,8 @@ def test_the_default_screen(mode: str, perspective: Any, screen: Any) -> None:
 
 
 def test_the_setup_helpers() -> None:
-    from needle_widget.guard import play_bots
-    from needle_widget.session import new_or_given
+    from needle_widget.screen.guard import play_bots
+    from needle_widget.screen.session import new_or_given
 
     game = Game(seed=1)
     seated = play_bots(game, None, 1)
@@ -533,7 +533,7 @@ def test_quote_is_short_for_anything() -> None:
 
 
 def test_the_session_imports_no_jupyter() -> None:
-    code = ("import sys, needle_widget.session, needle_widget.synced, needle_widget.guard; "
+    code = ("import sys, needle_widget.screen.session, needle_widget.screen.synced, needle_widget.screen.guard; "
             "print(sorted(m for m in ('anywidget', 'ipywidgets', 'traitlets', 'IPython') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from needle_widget import Rules, bots, play_game
-from needle_widget.errors import NeedleError
-from needle_widget.replay import Replay
-from needle_widget.sim import MAX_GAMES, Tournament, TournamentError, tournament
+from needle_widget.engine.errors import NeedleError
+from needle_widget.players.sim import MAX_GAMES, Tournament, TournamentError, tournament
+from needle_widget.records.replay import Replay
 
 
 def test_play_game_returns_a_finished_game_with_the_bots_names() -> None:

@@ -13,14 +13,14 @@ import pytest
 import traitlets
 
 from needle_widget import NeedleWidget, bots, examples
-from needle_widget.desk import Desk
-from needle_widget.errors import ArgumentError, ReplayError
-from needle_widget.game import Game
-from needle_widget.replay import Replay
-from needle_widget.seats import PERSPECTIVES
-from needle_widget.session import Session
-from needle_widget.sim import play_game
-from needle_widget.synced import Synced
+from needle_widget.engine.errors import ArgumentError, ReplayError
+from needle_widget.engine.game import Game
+from needle_widget.engine.seats import PERSPECTIVES
+from needle_widget.players.sim import play_game
+from needle_widget.records.replay import Replay
+from needle_widget.screen.desk import Desk
+from needle_widget.screen.session import Session
+from needle_widget.screen.synced import Synced
 
 BUNDLED = ("found_early", "discarded_by_opponent", "long_with_reshuffle")
 _requests = iter(range(1, 10**9))

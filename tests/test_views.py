@@ -8,7 +8,7 @@ import random
 import pytest
 
 from needle_widget import Card, Game, PerspectiveError, Rules, actions
-from needle_widget.cards import DECK
+from needle_widget.engine.cards import DECK
 
 PERSPECTIVES = (0, 1, "spectator", "teacher")
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from needle_widget import Card, Game, actions, bots, examples, knowledge, whatif, worlds
-from needle_widget.errors import ArgumentError, PerspectiveError
-from needle_widget.search import SearchBot
+from needle_widget.engine.errors import ArgumentError, PerspectiveError
+from needle_widget.players.search import SearchBot
 
 
 @pytest.fixture(scope="module")

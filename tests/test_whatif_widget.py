@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from needle_widget import Game, NeedleError, NeedleWidget, bots, examples, whatif, worlds
-from needle_widget.search import SearchBot
-from needle_widget.sim import play_game
+from needle_widget.players.search import SearchBot
+from needle_widget.players.sim import play_game
 
 
 def send(widget: NeedleWidget, **request: Any) -> None:

@@ -11,7 +11,7 @@ import json
 import pytest
 from wheel_env import STATIC, WheelEnv, sha256, wheel_env
 
-from needle_widget import widget
+from needle_widget.jupyter import widget
 
 MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root", "standalone.js": "needle-data",
            "standalone.css": ".nw-root"}

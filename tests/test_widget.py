@@ -11,7 +11,7 @@ import pytest
 from test_secrecy import play_twins
 
 from needle_widget import Game, NeedleError, NeedleWidget, Replay, actions, bots, play_game
-from needle_widget.cards import DECK
+from needle_widget.engine.cards import DECK
 
 
 def state(widget: NeedleWidget) -> dict[str, Any]:
@@ -324,7 +324,7 @@ def test_twin_games_give_identical_synced_state(seed: int, hidden_owner: int, mo
 
 
 def test_synced_state_per_step_stays_small_on_a_long_replay() -> None:
-    from needle_widget.bench import long_game
+    from needle_widget.apps.bench import long_game
 
     replay = long_game().replay()
     widget = NeedleWidget.from_replay(replay, perspective="teacher")
@@ -418,7 +418,7 @@ HUGE_REQUESTS = [
 
 @pytest.mark.parametrize("request_", HUGE_REQUESTS, ids=lambda r: json.dumps(r)[:30])
 def test_a_huge_request_gets_a_short_error_and_changes_nothing(request_: Any) -> None:
-    from needle_widget.widget import MAX_ERROR
+    from needle_widget.jupyter.widget import MAX_ERROR
 
     widget = NeedleWidget(game=Game(seed=3), perspective=0)
     before = state(widget)
@@ -432,7 +432,7 @@ def test_a_huge_request_gets_a_short_error_and_changes_nothing(request_: Any) ->
 
 
 def test_a_huge_direct_write_gets_a_short_error() -> None:
-    from needle_widget.widget import MAX_ERROR
+    from needle_widget.jupyter.widget import MAX_ERROR
 
     widget = NeedleWidget(game=Game(seed=3), perspective=0)
     widget.set_state({"x" * MB: 1})
@@ -441,7 +441,7 @@ def test_a_huge_direct_write_gets_a_short_error() -> None:
 
 def test_an_unexpected_error_reaches_the_widget_short_and_the_log_in_full(monkeypatch: pytest.MonkeyPatch,
                                                                            caplog: pytest.LogCaptureFixture) -> None:
-    from needle_widget.session import Session
+    from needle_widget.screen.session import Session
 
     widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay())
 
@@ -457,7 +457,7 @@ def test_an_unexpected_error_reaches_the_widget_short_and_the_log_in_full(monkey
 
 
 def test_a_failing_timer_stops_autoplay_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from needle_widget.session import Session
+    from needle_widget.screen.session import Session
 
     widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay())
     widget.playing = True
@@ -544,8 +544,8 @@ def test_act_reason_is_synced_with_can_act_and_quoted_by_a_refused_act() -> None
 
 
 def test_the_widget_s_traits_are_the_shared_list() -> None:
-    from needle_widget.shared import shared_constants
-    from needle_widget.synced import Synced
+    from needle_widget.jupyter.shared import shared_constants
+    from needle_widget.screen.synced import Synced
 
     widget = NeedleWidget(game=Game(seed=1), perspective=0)
     traits = shared_constants()["TRAITS"]

@@ -16,7 +16,7 @@ from test_session import PUBLIC_PAUSE, Cheat, Junk, Raising
 from test_widget import send, state, until
 
 from needle_widget import Game, NeedleWidget, actions, bots
-from needle_widget.cards import DECK
+from needle_widget.engine.cards import DECK
 
 PAUSED_TEXT = "Raising (Player 2) raised RuntimeError; the game is paused."
 

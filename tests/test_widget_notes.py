@@ -12,9 +12,9 @@ import pytest
 from test_whatif_widget import send, synced
 
 from needle_widget import Game, NeedleWidget, examples
-from needle_widget.notes import Note
-from needle_widget.replay import Replay
-from needle_widget.seats import PERSPECTIVES
+from needle_widget.engine.seats import PERSPECTIVES
+from needle_widget.records.notes import Note
+from needle_widget.records.replay import Replay
 
 NOTES = [
     Note(0, "The deal: everyone reads this."),

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from needle_widget import NeedleWidget, bots, play_game
-from needle_widget.errors import ArgumentError
-from needle_widget.widget import MAX_PICTURE
+from needle_widget.engine.errors import ArgumentError
+from needle_widget.jupyter.widget import MAX_PICTURE
 
 
 def tiny_png() -> bytes:

@@ -14,7 +14,7 @@ from test_session import Driver, check_synced
 from test_widget import Recorder, send, state
 
 from needle_widget import Game, NeedleError, NeedleWidget
-from needle_widget.views import PERSPECTIVES
+from needle_widget.engine.views import PERSPECTIVES
 
 
 class WidgetDriver(Driver):

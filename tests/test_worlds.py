@@ -26,8 +26,8 @@ from test_secrecy_reshuffle import careful_game, redo
 from test_secrecy_reshuffle import twins as reshuffle_twins
 
 from needle_widget import Card, Game, Replay, Rules, actions, knowledge, slots, worlds
-from needle_widget.errors import ArgumentError, NeedleError, PerspectiveError, ReplayError
-from needle_widget.result import Reason
+from needle_widget.engine.errors import ArgumentError, NeedleError, PerspectiveError, ReplayError
+from needle_widget.engine.result import Reason
 
 C = Card.parse
 LEVEL = 0.001

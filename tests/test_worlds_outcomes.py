@@ -18,9 +18,9 @@ from conftest import pick, play, stacked
 from test_secrecy import play_twins
 
 from needle_widget import Game, Replay, Rules, actions, bots, worlds
-from needle_widget.errors import ArgumentError, BotError, PerspectiveError, ReplayError
-from needle_widget.figures import percent
-from needle_widget.sim import play_game
+from needle_widget.engine.errors import ArgumentError, BotError, PerspectiveError, ReplayError
+from needle_widget.engine.figures import percent
+from needle_widget.players.sim import play_game
 
 SEATS = (0, 1, "spectator")
 

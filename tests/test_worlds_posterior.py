@@ -33,11 +33,11 @@ from test_worlds import (
 )
 
 from needle_widget import Card, Game, bots, knowledge, worlds
-from needle_widget.actions import Action
-from needle_widget.cards import DECK
-from needle_widget.errors import ArgumentError, PerspectiveError, ReplayError
-from needle_widget.observation import PlayerView
-from needle_widget.sim import play_game
+from needle_widget.engine.actions import Action
+from needle_widget.engine.cards import DECK
+from needle_widget.engine.errors import ArgumentError, PerspectiveError, ReplayError
+from needle_widget.engine.observation import PlayerView
+from needle_widget.players.sim import play_game
 
 C = Card.parse
 SLOT = {1: "dealt", 3: "first", 5: "second"}

@@ -19,8 +19,8 @@ from test_secrecy_reshuffle import redo
 from test_worlds import LEVEL, chi_square, needle_check
 
 from needle_widget import Card, Game, Replay, Rules, actions, bots, worlds
-from needle_widget.search import SearchBot
-from needle_widget.sim import play_game
+from needle_widget.players.search import SearchBot
+from needle_widget.players.sim import play_game
 
 C = Card.parse
 

@@ -1,4 +1,5 @@
-// Generated from needle_widget.shared.shared_constants(): `python -m needle_widget.shared js/src/shared.js`.
+// Generated from needle_widget.jupyter.shared.shared_constants():
+// `python -m needle_widget.jupyter.shared js/src/shared.js`.
 // Do not edit: tests/test_js.py fails when this file differs from what Python generates now.
 
 export const PERSPECTIVES = [0, 1, "spectator", "teacher"];

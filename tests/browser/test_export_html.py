@@ -14,7 +14,7 @@ from needle_widget import examples
 
 from .conftest import ARTIFACTS
 
-pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.export.GuessableSeedWarning")
+pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.apps.export.GuessableSeedWarning")
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ PLAY_DECK = ("4C 5H 6H 9S JD QD 2C  3D 7S 8D 10C KH AS 9H  8C").split()
 
 PLAY_CELLS = [
     "from needle_widget import Card, Game, NeedleWidget, bots\n"
-    "from needle_widget.cards import DECK\n"
+    "from needle_widget.engine.cards import DECK\n"
     f"first = [Card.parse(c) for c in {PLAY_DECK!r}]\n"
     "game = Game(seed=11, deck=first + [c for c in DECK if c not in first])\n"
     "w = NeedleWidget.play(opponent=bots.GreedyBot(), game=game, bot_delay=0.3)\n"

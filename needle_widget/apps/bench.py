@@ -1,0 +1,328 @@
+"""`needle-widget bench`: how fast the engine plays, measured through the public API."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine.actions import ChooseNeedle, Steal, cards_of
+from ..engine.game import Game
+from ..engine.rules import MAX_TURNS, Rules
+from ..engine.views import PERSPECTIVES
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measured figure: what, how much, in which unit."""
+
+    name: str
+    value: float
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.name:<66} {self.value:>10,.1f} {self.unit}"
+
+
+def random_selfplay(seconds: float, seed: int = 0) -> tuple[Figure, Figure]:
+    """Random self-play: `legal_actions()` + `apply()` at every decision, whole games."""
+    rand = random.Random(seed).random
+    for warm in range(300):  # warm up the set tables' cache
+        game = Game(seed=100_000 + warm)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            game.apply(legal[int(rand() * len(legal))])
+    decisions = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(50):
+            game = Game(seed=seed + games)
+            games += 1
+            while game.phase != "over":
+                legal = game.legal_actions()
+                game.apply(legal[int(rand() * len(legal))])
+                decisions += 1
+    elapsed = time.perf_counter() - start
+    return (
+        Figure("random self-play decisions", decisions / elapsed, "decisions/s"),
+        Figure("random self-play games", games / elapsed, "games/s"),
+    )
+
+
+def _midgame(seed: int = 3, decisions: int = 120) -> Game:
+    rng = random.Random(seed)
+    best = None
+    for s in range(seed, seed + 200):
+        game = Game(seed=s)
+        for _ in range(decisions):
+            if game.phase == "over":
+                break
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if game.phase != "over":
+            return game
+        best = game
+    return best  # pragma: no cover
+
+
+def long_game(seed: int = 3) -> Game:
+    """A game that runs to the turn limit (300 turns): random players who peek to avoid
+    ending the round (never steal their own needle, discard or lay the opponent's).
+    """
+    rand = random.Random(seed).random
+    game = Game(seed=seed)
+    while game.phase != "over":
+        p = game.to_move
+        mine, theirs = game.needle(p), game.needle(1 - p)
+        legal = [
+            a for a in game.legal_actions()
+            if not (type(a) is Steal and mine in game.hand(1 - p)) and theirs not in cards_of(a)
+        ] or game.legal_actions()
+        game.apply(legal[int(rand() * len(legal))])
+    return game
+
+
+def endless_game(actions: int, seed: int = 1) -> Game:
+    """A legal game of exactly `actions` actions (when the turn limit allows): each player picks
+    a needle in the other's hand and never steals, discards or lays one, so only E5 can end it.
+    """
+    rng = random.Random(seed)
+    game = Game(rules=Rules(max_turns=min(MAX_TURNS, actions)), seed=seed)
+    while len(game) < actions and game.phase != "over":
+        p = game.to_move
+        if game.phase == "needle":
+            game.apply(ChooseNeedle(rng.choice(game.hand(1 - p))))
+            continue
+        theirs = game.needle(1 - p)
+        legal = [a for a in game.legal_actions() if type(a) is not Steal and theirs not in cards_of(a)]
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+def replay_memory(actions: int) -> tuple[float, float]:
+    """Seconds and peak MB (tracemalloc) to load and check a replay of `actions` actions from JSON."""
+    import tracemalloc
+
+    from ..records.replay import Replay
+
+    text = endless_game(actions).replay().to_json()
+    start = time.perf_counter()
+    Replay.from_json(text)
+    seconds = time.perf_counter() - start
+    tracemalloc.start()
+    try:
+        Replay.from_json(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return seconds, peak / 2**20
+
+
+def replay_stepping(seconds: float) -> list[Figure]:
+    """Load and check a 300-turn replay, then time `game_at(k)` at random steps."""
+    from ..records.replay import Replay
+
+    game = long_game()
+    text = game.replay().to_json()
+    start = time.perf_counter()
+    replay = Replay.from_json(text)
+    load = time.perf_counter() - start
+    n = len(replay)
+    rand = random.Random(1).random
+    figure = per_call(
+        f"game_at(k), {game.turn} turns, {n} actions", lambda: replay.game_at(int(rand() * (n + 1))), seconds
+    )
+    branch = per_call(f"branch(k), {n} actions", lambda: replay.branch(int(rand() * (n + 1))), seconds)
+    return [Figure(f"load + check a {game.turn}-turn replay", load * 1e3, "ms"), figure, branch]
+
+
+def timed(label: str, fn: Callable[[int], object], seconds: float) -> Figure:
+    """Milliseconds per call of `fn(k)` (k = 0, 1, ...: a fresh seed each time), over about `seconds`,
+    after one warm-up call; at least one timed call.
+    """
+    fn(0)
+    calls = 0
+    start = time.perf_counter()
+    while calls == 0 or time.perf_counter() < start + seconds:
+        fn(1 + calls)
+        calls += 1
+    return Figure(label, (time.perf_counter() - start) / calls * 1e3, "ms")
+
+
+def worlds_figures(game: Game, seconds: float) -> list[Figure]:
+    """`worlds` from Player 1's view of `game` (random players) and of a GreedyBot game at a similar
+    turn: 1,000 model-free worlds, 1,000 worlds under the GreedyBot model, `outcomes` of 200 worlds
+    with GreedyBot rollouts (also from the deal), and the model's needle odds (400 worlds).
+    """
+    from ..inference.knowledge import opponent_needle_odds
+    from ..inference.outcomes import outcomes
+    from ..inference.worlds import posterior, sample
+    from ..players.bots import GreedyBot
+
+    view, greedy_view, pair = game.view(0), _greedy_midgame(game.turn).view(0), (GreedyBot(), GreedyBot())
+    turn = f"turn {game.turn}"
+    return [
+        timed(f"1,000 model-free worlds, {turn}", lambda k: sample(view, 1000, seed=k), seconds),
+        timed(f"1,000 worlds, GreedyBot model, {turn} of a GreedyBot game",
+              lambda k: posterior(greedy_view, 1000, seed=k, model=GreedyBot()), seconds),
+        timed(f"1,000 worlds, GreedyBot model, {turn} of a random game (worst case)",
+              lambda k: posterior(view, 1000, seed=k, model=GreedyBot()), seconds),
+        timed(f"needle odds, GreedyBot model (400 worlds), {turn}",
+              lambda k: opponent_needle_odds(greedy_view, model=GreedyBot(), seed=k), seconds),
+        timed(f"outcomes of 200 worlds, GreedyBot, {turn}", lambda k: outcomes(view, pair, 200, seed=k), seconds),
+        timed("outcomes of 200 worlds, GreedyBot, the deal",
+              lambda k: outcomes(Game(seed=21).view(0), pair, 200, seed=k), seconds),
+    ]
+
+
+def _greedy_midgame(turn: int, seed: int = 5) -> Game:
+    """A GreedyBot game stopped at `turn` (or the longest such game's last live step)."""
+    from ..players.bots import GreedyBot
+    from ..players.sim import play_game
+
+    best = None
+    for s in range(seed, seed + 100):
+        replay = play_game(GreedyBot(), GreedyBot(), seed=s).replay()
+        live = [k for k in range(len(replay)) if replay.game_at(k).turn <= turn]
+        game = replay.game_at(live[-1])
+        if game.turn == turn:
+            return game
+        if best is None or game.turn > best.turn:
+            best = game
+    assert best is not None
+    return best
+
+def _sixty_actions() -> object:
+    """The replay of a GreedyBot game of at least 60 actions (the graph's benchmark)."""
+    from ..players.bots import GreedyBot
+    from ..players.sim import play_game
+
+    return next(r for r in (play_game(GreedyBot(), GreedyBot(), seed=s).replay() for s in range(200)) if len(r) >= 60)
+
+
+def whatif_figures(seconds: float) -> list[Figure]:
+    """The widget's hypotheticals, through NeedleWidget on a GreedyBot replay of 60+ actions: the
+    possible-worlds panel for a step (model-free and with the GreedyBot model) and its play-out, set
+    from Python (computed at once); the whole graph for one seat; how long a browser's step
+    request takes to be answered while the worker thread computes the panels; the longest job.
+    """
+    import asyncio
+
+    from ..jupyter.widget import NeedleWidget
+    from ..screen.desk import Desk
+    from ..screen.session import Session
+
+    replay = _sixty_actions()
+    n = len(replay)
+
+    def panel(model: str, playout: bool = False) -> Callable[[int], object]:
+        widget = NeedleWidget.from_replay(replay, perspective=0, step=1)
+        widget.show_worlds(model=model)
+        if playout:
+            widget.play_out()
+        return lambda k: setattr(widget, "step", 1 + k % (n - 1))
+
+    def graph(k: int) -> None:
+        NeedleWidget.from_replay(replay, perspective=0).show_graph(model="random")
+
+    async def stepping() -> Figure:
+        widget = NeedleWidget.from_replay(replay, perspective=0, step=n // 2)
+        for request in ({"kind": "worlds", "open": True, "model": "greedy"}, {"kind": "playout"},
+                        {"kind": "graph", "open": True, "model": "greedy"}):
+            widget._on_message(widget, request, [])
+        await asyncio.sleep(0.4)  # the worker is busy from here on
+        times = []
+        for k in range(40):
+            start = time.perf_counter()
+            widget._on_message(widget, {"kind": "step", "to": 1 + k % (n - 1), "id": k}, [])
+            times.append(time.perf_counter() - start)
+            await asyncio.sleep(0.3 if k % 10 == 9 else 0.05)
+        widget.close()
+        times.sort()
+        return Figure("a step request answered while the worker computes (GreedyBot model; median)",
+                      times[len(times) // 2] * 1e3, "ms")
+
+    def longest_job() -> Figure:
+        desk = Desk(Session(replay=replay, perspective=0))
+        desk.session.go(n // 2)
+        desk.request_worlds(True, model="greedy")
+        desk.request_playout()
+        desk.request_graph(True)
+        longest = 0.0
+        while (job := desk.next_job()) is not None:
+            start = time.perf_counter()
+            job.run()
+            longest = max(longest, time.perf_counter() - start)
+        return Figure("the longest panel job (GreedyBot model; on the worker thread)", longest * 1e3, "ms")
+
+    return [
+        timed(f"worlds panel for a step, model-free ({n}-action replay)", panel("random"), seconds),
+        timed("worlds panel for a step, GreedyBot model", panel("greedy"), seconds),
+        timed("worlds panel + play-out of 200 worlds, model-free", panel("random", playout=True), seconds),
+        timed(f"the graph of the {n}-action replay for one seat", graph, 0),
+        asyncio.run(stepping()),
+        longest_job(),
+    ]
+
+
+def greedy_selfplay(seconds: float) -> Figure:
+    """Whole GreedyBot vs GreedyBot games per second (after a warm-up)."""
+    from ..players.bots import GreedyBot
+    from ..players.sim import play_game
+
+    a, b = GreedyBot(), GreedyBot()
+    for seed in range(10_000, 10_500):  # warm up: GreedyBot and the set tables fill their caches
+        play_game(a, b, seed=seed)
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            play_game(a, b, seed=games)
+            games += 1
+    return Figure("GreedyBot vs GreedyBot games", games / (time.perf_counter() - start), "games/s")
+
+
+def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
+    """Microseconds per call of `fn`, over about `seconds`."""
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            fn()
+        calls += 100
+    return Figure(label, (time.perf_counter() - start) / calls * 1e6, "µs")
+
+
+def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure]:
+    """Run every benchmark, printing each figure as it comes; return them."""
+    figures: list[Figure] = []
+
+    def report(figure: Figure) -> None:
+        figures.append(figure)
+        out(str(figure))
+
+    for figure in random_selfplay(seconds):
+        report(figure)
+    report(greedy_selfplay(seconds))
+    for figure in replay_stepping(seconds / 2):
+        report(figure)
+    load, megabytes = replay_memory(20_000)
+    report(Figure("load + check a 20,000-action replay", load * 1e3, "ms"))
+    report(Figure("  its peak memory (tracemalloc)", megabytes, "MB"))
+    game = _midgame()
+    for perspective in PERSPECTIVES:
+        report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda p=perspective: game.view(p), seconds / 4))
+    from ..inference.knowledge import opponent_needle_odds, own_needle_odds
+
+    mine = game.player_view(0)
+    report(per_call("knowledge: both needle odds", lambda: (opponent_needle_odds(mine).in_my_hand,
+                                                         own_needle_odds(mine)), seconds / 4))
+    for figure in worlds_figures(game, seconds / 4):
+        report(figure)
+    for figure in whatif_figures(seconds / 4):
+        report(figure)
+    return figures

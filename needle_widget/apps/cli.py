@@ -1,0 +1,288 @@
+"""The `needle-widget` command: simulate, show, play, bench.
+
+Bad arguments and bad files give a one-line error and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from .._version import __version__
+from ..engine.errors import NeedleError
+from ..engine.seats import player_name
+from ..records.replay import MAX_FILE_BYTES, Replay
+
+MAX_BENCH_SECONDS = 600.0
+"""The longest `bench --seconds` accepted."""
+MAX_REPLAY_BYTES = MAX_FILE_BYTES
+"""The largest replay file `show` reads (32 MB)."""
+
+
+def _unrecognized(extras: Sequence[str]) -> str:
+    options = [a for a in extras if a.startswith("-") and a != "-"]
+    named = options or list(extras)
+    kind = "option" if options else "argument"
+    return f"unrecognized {kind}{'s' if len(named) > 1 else ''} {', '.join(map(repr, named))}"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors that put an unknown option before a missing argument."""
+
+    _raw: list[str] = []
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        self._raw = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:  # unknown options of a subcommand arrive here too
+            self.error(_unrecognized(extras))
+        return namespace
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if message.startswith("the following arguments are required"):
+            unknown = self._unknown_options()
+            if unknown:  # `needle-widget --bogus` is about --bogus, not the missing COMMAND
+                message = _unrecognized(unknown)
+        self.exit(2, f"needle-widget: error: {message}\n")
+
+    def _unknown_options(self) -> list[str]:
+        unknown = []
+        for arg in self._raw:
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0]
+            if not arg.startswith("-") or arg == "-" or _is_number(arg) or name in self._option_string_actions:
+                continue
+            if not (arg.startswith("--") and any(o.startswith(name) for o in self._option_string_actions)):
+                unknown.append(arg)
+        return unknown
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= MAX_BENCH_SECONDS:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be > 0 and at most {MAX_BENCH_SECONDS:g}, got {text!r}")
+    return value
+
+
+def _count(low: int, high: int | None = None, why: str = "") -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, got {text!r}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}{why}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _jobs(text: str) -> int:
+    cpus = os.cpu_count() or 1
+    return _count(1, cpus, " (the number of CPUs)")(text)
+
+
+def _perspective(text: str):
+    value = {"1": 0, "2": 1, "p1": 0, "p2": 1}.get(text.lower(), text.lower())
+    if value not in (0, 1, "spectator", "teacher"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1, 2, spectator or teacher")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `needle-widget` and its five commands."""
+    from ..players.bots import BOTS
+    from ..players.sim import MAX_GAMES
+
+    parser = _Parser(prog="needle-widget", description="Needle in a Card Stack from the command line.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    sim = commands.add_parser("simulate", help="play bots against each other and summarise")
+    sim.add_argument("--bots", nargs="+", default=["greedy", "random"], choices=sorted(BOTS), metavar="BOT",
+                     help=f"two or more of: {', '.join(sorted(BOTS))} (default: greedy random)")
+    sim.add_argument("--games", type=_count(1, MAX_GAMES, " games per pair of bots"),
+                     default=1000, help=f"games per pair of bots (default 1000, at most {MAX_GAMES:,})")
+    sim.add_argument("--seed", type=_count(0), default=0, help="seed of the first game (default 0)")
+    sim.add_argument("--jobs", type=_jobs, default=1,
+                     help="worker processes (default 1, at most the number of CPUs)")
+    sim.add_argument("--out", metavar="CSV", help="write one row per game to this CSV file")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    show = commands.add_parser("show", help="print a replay, narrated from one perspective")
+    show.add_argument("replay", metavar="REPLAY.json")
+    show.add_argument("--perspective", type=_perspective, default="spectator",
+                      help="1, 2, spectator or teacher (default spectator)")
+    show.add_argument("--step", type=_count(0), default=None, help="stop after this many actions")
+
+    export = commands.add_parser("export", help="write a replay as one HTML file, seen from one perspective")
+    export.add_argument("replay", metavar="REPLAY.json")
+    export.add_argument("--perspective", type=_perspective, default=0,
+                        help="1, 2, spectator or teacher (default 1): only what it saw goes into the file")
+    export.add_argument("-o", "--out", metavar="HTML", required=True, help="the HTML file to write")
+    export.add_argument("--step", type=_count(0), default=0, help="the step the page opens at (default 0)")
+    export.add_argument("--no-spoilers", action="store_true",
+                        help="show nothing past the step shown until the reader steps there")
+
+    play = commands.add_parser("play", help="play a game against a bot in the terminal")
+    play.add_argument("--opponent", default="greedy", choices=sorted(BOTS), metavar="BOT",
+                      help=f"one of: {', '.join(sorted(BOTS))} (default greedy)")
+    play.add_argument("--seed", type=_count(0), default=None, help="deal seed (default: a fresh one)")
+    play.add_argument("--you", type=int, choices=(1, 2), default=1, help="your seat (default 1)")
+    play.add_argument("--save", metavar="REPLAY.json", help="save the game's replay here at the end")
+
+    bench = commands.add_parser("bench", help="measure the engine's speed")
+    bench.add_argument("--seconds", type=_seconds, default=2.0,
+                       help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run `needle-widget` with `argv`; return the exit code (2 for bad input, in one line)."""
+    args = build_parser().parse_args(argv)
+    out = stdout or sys.stdout
+    try:
+        if args.command == "simulate":
+            return _simulate(args, out)
+        if args.command == "show":
+            return _show(args, out)
+        if args.command == "export":
+            return _export(args, out)
+        if args.command == "play":
+            from .terminal import play_in_terminal
+
+            return play_in_terminal(args.opponent, args.seed, args.you - 1, args.save, stdin or sys.stdin, out)
+        from .bench import run
+
+        print(f"needle-widget {__version__} bench, Python {sys.version.split()[0]}, one process", file=out)
+        run(args.seconds, out=lambda line: print(line, file=out, flush=True))
+        return 0
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error of ours
+        sys.stderr = open(os.devnull, "w")  # Python flushes stderr at exit
+        return 0
+    except (NeedleError, OSError) as error:
+        print(f"needle-widget: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("needle-widget: interrupted", file=sys.stderr)
+        return 130
+
+
+def _simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..players.bots import make_bot
+    from ..players.sim import tournament
+
+    if len(args.bots) < 2:
+        raise NeedleError("simulate needs at least two --bots")
+    if args.out:
+        _check_writable(args.out)
+    entrants = [make_bot(name, seed=args.seed + i) for i, name in enumerate(args.bots)]
+    progress = not args.no_progress
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            result = tournament(entrants, args.games, args.seed, executor=pool, progress=progress)
+    else:
+        result = tournament(entrants, args.games, args.seed, progress=progress)
+    print(result.table(), file=out)
+    reasons = ", ".join(f"{k} {v}" for k, v in result.reasons().items())
+    print(f"endings: {reasons}", file=out)
+    if args.out:
+        result.to_csv(args.out)
+        print(f"wrote {len(result.rows)} rows to {args.out}", file=out)
+    return 0
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an --out path that could not be written, before any work is done."""
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        raise NeedleError(f"--out {path!r} is a directory")
+    if not os.path.isdir(folder):
+        raise NeedleError(f"--out {path!r}: there is no directory {folder!r}")
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        raise NeedleError(f"--out {path!r} is not writable")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise NeedleError(f"--out {path!r}: cannot write in {folder!r} ({error.strerror or error})") from None
+
+
+def _load_replay(path: str) -> Replay:
+    """`Replay.load`: it refuses what is not a regular file, or is over MAX_FILE_BYTES, before reading."""
+    return Replay.load(path)
+
+
+def _export(args: argparse.Namespace, out: TextIO) -> int:
+    from .export import GuessableSeedWarning, to_html
+
+    replay = _load_replay(args.replay)
+    if args.step > len(replay):
+        raise NeedleError(f"--step {args.step} is past the end of this replay ({len(replay)} actions)")
+    _check_writable(args.out)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GuessableSeedWarning)
+        page = to_html(replay, args.out, perspective=args.perspective, step=args.step, spoilers=not args.no_spoilers)
+    for warning in caught:
+        print(f"needle-widget: warning: {warning.message}", file=sys.stderr)
+    size = len(page.encode("utf-8"))
+    print(f"wrote {args.out}: {len(replay)} actions seen by {_who(args.perspective)}, {size / 1024:.0f} KB", file=out)
+    return 0
+
+
+def _who(perspective: object) -> str:
+    """"Player 1", "Player 2", or the perspective's name as given ("spectator", "teacher")."""
+    return player_name(perspective) if perspective in (0, 1) else str(perspective)  # type: ignore[arg-type]
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    from ..engine.narration import narrate
+    from .terminal import describe_table, printable
+
+    replay = _load_replay(args.replay)
+    step = len(replay) if args.step is None else args.step
+    if step > len(replay):
+        raise NeedleError(f"--step {step} is past the end of this replay ({len(replay)} actions)")
+    game = replay.game_at(step)
+    who = _who(args.perspective)
+    one, two = (printable(name) for name in replay.players)  # names come from the file: no escape codes
+    seed = f"seed {replay.seed}, " if args.perspective == "teacher" else ""  # the seed deals every hand
+    print(f"{one} (Player 1) vs {two} (Player 2), {seed}seen by {who}, {step} of {len(replay)} actions", file=out)
+    turn = None
+    for event, line in zip(game.history, narrate(game, args.perspective), strict=False):
+        if event.turn != turn:
+            turn = event.turn
+            print("Needles" if turn == 0 else f"Turn {turn}", file=out)
+        print(f"  {line}", file=out)
+    print(describe_table(game.view(args.perspective)), file=out)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,823 @@
+"""NeedleWidget: the game in Jupyter, a thin adapter over `session.Session`.
+
+The session decides what this screen may see and do; `synced` builds what it receives.
+Here: the traits, the table of browser requests, the timers, the one place errors are shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import datetime
+import functools
+import logging
+import os
+import pathlib
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..engine.errors import ArgumentError, NeedleError
+from ..engine.game import Game
+from ..engine.rules import Rules
+from ..engine.views import Perspective, check_perspective
+from ..records.notes import Note, Question
+from ..records.replay import Replay
+from ..screen.desk import Desk, Job
+from ..screen.guard import play_bots, seat_bots
+from ..screen.notepad import Notepad
+from ..screen.quizmode import QuizMode
+from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
+from ..screen.synced import Synced
+from ..teaching.answers import Answer, QuizRun, save_answers
+from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
+
+__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_PICTURE", "MAX_REQUEST_ID", "REQUESTS", "SETTLE"]
+_STATIC = pathlib.Path(__file__).parent.parent / "static"
+_MISSING = """export default { render({ el }) {
+  el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""The autoplay speeds the browser offers (actions per second); Python accepts any from 0.1 to 20."""
+MAX_ERROR = 500
+"""An error shown in the widget is cut to this many characters."""
+REQUESTS: dict[str, tuple[str, ...]] = {
+    "act": ("request_act", "action"), "step": ("request_step", "to"), "perspective": ("request_perspective", "to"),
+    "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
+    "resume": ("request_resume", "bot"),
+    "branch": ("request_branch", "seat", "opponent", "world"), "back": ("request_back",),
+    "new_game": ("request_new_game", "deal"),
+    "worlds": ("request_worlds", "open", "seat", "model"), "resample": ("request_resample",),
+    "playout": ("request_playout",), "graph": ("request_graph", "open", "seat", "model"),
+    "note_add": ("request_note_add", "step", "text", "perspective", "question"),
+    "note_edit": ("request_note_edit", "index", "text", "perspective", "question"),
+    "note_remove": ("request_note_remove", "index"),
+    "quiz_answer": ("request_quiz_answer", "index", "answer"), "quiz_go": ("request_quiz_go", "index"),
+}
+"""The browser's requests: {kind: (the QuizMode, Notepad, Desk or Session method that answers (the first
+that has it), the request fields it takes)}.
+Each may also carry an `id` (see `NeedleWidget.answer`)."""
+SETTLE = 0.25
+"""Seconds the panels' work waits after a step from the browser or autoplay: while stepping
+(a held key, quick presses) no panel is computed; the panels follow once the step settles."""
+MAX_REQUEST_ID = 2**31 - 1
+"""A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
+MAX_PICTURE = 6 * 1024 * 1024
+"""A picture a view sends back for `NeedleWidget.save_png` may have at most this many bytes (its
+base64 and the message stay under the 10 MiB a Jupyter server's websocket takes by default)."""
+_MAX_PICTURES_ASKED = 16
+PNG_DATA_URL = "data:image/png;base64,"
+"""How a view's picture starts (a PNG data URL); the front end sends none longer than MAX_PICTURE allows."""
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+log = logging.getLogger("needle_widget")
+
+
+def _bundle(name: str, missing: str) -> str | pathlib.Path:
+    """The front end's built file `name` as text, or `missing` if it is not built. As a path (which
+    anywidget watches and reloads) only when hot reload is asked for (`ANYWIDGET_HMR=1`): anywidget
+    ties every instance to a watched file's signal, so a closed widget would never be freed.
+    """
+    path = _STATIC / name
+    if not path.is_file():
+        return missing
+    if os.environ.get("ANYWIDGET_HMR") == "1":
+        return path
+    text = path.read_text(encoding="utf-8")
+    return text if "\n" in text else text + "\n"  # one line could pass for a file name with anywidget
+
+
+def _read(name: str, settable: bool = False) -> property:
+    """A widget property that is the session's `name` (set from Python too, if settable)."""
+    setter = (lambda self, value: self._python(setattr, self._session, name, value)) if settable else None
+    return property(lambda self: getattr(self._session, name), setter, doc=getattr(Session, name).__doc__)
+
+
+def _call(method: Callable[..., None]) -> Callable[..., None]:
+    """A widget method calling the session's (or the desk's) `method` from Python: errors are raised,
+    bots answer and the open panels are computed at once.
+    """
+
+    @functools.wraps(method)
+    def call(self: NeedleWidget, *args: Any, **kwargs: Any) -> None:
+        owner = self._desk if method.__qualname__.startswith("Desk.") else self._session
+        self._python(getattr(owner, method.__name__), *args, **kwargs)
+
+    call.__doc__ = f"{method.__doc__}\n\nEvery open view follows; a bot to move answers at once."
+    call.__module__, call.__qualname__ = __name__, f"NeedleWidget.{method.__name__}"
+    return call
+
+
+class NeedleWidget(anywidget.AnyWidget):
+    """Play, watch or replay Needle in a Card Stack in a notebook: `NeedleWidget(game=g, perspective=0)`
+    (a live game on Player 1's screen), `.play(opponent=bot)`, `.hotseat()`, `.watch(bot0, bot1)` or
+    `.from_replay(replay)`. Set `step` and `perspective` from Python and every open view follows.
+
+    `screen=` is whose screen this is (default: `perspective`, in live and play modes), changed only
+    by Python (`set_screen`). While the round is live a player's screen may switch only between its
+    seat and the spectator; "spectator" and "teacher" screens, watch and replay, and `allow_peek=True`
+    open all four. When the round is over all four open for a review, unless `reveal_at_end=False`.
+
+    A failing bot (it raises, or returns an illegal move) pauses the game: the widget names the bot
+    and the error, never a card; `bot_error` has the detail (so does the "needle_widget" log);
+    `replace_bot(player, bot)` or `take_seat(player)` goes on.
+
+    The widget observes its live game (`Game.observe`): `game.apply(...)` from Python (or from
+    another widget of the same game) moves it to the new last step if it was there, and a bot
+    to move answers at once, as after `apply`. Once the round is over, `new_game()` (or the
+    browser's "new_game" request) deals again with the same rules, mode, screen and bots.
+
+    A picture of the view (for slides and worksheets) is drawn in the browser, from the widget's own
+    DOM: its "Save picture" button downloads it, and `save_png(path)` asks an open view for one.
+
+    >>> from needle_widget import Game
+    >>> NeedleWidget(game=Game(seed=3), perspective="teacher")
+    NeedleWidget(mode='live', step=0/0, perspective='teacher')
+    """
+
+    _esm = _bundle("widget.js", _MISSING)
+    _css = _bundle("widget.css", "")
+
+    mode = traitlets.Unicode("live").tag(sync=True)
+    """"play" | "hotseat" | "watch" | "replay" | "live" | "quiz", fixed at construction; a branch is "play" or
+    "hotseat"."""
+    perspective = traitlets.Union([traitlets.Int(), traitlets.Unicode()], default_value="spectator").tag(sync=True)
+    """Shown now: 0 | 1 | "spectator" | "teacher". Python may set any; the browser asks for one of `perspectives`."""
+    perspectives = traitlets.List().tag(sync=True)
+    """What this screen may switch to now, e.g. [0, "spectator"]: decided by `screen`, never by `perspective`."""
+    step = traitlets.Int(0).tag(sync=True)
+    """The game after `step` actions is shown (0 <= step <= steps)."""
+    steps = traitlets.Int(0).tag(sync=True)
+    """Actions recorded so far (in spoiler-free review: the current step, the end of the replay as shown)."""
+    spoilers = traitlets.Bool(True).tag(sync=True)
+    """False in spoiler-free review (`from_replay(..., spoilers=False)`): nothing past `step` is sent, and the
+    browser may still ask for the next step (Next and → stay enabled at `step == steps` until the round is over)."""
+    table = traitlets.Dict().tag(sync=True)
+    """`display.table` at `step` for `perspective`: {perspective, phase, turn, to_move, scores, discard_pile,
+    pile_size, players: [{hand: [codes] | None, hand_size, needle, sets, score, ...}] x2,
+    legal_actions: [{type, card?, cards?, label, points?}], result: None | {winner, reason, text, ...}}."""
+    events = traitlets.List().tag(sync=True)
+    """One line per action as `perspective` may know it: [{step, turn, player, text}]."""
+    info = traitlets.Dict().tag(sync=True)
+    """{kind: "spectator"} | {kind: "player", player, opponent_needle: {grid, top, ...}, own_needle}
+    | {kind: "teacher", needles, players, pile_top}."""
+    seats = traitlets.List().tag(sync=True)
+    """The seats' names, [Player 1's, Player 2's], e.g. ["You", "greedy"]."""
+    bots = traitlets.List().tag(sync=True)
+    """The bots' latest reasons, each shown to its own seat and the teacher only: [{player, name, text, step}]."""
+    cover = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """Hotseat: {player, text: "Pass to Player 2"} while the table waits for that player, else None."""
+    error = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The error line: {id (a new id is a new error), text (at most MAX_ERROR characters)} | None. Set by a
+    refused request (with or without an id), a direct write or a failing timer; None once a request is accepted."""
+    answer = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """Python's answer to the last browser request that carried an `id`: {id, ok: bool, error: text | None}
+    (error: the refusal, as in `error`). Sent in the same update as the changes the request made; requests
+    are answered in the order sent, so an answer for id n also answers every earlier id of that browser."""
+    paused = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """A bot failed: {player, text: "OddsBot (Player 2) made an illegal move; ...", bots: [built-in names]} | None."""
+    playing = traitlets.Bool(False).tag(sync=True)
+    """Autoplay is running (never in play or hotseat mode)."""
+    speed = traitlets.Float(1.0).tag(sync=True)
+    """Autoplay speed, actions per second (0.1 to 20; the browser offers 0.5, 1, 2, 4, 8)."""
+    scale = traitlets.Float(1.0).tag(sync=True)
+    """Size of the whole widget (0.5 to 3; 1.5 for a projector)."""
+    busy = traitlets.Bool(False).tag(sync=True)
+    """Play mode: a bot is about to answer."""
+    can_act = traitlets.Bool(False).tag(sync=True)
+    """The browser may send "act" requests now."""
+    act_reason = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    """None when `can_act`; else why not, in public words (never a card): "It is Player 2's move, not yours",
+    "Go to the latest step (12) to play", "The round is over"... (`Session.act_reason`; an "act" request
+    refused for this reason quotes it)."""
+    hidden_reason = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    """Why the perspectives missing from `perspectives` are closed ("Hidden while the round is live"), or None."""
+    nearby = traitlets.Dict().tag(sync=True)
+    """While browsing a record: {"<k>": {table, info}} for steps step-1 and step+1, shown at once on a key press."""
+    branch_info = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """In a branch ("play from here"): {from_step, world: "real" | "sampled", seat, opponent, back, text:
+    "Branch from step 34: the real cards"} (the replay's seed is named to the teacher only); else None."""
+    offers = traitlets.Dict().tag(sync=True)
+    """What this screen may start now: {branch: {seats, worlds, opponents: [{id, label}], reason},
+    worlds: {seats, models: [{id, label}], reason}, graph: {seats, models, reason}, new_game: {reason},
+    notes: ...} (reason: why not, in public words, or None)."""
+    worlds = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The possible-worlds panel (`whatif.worlds_panel` for the shown step and seat) with status
+    "computing" | "ready" | "failed" and playout (None, or `whatif.playout` with its status); None when closed."""
+    graph = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """The game's graph for one seat: {status, seat, model, n, done, total, steps, needle, points:
+    [`whatif.graph_point`], markers: [`whatif.graph_markers`]}; None when closed."""
+
+    shown_notes = traitlets.List().tag(sync=True)
+    """The notes the shown perspective may read, up to `steps`: [{step, text, perspective, for_label,
+    question: None | {kind, prompt, text}, index}] (index: the note's number, on the teacher's view only)."""
+    quiz_state = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    """Quiz mode: {seat, student, total, index, done, items, question: {index, step, kind, prompt, form,
+    answered}, reveal: None | {answer_text, verdict, rows, note}} (`quizmode.QuizMode.state`); else None.
+    The reveal (the truth) is sent only once the question is answered."""
+
+    def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
+                 replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
+                 bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
+                 bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, spoilers: bool = True,
+                 run: QuizRun | None = None, **kwargs: Any) -> None:
+        self.bot_delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
+        self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
+                                  allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed,
+                                  spoilers=spoilers))
+        if (mode == "quiz") != (run is not None):
+            raise ArgumentError("quiz mode needs run= (a QuizRun): use NeedleWidget.quiz(replay, seat)")
+        self._quiz = None if run is None else QuizMode(self._session, run, clock=_now)
+        self._notepad = Notepad(self._desk)
+        self._watched: tuple[Replay, Callable[[], None]] | None = None
+        self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk, self._quiz), None, False, 0
+        self._work: asyncio.TimerHandle | None = None
+        self._working, self._settled, self._pool, self._no_threads = False, 0.0, None, False
+        self._games: dict[int, tuple[Game, Callable[[], None]]] = {}
+        self._changing = 0
+        self._pictures: dict[int, pathlib.Path] = {}  # save_png: the files asked for, by id, not yet drawn
+        self._picture_id = 0
+        super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
+        self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
+        self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
+        self.on_msg(self._on_message)
+        with self._own_changes():
+            self._after(at_once=True)
+
+    @classmethod
+    def play(cls, opponent: Any = None, seed: int | None = None, you: int = 0,
+             rules: Rules | None = None, game: Game | None = None, **kwargs: Any) -> NeedleWidget:
+        """You (Player `you + 1`, this screen) against a bot (GreedyBot by default), from a new deal or `game`.
+        The bot answers a browser's move after `bot_delay` seconds, a move made with `apply` at once.
+        """
+        game = new_or_given(game, rules, seed)
+        return cls(game=game, perspective=you, mode="play", bots=play_bots(game, opponent, you), **kwargs)
+
+    @classmethod
+    def hotseat(cls, seed: int | None = None, rules: Rules | None = None, game: Game | None = None,
+                **kwargs: Any) -> NeedleWidget:
+        """Two students at one screen: the table is covered ("Pass to Player 2") between turns."""
+        return cls(game=new_or_given(game, rules, seed), mode="hotseat", **kwargs)
+
+    @classmethod
+    def watch(cls, bot0: Any, bot1: Any, seed: int | None = None, rules: Rules | None = None,
+              speed: float = 1.0, autoplay: bool = True, game: Game | None = None, **kwargs: Any) -> NeedleWidget:
+        """Two bots play, one action every 1/speed seconds while autoplay is on (in a notebook; else `advance()`)."""
+        game = new_or_given(game, rules, seed)
+        kwargs.setdefault("perspective", "teacher")
+        widget = cls(game=game, mode="watch", bots=seat_bots(game, {0: bot0, 1: bot1}), speed=speed, **kwargs)
+        widget.playing = bool(autoplay)
+        return widget
+
+    @classmethod
+    def from_replay(cls, replay: Replay, perspective: Perspective = "spectator", step: int = 0,
+                    spoilers: bool = True, **kwargs: Any) -> NeedleWidget:
+        """Step through a recorded game; every perspective is open.
+
+        `spoilers=False`: spoiler-free review. The widget shows the replay as if it ended at the
+        current step: the event list, the slider's end (`steps`), the result, the graph and every
+        panel hold nothing past `step`, so a class meets each turn as the player did. The browser
+        steps back to any step or on to the next one ("Last" and End go to the current step, the
+        end as shown); Python may set `step` anywhere up to the real end, and the cut follows it.
+        """
+        widget = cls(replay=replay, perspective=perspective, spoilers=spoilers, **kwargs)
+        widget.step = step
+        return widget
+
+    @classmethod
+    def quiz(cls, replay: Replay, seat: int = 0, questions: Any = None, *, student: str = "student",
+             replay_name: str = "replay", seed: int = 0, n: int = QUIZ_WORLDS, **kwargs: Any) -> NeedleWidget:
+        """A quiz for `seat` (0 or 1) on `replay`: at each question's step the widget shows the seat's
+        view (spoiler-free: nothing past the furthest question reached; the seat's odds hidden until
+        it answers) and asks; the answer is checked, revealed beside the models' and scored, and locked.
+
+        `questions`: QuizQuestions, their dicts, or (step, kind) pairs for `seat`; None takes the
+        questions of the notes the seat may read (`quiz.questions_from_notes`). Each is checked
+        at once (`quiz.check_question`). `student` and `replay_name` go into the answer records
+        (`answers`, `save_answers`); `seed` and `n` make the reveal's figures (`quiz.reveal`).
+
+        >>> from needle_widget import examples
+        >>> w = NeedleWidget.quiz(examples.load("detective"), seat=0, student="ann", n=20)
+        >>> w.quiz_state["question"]["prompt"], w.step
+        ('Which is the better draw here, pile or steal?', 2)
+        >>> w.answer_question("pile")
+        >>> w.answers[0].answer, w.quiz_state["reveal"] is not None
+        ('pile', True)
+        """
+        if not isinstance(replay, Replay):
+            raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
+        if type(seat) is not int or seat not in (0, 1):
+            raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
+        if questions is None:
+            questions = questions_from_notes(replay, seat)
+        elif isinstance(questions, (str, bytes, dict)) or not hasattr(questions, "__iter__"):
+            raise ArgumentError(f"questions must be a list of questions, not {quote(questions)}")
+        else:
+            questions = [QuizQuestion(q[0], q[1], seat) if isinstance(q, tuple) and len(q) == 2 else q
+                         for q in questions]
+        run = QuizRun(replay, questions, student=student, replay_name=replay_name, seed=seed, n=n)
+        return cls(replay=replay, perspective=seat, mode="quiz", screen=seat, spoilers=False, run=run, **kwargs)
+
+    @property
+    def _session(self) -> Session:
+        return self._desk.session
+
+    # ---- Python's side ------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The live Game (play, hotseat, watch, live modes); in replay mode, the game at `step`."""
+        s = self._session
+        return s.whole() if s.live else s.game_at(s.step)
+
+    @property
+    def replay(self) -> Replay:
+        """The record: the replay being shown (all of it, in spoiler-free review too), or the live
+        game's record so far.
+        """
+        record = self._session.full_record()
+        self._watch_notes(record)
+        return record
+
+    screen = _read("screen")
+    allow_peek = _read("allow_peek", settable=True)
+    reveal_at_end = _read("reveal_at_end", settable=True)
+    bot_error = _read("bot_error")
+    set_screen, apply, advance = _call(Session.set_screen), _call(Session.apply), _call(Session.advance)
+    replace_bot, take_seat = _call(Session.replace_bot), _call(Session.take_seat)
+    branch, back, new_game = _call(Desk.branch), _call(Desk.back), _call(Desk.new_game)
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        """The seed of each deal this widget has played, the first game's first (`new_game`; empty for a replay)."""
+        return self._desk.deals
+
+    def show_worlds(self, seat: Perspective | None = None, model: str | None = None, seed: int | None = None) -> None:
+        """Open the possible-worlds panel at the shown step: the worlds `seat` cannot tell apart (a
+        player's perspective shows its own; the teacher's chooses, default Player 1, beside the real
+        one), the opponent modelled as `model` ("random" or "greedy"), drawn from `seed`.
+        """
+        self._python(self._desk.analysis.show_worlds, self._session.perspective, True, seat, model, seed)
+
+    def close_worlds(self) -> None:
+        """Close the possible-worlds panel."""
+        self._python(self._desk.analysis.show_worlds, self._session.perspective, False)
+
+    def resample(self) -> None:
+        """Other possible worlds (the seed goes up by one)."""
+        self._python(self._desk.analysis.resample)
+
+    def play_out(self) -> None:
+        """Play the possible worlds out with bots: the seat's win / draw / loss shares (`worlds["playout"]`)."""
+        self._python(self._desk.analysis.play_out)
+
+    def show_graph(self, seat: int | None = None, model: str | None = None) -> None:
+        """Draw the game's graph for `seat` (a player's perspective: its own; the teacher's chooses):
+        its win share from its own view at every step, and its belief in the opponent's true needle.
+        From Python every step is computed at once; from the browser it fills in between requests.
+        """
+        self._python(self._desk.analysis.show_graph, self._session.perspective, True, seat, model)
+
+    def close_graph(self) -> None:
+        """Close the game's graph (its figures stay cached)."""
+        self._python(self._desk.analysis.show_graph, self._session.perspective, False)
+
+    def go(self, step: int) -> None:
+        """Show the game after `step` actions (same as setting `step`)."""
+        self.step = step
+
+    # ---- notes -----------------------------------------------------------------------------------
+
+    @property
+    def notes_book(self) -> Replay:
+        """The replay whose notes this widget shows: the replay, or a live game's record so far."""
+        book = self._session.notes_book()
+        self._watch_notes(book)
+        return book
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        """Every note of the record shown (the teacher's list: each perspective receives the ones
+        it may read, `shown_notes`); set it to replace them all (`Replay.replace_notes`).
+        """
+        return self.notes_book.notes
+
+    @notes.setter
+    def notes(self, notes: Any) -> None:
+        self.notes_book.replace_notes(notes)
+
+    def add_note(self, step: int, text: str, *, perspective: Perspective | None = None,
+                 question: Question | str | dict | None = None) -> Note:
+        """`Replay.add_note` on the record shown; every open view follows."""
+        return self.notes_book.add_note(step, text, perspective=perspective, question=question)
+
+    def edit_note(self, which: int | Note, **changes: Any) -> Note:
+        """`Replay.edit_note` (step=, text=, perspective=, question=) on the record shown."""
+        return self.notes_book.edit_note(which, **changes)
+
+    def remove_note(self, which: int | Note) -> Note:
+        """`Replay.remove_note` on the record shown."""
+        return self.notes_book.remove_note(which)
+
+    def replace_notes(self, notes: Any) -> None:
+        """`Replay.replace_notes` on the record shown (`()` removes every note)."""
+        self.notes_book.replace_notes(notes)
+
+    def _watch_notes(self, book: Replay) -> None:
+        """Follow changes of `book`'s notes, made by anyone (`replay.add_note(...)` too): the replay
+        given is followed from the start; a live record (or a branch's) once Python has it.
+        """
+        if book is self._desk.home.full_record() and self._home_notes is not None:
+            return
+        if self._watched is not None and self._watched[0] is book:
+            return
+        if self._watched is not None:
+            self._watched[1]()
+        self._watched = (book, book.observe_notes(self._notes_changed))
+
+    def _notes_changed(self, _book: Replay) -> None:
+        if not self._syncing:
+            with self.hold_sync(), self._errors_shown("the notes"):
+                self._sync()
+
+    # ---- quiz --------------------------------------------------------------------------------------
+
+    def _require_quiz(self) -> QuizMode:
+        if self._quiz is None:
+            raise ArgumentError(f"This widget is in {self.mode} mode, not a quiz: use NeedleWidget.quiz(replay, seat)")
+        return self._quiz
+
+    @property
+    def questions(self) -> tuple[QuizQuestion, ...]:
+        """Quiz mode: the quiz's questions, in order (Python's list: the browser gets those reached)."""
+        return self._require_quiz().run.questions
+
+    @property
+    def answers(self) -> tuple[Answer, ...]:
+        """Quiz mode: the answer records so far, in question order (`answers.Answer`)."""
+        return self._require_quiz().run.answers
+
+    def save_answers(self, path: str | os.PathLike) -> None:
+        """Quiz mode: write `answers` to `path` (.jsonl or .csv; `answers.save_answers`)."""
+        save_answers(self.answers, path)
+
+    def answer_question(self, answer: Any, index: int | None = None) -> None:
+        """Quiz mode: answer question `index` (default the one shown), as the browser does: checked,
+        revealed and locked (a second answer raises AnswerLocked).
+        """
+        self._python(self._require_quiz().answer, answer, index)
+
+    def go_to_question(self, index: int) -> None:
+        """Quiz mode: show question `index` (an answered one, or the first unanswered)."""
+        self._python(self._require_quiz().go, index)
+
+    def save_png(self, path: str | os.PathLike) -> None:
+        """Save the view as shown in the browser as a PNG file at `path`, as its "Save picture" button does:
+        drawn by an open view from its own DOM, twice the screen's resolution, the theme's background.
+
+        Returns at once and never waits for the browser: the file appears once a view has drawn it
+        (usually within a second or two). The first view to answer writes it; with no view open
+        nothing happens. The picture shows what that view shows, nothing more.
+        """
+        target = pathlib.Path(path).expanduser().absolute()
+        if target.is_dir():
+            raise ArgumentError(f"save_png: {quote(str(target))} is a folder: give the picture's file name")
+        if not target.parent.is_dir():
+            raise ArgumentError(f"save_png: the folder {quote(str(target.parent))} does not exist")
+        self._picture_id += 1
+        self._pictures[self._picture_id] = target
+        while len(self._pictures) > _MAX_PICTURES_ASKED:  # asked with no view open: forget the oldest
+            del self._pictures[min(self._pictures)]
+        self.send({"kind": "picture", "id": self._picture_id})
+
+    def _picture_drawn(self, content: dict) -> None:
+        """A view's answer to `save_png`: {kind: "picture", id, png: PNG data URL}. The first valid PNG
+        for an id asked for is written, once; anything else is ignored (and logged).
+        """
+        picture_id = content.get("id")
+        target = self._pictures.get(picture_id) if type(picture_id) is int else None
+        if target is None:
+            if type(picture_id) is int and 0 < picture_id <= self._picture_id:  # another view drew it first
+                log.debug("needle_widget: a later view's picture for id %s, already saved or forgotten", picture_id)
+            else:
+                log.warning("needle_widget: ignored a picture nobody asked for (id %s)", quote(picture_id))
+            return
+        try:
+            data = _png_bytes(content.get("png"))
+        except ArgumentError as error:
+            log.warning("needle_widget: ignored a picture for %s: %s", target, error)
+            return
+        del self._pictures[picture_id]
+        try:
+            target.write_bytes(data)
+        except OSError as error:
+            log.error("needle_widget: could not write the picture %s", target, exc_info=error)
+            with self.hold_sync():
+                self._show_error(f"Could not save the picture to {target}: {error.strerror or error}")
+
+    def __repr__(self) -> str:
+        return f"NeedleWidget(mode={self.mode!r}, step={self.step}/{self.steps}, perspective={self.perspective!r})"
+
+    @traitlets.validate("step", "perspective", "playing", "speed", "scale")
+    def _valid(self, proposal: dict) -> Any:
+        name, value = proposal["trait"].name, proposal["value"]
+        if name == "step" and not 0 <= value <= self._session.end:
+            raise traitlets.TraitError(f"step {value} is out of range 0..{self._session.end}")
+        checks = {"perspective": check_perspective, "playing": self._session.check_playing,
+                  "speed": check_speed, "scale": _check_scale}
+        return checks[name](value) if name in checks else value
+
+    def notify_change(self, change: Any) -> None:
+        """A trait set from Python and all it changes reach the browser in one message."""
+        with self.hold_sync():
+            super().notify_change(change)
+
+    def _from_python(self, change: dict) -> None:
+        if not self._syncing:
+            s = self._session
+            setter = {"step": s.go, "perspective": s.show, "playing": s.set_playing, "speed": s.set_speed}
+            self._python(setter[change["name"]], change["new"])
+
+    def _python(self, change: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        with self._own_changes(), self.hold_sync():
+            try:
+                change(*args, **kwargs)
+            finally:
+                self._after(at_once=True)
+
+    # ---- the browser's side, and timers -------------------------------------------------------
+
+    def set_state(self, sync_data: dict) -> None:
+        """The browser may not write state; it sends requests (see `_on_message`)."""
+        names = ", ".join(sorted(map(str, sync_data))) if isinstance(sync_data, dict) else "?"
+        self._show_error(f"Ignored a direct change of {names} from the browser; send a request instead.")
+
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
+        """One browser request, answered at once: the changes, the error line and (if it had an id) `answer`
+        reach the browser in one update.
+        """
+        content = _no_jsnull(content)
+        kind = content.get("kind") if isinstance(content, dict) else None
+        if kind == "picture":  # a view's answer to save_png, not a request: no id of the browser's, no answer
+            self._picture_drawn(content)
+            return
+        with self._own_changes(), self.hold_sync():
+            request_id, accepted = None, False
+            with self._errors_shown(f"the {quote(kind)} request"):
+                request_id = _request_id(content)
+                if not isinstance(kind, str):
+                    raise NeedleError(f"Not a request: {quote(content)}")
+                if kind not in REQUESTS:
+                    raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
+                method, *fields = REQUESTS[kind]
+                getattr(self._owner(kind, method), method)(*(content.get(field) for field in fields))
+                accepted = True
+                if self.error is not None:
+                    self.error = None
+            with self._errors_shown("updating the widget"):
+                self._after(at_once=False, settle=kind == "step")
+            if request_id is not None:
+                refusal = None if accepted or self.error is None else self.error["text"]
+                self.answer = {"id": request_id, "ok": accepted, "error": refusal}
+
+    def _owner(self, kind: str, method: str) -> Any:
+        """Who answers a request: the quiz, the notes, the desk or the session (the first that can)."""
+        for owner in (self._quiz, self._notepad, self._desk, self._session):
+            if owner is not None and hasattr(type(owner), method):
+                return owner
+        raise ArgumentError(f"The {kind} request is for quiz mode; this widget is in {self.mode} mode")
+
+    def _tick(self) -> None:
+        self._timer = None
+        with self._own_changes(), self.hold_sync(), self._errors_shown("a timer"):
+            try:
+                self._session.tick()
+            except Exception:
+                self._session.set_playing(False)  # a failing tick is not repeated
+                self._sync()
+                raise
+            self._after(at_once=False, settle=True)
+
+    def _after(self, at_once: bool, settle: bool = False, panels: bool | None = None) -> None:
+        """Copy the session into the traits, then wait for what it asks: a bot answers after
+        `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
+        The open panels' work is done at once for Python (`panels`, by default `at_once`; always
+        with no loop), else one job at a time on a worker thread (`desk.Job`), starting SETTLE
+        seconds after the latest step (`settle`), while the kernel goes on answering requests.
+        """
+        self._follow_games()
+        s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
+        if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
+            self._cancel_timer()
+            s.run_bots()
+        if (at_once if panels is None else panels) or loop is None:
+            while (job := self._desk.next_job()) is not None:
+                job.run()
+        self._sync()
+        wait = s.timer()
+        if wait is None:
+            self._cancel_timer()
+        elif self._timer is None and loop is not None:
+            self._timer = loop.call_later(self.bot_delay if wait == "bot" else 1.0 / s.speed, self._tick)
+        if loop is not None:
+            if settle:
+                self._settled = loop.time() + SETTLE
+            self._schedule_work(loop)
+
+    # ---- the live games, changed from outside ------------------------------------------------------
+
+    @contextmanager
+    def _own_changes(self) -> Iterator[None]:
+        """While this widget changes its games itself (Python's calls, the browser's requests, its
+        timers, the bots it runs), it does not also answer the games' notifications: what it
+        changes it copies into the traits once, at the end (`_after`).
+        """
+        self._changing += 1
+        try:
+            yield
+        finally:
+            self._changing -= 1
+
+    def _follow_games(self) -> None:
+        """Observe the live games on the desk (the home's, and a branch's), and catch up with them."""
+        desk = self._desk
+        sessions = [s for s in dict.fromkeys((desk.home, desk.session)) if s.live]
+        wanted = {id(s.whole()): s.whole() for s in sessions}
+        for key in [key for key in self._games if key not in wanted]:
+            self._games.pop(key)[1]()
+        for key, game in wanted.items():
+            if key not in self._games:
+                self._games[key] = (game, game.observe(self._game_changed))
+        for s in sessions:
+            s.notice_moves()
+
+    def _game_changed(self, _game: Game) -> None:
+        """A live game of this widget changed from outside it (`game.apply(...)` in Python, another
+        widget of the same game): follow it as after `apply` (a bot to move answers at once). Its
+        open panels are computed as after a step: not inside the request or cell that moved the game
+        (another widget's browser must not wait for them), but on the worker once the steps settle;
+        at once only where no event loop runs.
+        """
+        if self._changing:
+            return
+        with self._own_changes(), self.hold_sync(), self._errors_shown("following the game"):
+            self._after(at_once=True, settle=True, panels=False)
+
+    def _schedule_work(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The next job of the panels, once the steps have settled, unless one is running or none is left."""
+        if self._working or not self._desk.has_work():
+            return
+        if self._work is not None:
+            self._work.cancel()
+        self._work = loop.call_later(max(0.0, self._settled - loop.time()), self._one_job)
+
+    def _one_job(self) -> None:
+        """Start the next job on the worker thread (the kernel goes on answering requests meanwhile)."""
+        self._work = None
+        job, loop = self._desk.next_job(), _running_loop()
+        if job is None or loop is None:
+            return
+        self._working = True
+        future = None
+        if not self._no_threads:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-widget-panels")
+            try:
+                future = loop.run_in_executor(self._pool, job.result)
+            except RuntimeError:  # no threads in this Python: the pool holds the job it could not start; drop it
+                self._no_threads = True
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        if future is None:  # the job runs now, on the loop (Pyodide's loop does this itself)
+            future = loop.create_future()
+            try:
+                future.set_result(job.result())
+            except Exception as error:  # shown by _job_done, as a worker's error would be
+                future.set_exception(error)
+        future.add_done_callback(functools.partial(self._job_done, job))
+
+    def _job_done(self, job: Job, future: asyncio.Future) -> None:
+        """Back on the kernel's loop: store the job's value, update the views, go on."""
+        self._working = False
+        if future.cancelled() or self.comm is None:  # the widget was closed meanwhile
+            return
+        with self.hold_sync(), self._errors_shown("the panels"):
+            job.store(future.result())
+            self._sync()
+        loop = _running_loop()
+        if loop is not None:
+            self._schedule_work(loop)
+
+    def _sync(self) -> None:
+        """Set every trait from the session (traitlets sends only what changed, in one message)."""
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                for name, value in self._synced.state().items():
+                    setattr(self, name, value)
+        finally:
+            self._syncing = False
+
+    def _cancel_timer(self) -> None:
+        timer, self._timer = getattr(self, "_timer", None), None  # absent if __init__ refused its arguments
+        if timer is not None:
+            timer.cancel()
+
+    def close(self) -> None:
+        """Stop the timers and the panels' work, and close the widget."""
+        self._cancel_timer()
+        work, self._work = getattr(self, "_work", None), None
+        if work is not None:
+            work.cancel()
+        pool, self._pool = getattr(self, "_pool", None), None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        watched, self._watched = getattr(self, "_watched", None), None
+        if watched is not None:
+            watched[1]()
+        home, self._home_notes = getattr(self, "_home_notes", None), None
+        if home is not None:
+            home()
+        games, self._games = getattr(self, "_games", {}), {}
+        for _game, stop in games.values():
+            stop()
+        layout = self.__dict__.get("_trait_values", {}).get("layout")  # ipywidgets leaves it open
+        super().close()
+        if layout is not None:
+            layout.close()
+
+    @contextmanager
+    def _errors_shown(self, what: str) -> Iterator[None]:
+        """The one place errors reach the widget: a NeedleError's text, any other error as one
+        short line (its traceback goes to the log); every text cut to MAX_ERROR characters.
+        """
+        try:
+            yield
+        except NeedleError as error:
+            self._show_error(str(error))
+        except Exception as error:
+            log.error("needle_widget: %s failed", what, exc_info=error)
+            self._show_error(f"Something went wrong ({type(error).__name__}) with {what}; "
+                             "the details are in the kernel log.")
+
+    def _show_error(self, text: str) -> None:
+        self._error_id += 1
+        self.error = {"id": self._error_id, "text": text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"}
+
+
+def _request_id(content: Any) -> int | None:
+    """The request's `id`, None if it has none; a bad id is refused (and so is the request)."""
+    request_id = content.get("id") if isinstance(content, dict) else None
+    if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_REQUEST_ID):
+        raise ArgumentError(f"A request id must be a whole number from 0 to {MAX_REQUEST_ID}, not {quote(request_id)}")
+    return request_id
+
+
+def _no_jsnull(value: Any, depth: int = 0) -> Any:
+    """A browser message's `null` as None: JupyterLite's Pyodide kernel hands it over as
+    `pyodide.ffi.jsnull`. Deeper than a request goes, values are left as they are (and refused later).
+    """
+    if type(value).__name__ == "JsNull":
+        return None
+    if depth > 8:
+        return value
+    if isinstance(value, dict):
+        return {key: _no_jsnull(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_no_jsnull(item, depth + 1) for item in value]
+    return value
+
+
+def _png_bytes(value: Any) -> bytes:
+    """The PNG in a data URL a view sent, checked: a PNG (its signature) of at most MAX_PICTURE bytes."""
+    if not isinstance(value, str) or not value.startswith(PNG_DATA_URL):
+        raise ArgumentError("not a PNG data URL")
+    text = value[len(PNG_DATA_URL):]
+    if len(text) > (MAX_PICTURE + 2) // 3 * 4:
+        raise ArgumentError(f"larger than {MAX_PICTURE} bytes")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise ArgumentError("not valid base64") from None
+    if not data.startswith(_PNG_SIGNATURE):
+        raise ArgumentError("not a PNG (no PNG signature)")
+    return data
+
+
+def _now() -> str:
+    """The kernel's time of an answer (UTC, seconds): the only clock read, for the answer records."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _check_scale(value: Any) -> float:
+    return check_number(value, 0.5, 3, "scale must be between {low} and {high}")

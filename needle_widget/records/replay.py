@@ -1,0 +1,640 @@
+"""Replay: a versioned JSON record of one game, checked on load, any step in an instant.
+
+The format (``"format": "needle-replay"``, ``"version": 2``), for tools written around it::
+
+    {
+      "format": "needle-replay",
+      "version": 2,               # 1 or 2: this needle_widget reads both and writes 2
+      "rules": {"hand_size": 7, "first_player": 0, "steal_every": 3, "ace": "low",
+                "needle_bonus": 0, "max_turns": 300},
+      "seed": 7,                  # the game's generator seed (int >= 0)
+      "deck": ["8S", ...],        # the 52 cards as dealt: Player 1's hand, Player 2's, then the pile top first
+      "first_player": 0,          # who took turn 1 (0 or 1)
+      "players": ["greedy", "human"],   # a bot's name or "human", per seat
+      "result": {"winner": 0, "reason": "discarded", "scores": [3, 1],
+                 "needle_owner": 1, "needle": "7H", "turn": 57},  # or null while in progress
+      "actions": [                # every action in order
+        {"player": 0, "turn": 0, "type": "choose_needle", "card": "7H"},
+        {"player": 0, "turn": 1, "type": "draw_pile", "cards": ["QD"]},
+        {"player": 1, "turn": 2, "type": "steal", "cards": ["9C"]},        # the stolen card (chance)
+        {"player": 0, "turn": 3, "type": "lay_set", "cards": ["4C", "5H", "6H"]},
+        {"player": 0, "turn": 3, "type": "end_sets", "drawn": ["2D", "KC", "8H"]},
+        {"player": 0, "turn": 3, "type": "discard", "card": "KC"},
+        {"player": 1, "turn": 40, "type": "draw_pile", "cards": ["3S"],
+         "reshuffle": ["3S", "JD", ...]}                                  # D1: the new pile, top first (chance)
+      ],
+      "notes": [                  # version 2, optional: absent when there are none
+        {"step": 0, "text": "Watch the discards."},                       # for everyone
+        {"step": 12, "text": "Why steal here?", "perspective": 1,         # for Player 2 (and the teacher)
+         "question": {"kind": "pile_or_steal"}},
+        {"step": 30, "text": "Who wins?", "perspective": "spectator",
+         "question": {"kind": "winner", "prompt": "Who is ahead now, and why?"}}
+      ]
+    }
+
+An action's fields are those of `actions.Action.to_dict()`; "cards" on draw_pile and
+steal, and "drawn" on end_sets, list the cards that entered the player's hand.
+Loading re-applies every action through the engine with the recorded chance
+outcomes (`Game.apply_recorded`), so a replay reproduces without trusting the
+generator, and compares every recorded card and the result. Any problem raises
+ReplayError (a ValueError) naming the place: "action 17: Discard 9♣ not allowed:
+Player 2 does not hold 9♣". Files are read up to MAX_FILE_BYTES.
+
+Notes (version 2; `needle_widget.records.notes`) are a teacher's words tied to a step, the
+position after that many actions (0 to the number of actions, as `Replay.game_at`).
+A note has "step" and "text" (1 to `notes.MAX_TEXT_LENGTH` characters), and may have
+"perspective" (0, 1, "spectator" or "teacher": who it is written for; absent or null:
+everyone) and "question" ({"kind": one of `notes.QUESTION_KINDS`, "prompt": optional
+words}); no other fields. A writer lists them in step order (notes at one step in the
+order they were added) and a reader sorts them so; at most MAX_NOTES. A bad note is
+refused with its index: "note 3: note perspective 2 is not 0, 1, 'spectator',
+'teacher' or None". A version 1 file has no "notes"; a version 2 file without notes
+is the version 1 text with "version": 2, byte for byte. A version above 2 is refused.
+Saved with `to_json()` (the default), the text has one action and one note per line,
+the actions after the other fields and the notes last; its fields are in the order above.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.cards import Card
+from ..engine.errors import NeedleError, ReplayError
+from ..engine.game import Game
+from ..engine.observers import Observers
+from ..engine.paths import write_text
+from ..engine.result import Result
+from ..engine.rules import Rules
+from ..engine.seats import Perspective, player_name
+from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
+
+FORMAT = "needle-replay"
+VERSION = 2
+"""The version this needle_widget writes."""
+READS = (1, 2)
+"""The versions it reads: 1 (no notes) and 2 (optional notes)."""
+SNAPSHOT_EVERY = 8
+MAX_FILE_BYTES = 32 * 2**20
+"""The largest replay file `Replay.load` reads (a round of `rules.MAX_TURNS` turns is about 5 MB)."""
+MAX_NAME_LENGTH = 100
+MAX_NOTES = 5000
+"""The most notes a replay keeps (about three for every action of the longest round)."""
+_TOP_KEYS = {"format", "version", "rules", "seed", "deck", "first_player", "players", "actions", "result"}
+_OPTIONAL_KEYS = {2: {"notes"}}
+"""Top-level fields a version may have besides _TOP_KEYS."""
+_KEEP: Any = type("Keep", (), {"__repr__": lambda self: "<keep>"})()
+"""`edit_note`'s default: leave the field as it is."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One recorded action: who, on which turn, what, and its chance outcome."""
+
+    player: int
+    turn: int
+    action: A.Action
+    cards: tuple[Card, ...] = ()
+    """Cards that entered the player's hand: the pile draw, the stolen card, the replenished cards."""
+    reshuffle: tuple[Card, ...] | None = None
+    """The new draw pile (top first) if this action reshuffled the discards (D1)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of this step (see the module docstring)."""
+        data: dict[str, Any] = {"player": self.player, "turn": self.turn, **self.action.to_dict()}
+        if type(self.action) is A.EndSets:
+            data["drawn"] = [c.code for c in self.cards]
+        elif self.cards:
+            data["cards"] = [c.code for c in self.cards]
+        if self.reshuffle is not None:
+            data["reshuffle"] = [c.code for c in self.reshuffle]
+        return data
+
+
+class Replay:
+    """A finished (or paused) game, step by step, with the teacher's notes.
+
+    The game's record (rules, deck, steps, result) is fixed once made: it is checked by
+    re-applying every action, and `game_at` relies on snapshots of it. The notes are
+    not part of the game, and change in place (`add_note`, `edit_note`, `remove_note`,
+    `replace_notes`): each note is a frozen `notes.Note`, and `notes` is a tuple, so
+    what a caller holds never changes under it. `copy()` makes another replay sharing
+    the fixed record (no re-applying) with notes of its own.
+
+    >>> from needle_widget import Game, actions
+    >>> g = Game(seed=7)
+    >>> g.apply(actions.ChooseNeedle("7h")); g.apply(actions.ChooseNeedle("QS")); g.apply(actions.DrawPile())
+    >>> r = Replay.from_json(g.replay().to_json())
+    >>> len(r), r.game_at(2).phase, r.game_at(3).hand(0) == g.hand(0)
+    (3, 'draw', True)
+    >>> r.add_note(3, "Did the draw help?", perspective=0)
+    Note(step=3, text='Did the draw help?', perspective=0, question=None)
+    >>> r.notes_for(0), r.notes_for(1)
+    ((Note(step=3, text='Did the draw help?', perspective=0, question=None),), ())
+    """
+
+    def __init__(self, rules: Rules, seed: int, deck: Sequence[Card], first_player: int,
+                 players: Sequence[str], steps: Sequence[Step], result: dict | None = None, *,
+                 notes: Iterable[Note | dict] = ()) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.deck: tuple[Card, ...] = tuple(deck)
+        self.first_player = first_player
+        self.players: tuple[str, str] = (players[0], players[1])
+        self.steps: tuple[Step, ...] = tuple(steps)
+        self._snapshots: list[Game] = []
+        self._final: Game | None = None
+        self._rebuild(result)
+        self._notes: list[Note] = []
+        self._revision = 0
+        self._observers = Observers()
+        self._notes = self._checked_notes(notes)
+
+    # ---- making and reading -------------------------------------------------------
+
+    @classmethod
+    def from_game(cls, game: Game, *, notes: Iterable[Note | dict] = ()) -> Replay:
+        """The record of `game` so far (`Game.replay()` calls this), with `notes` if given."""
+        steps = [
+            Step(e.player, e.turn, e.action, e.cards, e.reshuffles[0] if e.reshuffles else None)
+            for e in game.history
+        ]
+        result = game.result.to_dict() if game.result else None
+        return cls(game.rules, game.seed, game.deck, game.first_player, game.players, steps, result, notes=notes)
+
+    def copy(self, *, notes: Iterable[Note | dict] | None = None) -> Replay:
+        """Another replay of the same game, made at once (the record is shared, not re-applied),
+        with a copy of these notes or the `notes` given: `r.copy(notes=r.notes_for(0))` is the
+        replay to hand Player 1, with only the notes Player 1 may read.
+        """
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._notes, other._revision, other._observers = [], 0, Observers()
+        other._notes = other._checked_notes(self._notes if notes is None else notes)
+        return other
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole record as a JSON-ready dict (see the module docstring); "notes" only if there are some."""
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "deck": [c.code for c in self.deck],
+            "first_player": self.first_player,
+            "players": list(self.players),
+            "actions": [s.to_dict() for s in self.steps],
+            "result": self.result.to_dict() if self.result else None,
+        }
+        if self._notes:
+            data["notes"] = [note.to_dict() for note in self._notes]
+        return data
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The JSON text; one action and one note per line when `indent` is None (diff-friendly)."""
+        if indent is not None:
+            return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        data = self.to_dict()
+        steps = data.pop("actions")
+        notes = data.pop("notes", None)
+        head = json.dumps(data, ensure_ascii=False)[:-1]
+        text = f'{head}, "actions": {_lines(steps)}'
+        if notes:
+            text += f', "notes": {_lines(notes)}'
+        return text + "}\n"
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write `to_json()` to `path` (text or a pathlib.Path; anything else, a missing folder or a
+        failed write raises ReplayError, and an old file at `path` is left as it was).
+        """
+        write_text(path, self.to_json(), "Replay.save", ReplayError)
+
+    def to_html(self, path: str | os.PathLike | None = None, perspective: Any = 0, step: int = 0,
+                spoilers: bool = True) -> str:
+        """One self-contained HTML page of this replay seen from `perspective` (0, 1, "spectator",
+        "teacher"), opening at `step`, that steps like the widget with no kernel: written to `path`
+        if given, and returned. Only that perspective's view is in it (`needle_widget.apps.export`).
+        """
+        from ..apps.export import to_html  # the page is built by the layers above this one
+
+        return to_html(self, path, perspective=perspective, step=step, spoilers=spoilers)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Replay:
+        """Read and check a replay file; any problem raises ReplayError naming the file."""
+        name = os.fspath(path)
+        try:
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode):
+                raise ReplayError(f"Cannot read replay {name!r}: not a regular file")
+            if info.st_size > MAX_FILE_BYTES:
+                raise ReplayError(
+                    f"Replay {name!r} is too big: {info.st_size:,} bytes, "
+                    f"more than {MAX_FILE_BYTES // 2**20} MB ({MAX_FILE_BYTES:,} bytes): over the limit"
+                )
+            with open(path, encoding="utf-8") as f:
+                text = f.read(MAX_FILE_BYTES + 1)
+        except (OSError, UnicodeDecodeError) as error:
+            raise ReplayError(f"Cannot read replay {os.fspath(path)!r}: {error}") from None
+        try:
+            return cls.from_json(text)
+        except ReplayError as error:  # the same class (a bad note's NoteError subclass), naming the file
+            raise type(error)(f"{os.fspath(path)}: {error}") from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Replay:
+        """Read and check a replay from its JSON text; any problem raises ReplayError."""
+        if len(text) > MAX_FILE_BYTES:
+            raise ReplayError(f"Not a replay: {len(text):,} characters is over the limit of {MAX_FILE_BYTES:,}")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as error:
+            raise ReplayError(f"Not a replay: invalid JSON ({error})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Replay:
+        """Check every field, then re-apply every action; raise ReplayError at the first problem."""
+        if not isinstance(data, dict):
+            raise ReplayError(f"Not a replay: expected a JSON object, got {type(data).__name__}")
+        if data.get("format") != FORMAT:
+            raise ReplayError(f"Not a replay: format is {data.get('format')!r}, expected {FORMAT!r}")
+        version = data.get("version")
+        if type(version) is not int or version not in READS:
+            newer = " (written by a newer needle_widget? update needle_widget to read it)" if (
+                type(version) is int and version > VERSION) else ""
+            raise ReplayError(
+                f"Unsupported replay version {version!r}"[:200]
+                + f"; this needle_widget reads versions {' and '.join(map(str, READS))}{newer}"
+            )
+        allowed = _TOP_KEYS | _OPTIONAL_KEYS.get(version, set())
+        missing = sorted(_TOP_KEYS - set(data))
+        unknown = sorted(set(data) - allowed)
+        if missing or unknown:
+            later = [key for key in unknown if any(key in keys for keys in _OPTIONAL_KEYS.values())]
+            raise ReplayError(
+                "Replay fields: " + "; ".join(
+                    ([f"missing {', '.join(missing)}"] if missing else [])
+                    + ([f"unknown {', '.join(unknown)}"] if unknown else [])
+                ) + (f" ({', '.join(later)} need version {VERSION})" if later else "")
+            )
+        try:
+            rules = Rules.from_dict(data["rules"])
+        except (NeedleError, TypeError) as error:
+            raise ReplayError(f"rules: {error}") from None
+        seed = data["seed"]
+        if type(seed) is not int or seed < 0:
+            raise ReplayError(f"seed: {seed!r} is not an integer >= 0")
+        deck = _cards(data["deck"], "deck")
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise ReplayError(f"deck: {len(deck)} cards, {len(set(deck))} different; a deck is the 52 cards once each")
+        first = data["first_player"]
+        if first not in (0, 1) or type(first) is not int:
+            raise ReplayError(f"first_player: {first!r} is not 0 or 1")
+        if rules.first_player != "random" and rules.first_player != first:
+            raise ReplayError(f"first_player: {first} contradicts rules.first_player {rules.first_player}")
+        players = data["players"]
+        if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+            raise ReplayError(f"players: {players!r}"[:200] + " is not a list of two names")
+        for name in players:
+            _check_name(name)
+        raw_steps = data["actions"]
+        if not isinstance(raw_steps, list):
+            raise ReplayError(f"actions: expected a list, got {type(raw_steps).__name__}")
+        steps = [_step(raw, k) for k, raw in enumerate(raw_steps)]
+        result = data["result"]
+        if result is not None and not isinstance(result, dict):
+            raise ReplayError(f"result: {result!r} is neither null nor an object")
+        notes = _note_list(data.get("notes", []), len(steps))
+        return cls(rules, seed, deck, first, players, steps, result, notes=notes)
+
+    # ---- stepping -----------------------------------------------------------------
+
+    def __len__(self) -> int:
+        """The number of recorded actions."""
+        return len(self.steps)
+
+    @property
+    def result(self) -> Result | None:
+        """How the recorded game ended, or None if it is in progress."""
+        return self._final.result
+
+    @property
+    def final_game(self) -> Game:
+        """A copy of the game after every action."""
+        return self._final.copy()
+
+    def game_at(self, k: int) -> Game:
+        """A new Game after the first `k` actions (0 = dealt, needles not yet picked; len(self) = the end).
+
+        Fast for any k: it copies the nearest stored snapshot and applies at most
+        a few recorded actions.
+        """
+        if type(k) is not int or not 0 <= k <= len(self.steps):
+            raise ReplayError(f"step {k!r} is out of range 0..{len(self.steps)}")
+        base = k // SNAPSHOT_EVERY
+        game = self._snapshots[base].copy()
+        for step in self.steps[base * SNAPSHOT_EVERY : k]:
+            _apply(game, step)
+        return game
+
+    def cut(self, k: int) -> Replay:
+        """The replay of the first `k` actions: the record as it stood at step k, as if the game
+        had been saved then (the same as `Replay.from_game(self.game_at(k))`): its result only if
+        the round was over at step k, and only the notes at steps up to k. Made at once (the
+        record's snapshots are shared, nothing is re-applied); a bad k raises ReplayError.
+
+        >>> from needle_widget import examples
+        >>> r = examples.load("found_early")
+        >>> c = r.cut(5)
+        >>> len(c), c.result, c.to_dict() == Replay.from_game(r.game_at(5)).to_dict()
+        (5, None, True)
+        """
+        if type(k) is not int or not 0 <= k <= len(self.steps):
+            raise ReplayError(f"step {k!r} is out of range 0..{len(self.steps)}")
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.steps = self.steps[:k]
+        other._snapshots = self._snapshots[: k // SNAPSHOT_EVERY + 1]
+        other._final = self._final if k == len(self.steps) else self.game_at(k)
+        other._notes, other._revision, other._observers = [], 0, Observers()
+        other._notes = other._checked_notes([note for note in self._notes if note.step <= k])
+        return other
+
+    def branch(self, k: int) -> Game:
+        """The real game after the first `k` actions, live and independent of this replay: "play from here".
+
+        Its generator state is the one the original game had at that step (the
+        replay re-applies each recorded chance outcome and advances the generator as
+        the original did), so applying the recorded actions from here on with plain
+        `apply` reproduces the original, steals and reshuffles included; any other
+        action starts a new line of play. Fast for any k (as `game_at`); a bad k
+        raises ReplayError.
+
+        One record cannot tell two originals apart: a game dealt from a given deck
+        under `first_player="random"` that drew the first player from the generator
+        (`Game(deck=...)`) or was told it (`Game(deck=..., first_player=...)`); a
+        branch follows the second. A game dealt by its seed alone is always exact.
+
+        >>> from needle_widget import Game
+        >>> g = Game(seed=7)
+        >>> for _ in range(30):
+        ...     g.apply(g.legal_actions()[-1])
+        >>> b = g.replay().branch(10)
+        >>> for event in g.history[10:]:
+        ...     b.apply(event.action)
+        >>> b.snapshot() == g.snapshot()
+        True
+        """
+        return self.game_at(k)
+
+    # ---- notes --------------------------------------------------------------------------
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        """Every note, in step order (notes at one step in the order they were added).
+
+        All of them, for Python and the teacher: what a perspective may read is `notes_for`.
+        """
+        return tuple(self._notes)
+
+    def notes_for(self, perspective: Perspective, step: int | None = None, *,
+                  until: int | None = None) -> tuple[Note, ...]:
+        """The notes `perspective` may read, in step order: those for everyone (no perspective),
+        and those written for it; the teacher reads every note (`notes.Note.visible_to`). A
+        player never gets a note written for the other player, the spectator or the teacher.
+
+        `step`: only the notes at that step; `until`: only those at or before it (nothing
+        past the step shown). A bad perspective raises PerspectiveError, a bad step NoteStepError.
+        """
+        viewer = check_viewer(perspective)
+        if step is not None:
+            self._check_step(step)
+        if until is not None:
+            self._check_step(until)
+        return tuple(
+            note for note in self._notes
+            if note.visible_to(viewer) and (step is None or note.step == step)
+            and (until is None or note.step <= until)
+        )
+
+    def note_steps(self, perspective: Perspective, *, until: int | None = None) -> tuple[int, ...]:
+        """The steps holding a note `perspective` may read, each once, in order (the slider's marks)."""
+        return tuple(sorted({note.step for note in self.notes_for(perspective, until=until)}))
+
+    def add_note(self, step: int, text: str, *, perspective: Perspective | None = None,
+                 question: Question | str | dict | None = None) -> Note:
+        """Add a note at `step` (0..len(self)), after any already there, and return it.
+
+        `perspective`: who it is written for (0, 1, "spectator", "teacher"; None: everyone);
+        `question`: a kind from `notes.QUESTION_KINDS`, {"kind": ..., "prompt": ...} or a
+        `notes.Question`. Bad input raises a NoteError subclass and adds nothing.
+        """
+        note = Note(step, text, perspective, question)
+        self._check_step(note.step)
+        if len(self._notes) >= MAX_NOTES:
+            raise NoteError(f"this replay already has {len(self._notes)} notes, the most it keeps ({MAX_NOTES})")
+        self._insert(note)
+        self._changed()
+        return note
+
+    def edit_note(self, which: int | Note, *, step: int = _KEEP, text: str = _KEEP,
+                  perspective: Perspective | None = _KEEP, question: Question | str | dict | None = _KEEP) -> Note:
+        """Change the fields given of a note, chosen by its index in `notes` or by the Note itself
+        (the first equal one), and return the new note. It keeps its place among the notes at
+        its step, or goes after them if the step changes. Bad input changes nothing.
+        """
+        index = self._index(which)
+        old = self._notes[index]
+        new = Note(
+            old.step if step is _KEEP else step, old.text if text is _KEEP else text,
+            old.perspective if perspective is _KEEP else perspective, old.question if question is _KEEP else question,
+        )
+        self._check_step(new.step)
+        if new.step == old.step:
+            self._notes[index] = new
+        else:
+            del self._notes[index]
+            self._insert(new)
+        self._changed()
+        return new
+
+    def remove_note(self, which: int | Note) -> Note:
+        """Remove a note, chosen by its index in `notes` or by the Note itself, and return it."""
+        note = self._notes.pop(self._index(which))
+        self._changed()
+        return note
+
+    def replace_notes(self, notes: Iterable[Note | dict]) -> None:
+        """Replace every note at once (Notes or their dicts; `()` removes them all); all are
+        checked first, and a bad one changes nothing.
+        """
+        self._notes = self._checked_notes(notes)
+        self._changed()
+
+    @property
+    def notes_revision(self) -> int:
+        """A count that goes up at every change of the notes (to tell whether they changed)."""
+        return self._revision
+
+    def observe_notes(self, callback: Callable[[Replay], Any]) -> Callable[[], None]:
+        """Call `callback(replay)` after every change of the notes; return a function that stops it.
+
+        A bound method is held weakly (an observer that is gone is dropped); any other
+        callable, strongly.
+        """
+        return self._observers.add(callback, TypeError, "observe_notes")
+
+    def _changed(self) -> None:
+        self._revision += 1
+        self._observers.notify(self)
+
+    def _checked_notes(self, notes: Iterable[Note | dict]) -> list[Note]:
+        if isinstance(notes, (str, bytes, dict, Note)) or not isinstance(notes, Iterable):
+            raise NoteError(f"notes must be a list of notes, not {notes!r}"[:200])
+        return _note_list(list(notes), len(self.steps))
+
+    def _check_step(self, step: Any) -> None:
+        if type(step) is not int or not 0 <= step <= len(self.steps):
+            raise NoteStepError(
+                f"note step {step!r}"[:200] + f" is out of range: this replay's steps are 0..{len(self.steps)}"
+            )
+
+    def _insert(self, note: Note) -> None:
+        at = len(self._notes)
+        while at and self._notes[at - 1].step > note.step:
+            at -= 1
+        self._notes.insert(at, note)
+
+    def _index(self, which: Any) -> int:
+        count = len(self._notes)
+        if isinstance(which, Note):
+            if which not in self._notes:
+                raise NoteNotFound(f"this replay has no note {which!r}"[:200])
+            return self._notes.index(which)
+        if type(which) is not int:
+            raise NoteNotFound(f"choose a note by its index in notes or by the Note itself, not {which!r}"[:200])
+        if not -count <= which < count:
+            raise NoteNotFound(f"no note {which}: this replay has {count} note{'s' * (count != 1)}")
+        return which % count
+
+    def _rebuild(self, result: dict | None) -> None:
+        dealt = Game.dealt(self.rules, self.seed, self.deck, self.first_player)
+        dealt.players = self.players
+        game = dealt
+        self._snapshots = [game.copy()]
+        for k, step in enumerate(self.steps):
+            where = f"action {k} ({step.action})"
+            if game.phase == "over":
+                raise ReplayError(f"{where}: the round was already over ({game.result.describe()})")
+            if step.player != game.to_move or step.turn != game.turn:
+                raise ReplayError(
+                    f"{where}: recorded as {player_name(step.player)} on turn {step.turn}, but it is "
+                    f"{player_name(game.to_move)}'s move on turn {game.turn}"
+                )
+            try:
+                _apply(game, step)
+            except NeedleError as error:
+                raise ReplayError(f"{where}: {error}") from None
+            happened = game.event(-1).cards
+            if happened != step.cards:
+                raise ReplayError(
+                    f"{where}: recorded cards {' '.join(map(str, step.cards)) or 'none'}, but the game gives "
+                    f"{' '.join(map(str, happened)) or 'none'}"
+                )
+            if (k + 1) % SNAPSHOT_EVERY == 0:
+                self._snapshots.append(game.copy())
+        actual = game.result.to_dict() if game.result else None
+        if result != actual:
+            raise ReplayError(f"result: recorded {result!r}, but the actions give {actual!r}")
+        self._final = game
+
+    def __repr__(self) -> str:
+        end = self.result.describe() if self.result else "in progress"
+        notes = f", {len(self._notes)} note{'s' * (len(self._notes) != 1)}" if self._notes else ""
+        return f"<Replay seed={self.seed}, {len(self)} actions{notes}, {self.players[0]} vs {self.players[1]}: {end}>"
+
+
+
+def _lines(items: list[dict]) -> str:
+    """A JSON list with one item per line."""
+    if not items:
+        return "[]"
+    return "[\n  " + ",\n  ".join(json.dumps(item, ensure_ascii=False) for item in items) + "\n]"
+
+
+def _note_list(items: Any, steps: int) -> list[Note]:
+    """Notes (Notes or their dicts) checked, with the index of a bad one, in step order."""
+    if not isinstance(items, list):
+        raise ReplayError(f"notes: expected a list, got {type(items).__name__}")
+    if len(items) > MAX_NOTES:
+        raise NoteError(f"notes: {len(items):,} notes, more than a replay keeps ({MAX_NOTES})")
+    notes = []
+    for k, item in enumerate(items):
+        try:
+            note = item if isinstance(item, Note) else Note.from_dict(item)
+            if note.step > steps:
+                raise NoteStepError(f"note step {note.step} is out of range: this replay's steps are 0..{steps}")
+        except NoteError as error:
+            raise type(error)(f"note {k}: {error}") from None
+        notes.append(note)
+    return sorted(notes, key=lambda note: note.step)
+
+
+def _apply(game: Game, step: Step) -> None:
+    stolen = step.cards[0] if type(step.action) is A.Steal and step.cards else None
+    game.apply_recorded(step.action, stolen=stolen, reshuffle=step.reshuffle)
+
+
+def _check_name(name: str) -> None:
+    """A player's name must be savable, showable and sendable: UTF-8 text of at most MAX_NAME_LENGTH characters."""
+    if not 0 < len(name) <= MAX_NAME_LENGTH:
+        raise ReplayError(f"players: a name must have 1 to {MAX_NAME_LENGTH} characters, not {len(name)}")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ReplayError(f"players: {name!r} cannot be encoded as UTF-8 (a lone surrogate)") from None
+
+
+def _cards(value: Any, where: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise ReplayError(f"{where}: expected a list of card codes, got {value!r}"[:200])
+    try:
+        return [Card.parse(c) for c in value]
+    except NeedleError as error:
+        raise ReplayError(f"{where}: {error}") from None
+
+
+def _step(raw: Any, k: int) -> Step:
+    where = f"action {k}"
+    if not isinstance(raw, dict):
+        raise ReplayError(f"{where}: expected an object, got {raw!r}"[:200])
+    player, turn = raw.get("player"), raw.get("turn")
+    if player not in (0, 1) or type(player) is not int:
+        raise ReplayError(f"{where}: player {player!r} is not 0 or 1")
+    if type(turn) is not int or turn < 0:
+        raise ReplayError(f"{where}: turn {turn!r} is not an integer >= 0")
+    fields = {key: v for key, v in raw.items() if key not in ("player", "turn", "drawn", "reshuffle")}
+    kind = raw.get("type")
+    cards: tuple[Card, ...] = ()
+    if kind in ("draw_pile", "steal"):
+        cards = tuple(_cards(fields.pop("cards", None), f"{where} cards"))
+        if len(cards) != 1:
+            raise ReplayError(f"{where}: a {kind} moves exactly one card, recorded {len(cards)}")
+    elif "drawn" in raw and kind != "end_sets":
+        raise ReplayError(f"{where}: only end_sets records drawn cards")
+    if kind == "end_sets":
+        cards = tuple(_cards(raw.get("drawn", []), f"{where} drawn"))
+    try:
+        action = A.from_dict(fields)
+    except NeedleError as error:
+        raise ReplayError(f"{where}: {error}") from None
+    reshuffle = None
+    if "reshuffle" in raw:
+        reshuffle = tuple(_cards(raw["reshuffle"], f"{where} reshuffle"))
+    return Step(player, turn, action, cards, reshuffle)

@@ -1,0 +1,612 @@
+"""The widget's desk: the session on show, the branch it may have opened ("play from here"),
+and each session's hypotheticals (the possible-worlds panel and the game's graph). No Jupyter.
+
+`Desk.session` is the session the widget shows: the one it was made with (`home`), or a
+branch: a live game from the home's current step, with the real cards or with the unseen
+cards of a possible world, played from one seat against a bot or at one screen
+(`branch`, `back`). Each session has its `Analysis`: which panels are open, for which seat
+and model, and what is cached. The panels' figures are built by `whatif` from one seat's
+views alone; the work they need is done one job at a time (`next_job`): a `Job` is made
+from view dicts taken at once, so its computation reads nothing that changes and may run
+on another thread (the widget's worker) while the kernel goes on answering requests.
+
+Once a live round is over, `new_game` deals again at the home session (same rules, mode,
+screen and bots): a new deal from fresh entropy (`secrets`, never derived from an earlier
+seed), or the same deal again (the same cards in the same order, the same seed); the seeds
+are recorded in `deals` and never sent to a screen. A seed reaches no screen but a
+teacher's, and there only in the teacher's perspective (`branch_info`).
+
+What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
+only for a seat the screen may see, and with the real cards only if the screen may see every
+perspective (and not in spoiler-free review: playing on with the real cards would draw the
+recorded pile); a player's panels are its own seat's.
+
+In spoiler-free review (`Session.spoilers` False) the session's record ends at the current
+step, so the panels are built from the record cut there: the graph covers steps 0 to the
+current step, its markers and its needle truth come from the cut record (the truth appears
+only once the round is over at the step shown), and nothing cached at a later step (a graph
+point, the last worlds panel shown while the next one computes) is sent.
+
+>>> from needle_widget import examples
+>>> from needle_widget.screen.session import Session
+>>> desk = Desk(Session(replay=examples.load("found_early"), perspective="teacher"))
+>>> desk.session.go(5)
+>>> desk.branch(seat=0, opponent="hotseat", world="real")
+>>> desk.session.mode, desk.session.steps, desk.branch_info()["text"]
+('hotseat', 5, 'Branch from step 5: the real cards')
+>>> desk.back()
+>>> desk.session.mode, desk.session.step
+('replay', 5)
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.errors import ArgumentError, NeedleError, PerspectiveError
+from ..engine.game import Game
+from ..engine.seats import PERSPECTIVE_LABELS, Perspective, player_name
+from ..inference import worlds as W
+from . import guard, whatif
+from .session import Session, quote
+
+__all__ = ["Analysis", "Desk", "Job", "DEALS", "WORLDS", "CACHE"]
+
+DEALS = ("new", "same")
+"""What "New game" may deal: a new deal, or the same deal again."""
+WORLDS = ("real", "sampled")
+"""The two kinds of branch: the game's own cards, or a possible world drawn from the seat's view."""
+CACHE = 64
+"""Panels (and play-outs) kept per session; the graph keeps every step of each (seat, model)."""
+HOTSEAT = "hotseat"
+QUIZ_CLOSED = "Not during a quiz: the quiz reveals the models' figures once you have answered"
+log = logging.getLogger("needle_widget")
+
+
+_LABELS: dict[str, str] = {}
+
+
+def _opponents() -> list[dict[str, str]]:
+    """The opponents "Play from here" offers: the built-in bots by name and class, and two people."""
+    bots = guard.builtin_bots()
+    for name in bots:
+        if name not in _LABELS:
+            _LABELS[name] = type(bots[name](seed=0)).__name__
+    return [{"id": name, "label": _LABELS[name]} for name in bots] + [{"id": HOTSEAT, "label": "Two people (hotseat)"}]
+
+
+def _models(seat: Perspective) -> list[dict[str, str]]:
+    names = ["random"] if seat == "spectator" else list(whatif.MODELS)
+    return [{"id": name, "label": whatif.MODELS[name]} for name in names]
+
+
+def _graph_order(last: int) -> list[int]:
+    """Steps 0..last, coarse first (every 8th, then the 4ths between...), so the graph fills in across its width."""
+    seen: set[int] = set()
+    order: list[int] = []
+    for stride in (8, 4, 2, 1):
+        for k in [*range(0, last + 1, stride), last]:
+            if k not in seen:
+                seen.add(k)
+                order.append(k)
+    return order
+
+
+@dataclass(frozen=True)
+class Job:
+    """One piece of the panels' work. `result()` computes it from the inputs it was made with
+    (view dicts, copies): nothing it reads changes, so it may run on another thread; a failure
+    becomes {"status": "failed", "error"} (a NeedleError's text, else a generic line, logged),
+    never an exception. `store(value)` puts the value where its panel reads it: call it where
+    the desk lives. `run()` does both, here.
+    """
+
+    compute: Callable[[], dict[str, Any]]
+    store: Callable[[dict[str, Any]], None]
+
+    def result(self) -> dict[str, Any]:
+        """The computed value, or the failure as a value."""
+        try:
+            return self.compute()
+        except NeedleError as error:
+            return {"status": "failed", "error": str(error)[:300]}
+        except Exception as error:  # a bug must not stop the widget or repeat forever
+            log.error("needle_widget: computing a panel failed", exc_info=error)
+            return {"status": "failed", "error": f"Something went wrong ({type(error).__name__}); "
+                                                 "the details are in the kernel log."}
+
+    def run(self) -> None:
+        """Compute and store, on this thread."""
+        self.store(self.result())
+
+
+class Analysis:
+    """One session's possible-worlds panel and game graph: what is open, for which seat and model,
+    the cache, and the next piece of work.
+
+    The seat follows the perspective shown: a player's panels are its own, the spectator's
+    worlds the spectator's (model-free; it has no graph), and the teacher chooses a seat.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.worlds_open = False
+        self.graph_open = False
+        self.seed = 0
+        """The possible worlds' seed ("Resample" adds one)."""
+        self._worlds_seat: Perspective = 0
+        self._worlds_model = "random"
+        self._playout = False
+        self._graph_seat = 0
+        self._graph_model = "random"
+        self._panels: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+        self._playouts: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+        self._last: dict[tuple, dict[str, Any]] = {}
+        self._pending: set[tuple] = set()
+        self._points: dict[tuple, dict[int, dict[str, Any]]] = {}
+        self._markers: tuple[tuple, list[dict[str, Any]]] | None = None
+
+    def fresh(self) -> Analysis:
+        """A new Analysis of the same session with the same panels open, for the same seats and
+        models, and nothing cached (for a new deal: no figure of the old one may be shown).
+        """
+        new = Analysis(self._session)
+        new.worlds_open, new.graph_open = self.worlds_open, self.graph_open
+        new._worlds_seat, new._worlds_model = self._worlds_seat, self._worlds_model
+        new._graph_seat, new._graph_model = self._graph_seat, self._graph_model
+        return new
+
+    # ---- which seat, which model -----------------------------------------------------------
+
+    def worlds_seats(self, perspective: Perspective) -> list[Perspective]:
+        """The seats whose worlds `perspective` may see: its own; the teacher's, any."""
+        return [0, 1, "spectator"] if perspective == "teacher" else [perspective]
+
+    def graph_seats(self, perspective: Perspective) -> list[int]:
+        """The seats whose graph `perspective` may see: a player's own; the teacher's, either; the spectator's, none."""
+        if perspective == "teacher":
+            return [0, 1]
+        return [perspective] if perspective in (0, 1) else []
+
+    def worlds_seat(self, perspective: Perspective) -> Perspective:
+        """The seat whose worlds `perspective` is shown (the teacher's choice, else its own)."""
+        return self._worlds_seat if perspective == "teacher" else perspective
+
+    def worlds_model(self, perspective: Perspective) -> str:
+        """The opponent model of the worlds shown ("random" for the spectator, which has no opponent)."""
+        return "random" if self.worlds_seat(perspective) == "spectator" else self._worlds_model
+
+    def graph_seat(self, perspective: Perspective) -> int | None:
+        """The seat whose graph `perspective` is shown, None for the spectator."""
+        seats = self.graph_seats(perspective)
+        if not seats:
+            return None
+        return self._graph_seat if perspective == "teacher" else seats[0]
+
+    def offers(self, perspective: Perspective) -> dict[str, Any]:
+        """What `perspective` may open: {"worlds": {seats, models, reason}, "graph": {seats, models, reason}}."""
+        if self._session.mode == "quiz":
+            return {name: {"seats": [], "models": [], "reason": QUIZ_CLOSED} for name in ("worlds", "graph")}
+        graph = self.graph_seats(perspective)
+        return {
+            "worlds": {"seats": self.worlds_seats(perspective),
+                       "models": _models(self.worlds_seat(perspective)), "reason": None},
+            "graph": {"seats": graph, "models": _models(0) if graph else [],
+                      "reason": None if graph else "The graph follows a player: switch to Player 1, Player 2 "
+                                                   "or the teacher"},
+        }
+
+    # ---- requests (checked first: a refusal changes nothing) -------------------------------------
+
+    def show_worlds(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None,
+                    seed: Any = None) -> None:
+        """Open (or close, open_=False) the possible-worlds panel, for `seat` (the teacher's choice)
+        with opponent `model` ("random" or "greedy"); `seed` starts the worlds from that seed.
+        """
+        open_ = _check_bool(open_, "open")
+        _not_in_quiz(self._session, open_)
+        seats = self.worlds_seats(perspective)
+        if seat is not None and (type(seat) not in (int, str) or seat not in seats):
+            raise PerspectiveError(f"Cannot show the worlds of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
+                                   f" perspective: allowed {', '.join(map(repr, seats))}")
+        if model is not None:
+            model = whatif.check_model(model)
+            shown = seats[0] if seat is None and perspective != "teacher" else (
+                self._worlds_seat if seat is None else seat)
+            if model != "random" and shown == "spectator":
+                raise ArgumentError(f"The spectator's worlds are drawn at random: model {quote(model)} needs a "
+                                    "player's seat (the model reads the opponent's decisions from that seat)")
+        if seed is not None:
+            seed = W.check_seed(seed)
+        if seat is not None and perspective == "teacher":
+            self._worlds_seat = seat
+        if model is not None:
+            self._worlds_model = model
+        if seed is not None:
+            self.seed = seed
+        self.worlds_open = open_
+        if not open_:
+            self._playout = False
+
+    def resample(self) -> None:
+        """Draw other worlds (the seed goes up by one)."""
+        self._require_worlds("Resample")
+        self.seed += 1
+
+    def play_out(self) -> None:
+        """Play the worlds out with bots (`whatif.playout`), at this step and the next ones while the panel is open."""
+        self._require_worlds("Play them out")
+        self._playout = True
+
+    def show_graph(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None) -> None:
+        """Open (or close) the game's graph for `seat` (the teacher's choice) and opponent `model`."""
+        open_ = _check_bool(open_, "open")
+        _not_in_quiz(self._session, open_)
+        seats = self.graph_seats(perspective)
+        if open_ and not seats:
+            raise PerspectiveError(self.offers(perspective)["graph"]["reason"])
+        if seat is not None and (type(seat) is not int or seat not in seats):
+            raise PerspectiveError(f"Cannot draw the graph of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
+                                   f" perspective: allowed {', '.join(map(repr, seats)) or 'none'}")
+        if model is not None:
+            model = whatif.check_model(model)
+        if seat is not None and perspective == "teacher":
+            self._graph_seat = seat
+        if model is not None:
+            self._graph_model = model
+        self.graph_open = open_
+
+    def _require_worlds(self, what: str) -> None:
+        if not self.worlds_open:
+            raise ArgumentError(f"{what}: open the possible worlds first")
+
+    # ---- what the screen receives ------------------------------------------------------------------
+
+    def _worlds_key(self, perspective: Perspective) -> tuple:
+        return (self._session.step, self.worlds_seat(perspective), self.worlds_model(perspective), self.seed,
+                perspective == "teacher")
+
+    def worlds_state(self, perspective: Perspective) -> dict[str, Any] | None:
+        """The `worlds` trait: None (closed), or the panel with its status and play-out."""
+        if not self.worlds_open:
+            return None
+        key = self._worlds_key(perspective)
+        step, seat, model, seed, _teacher = key
+        panel = self._panels.get(key)
+        if panel is not None:
+            out = {**panel, "status": panel.get("status", "ready")}
+        else:
+            last = self._last.get((key[1], key[2], key[4]))
+            if last is not None and last.get("step", 0) > self._session.steps:
+                last = None  # spoiler-free review went back: a panel of a later step would tell the future
+            out = {**(last or {"seat": seat, "step": step, "model": model, "model_label": whatif.MODELS[model],
+                               "seed": seed, "n": whatif.WORLDS_SHOWN, "hidden": [], "rows": [],
+                               "same": {"hands": {}, "needles": {}, "pile": []}}), "status": "computing"}
+        playout = None
+        if self._playout:
+            done = self._playouts.get(key)
+            playout = {**done, "status": done.get("status", "ready")} if done else {"status": "computing", "step": step}
+        out["playout"] = playout
+        return out
+
+    def graph_state(self, perspective: Perspective) -> dict[str, Any] | None:
+        """The `graph` trait: None (closed, or the spectator's), or the points computed so far."""
+        seat = self.graph_seat(perspective)
+        if not self.graph_open or seat is None:
+            return None
+        key, order = self._graph_key(seat), _graph_order(self._session.steps)
+        points = {k: p for k, p in self._points.get(key, {}).items() if k <= self._session.steps}
+        failed = next((p for p in points.values() if p.get("status") == "failed"), None)
+        done = sum(1 for k in order if k in points)
+        return {
+            "status": "failed" if failed else ("ready" if done == len(order) else "computing"),
+            "error": failed["error"] if failed else None,
+            "seat": seat, "model": key[1], "model_label": whatif.MODELS[key[1]], "n": whatif.GRAPH_WORLDS,
+            "done": done, "total": len(order), "steps": self._session.steps, "needle": key[2],
+            "points": [points[k] for k in sorted(points) if points[k].get("status") != "failed"],
+            "markers": self._graph_markers(seat),
+        }
+
+    def _graph_key(self, seat: int) -> tuple:
+        return (seat, self._graph_model, whatif.graph_truth(self._session.whole().view(seat)))
+
+    def _graph_markers(self, seat: int) -> list[dict[str, Any]]:
+        whole = self._session.whole()
+        key = (id(whole), len(whole), seat)
+        if self._markers is None or self._markers[0] != key:
+            self._markers = (key, whatif.graph_markers(whole.view(seat)))
+        return self._markers[1]
+
+    # ---- work ----------------------------------------------------------------------------------------
+
+    def next_job(self, perspective: Perspective) -> Job | None:
+        """The next piece of work the open panels need (None when all is done, or when what is
+        left is in hand): a panel, a play-out, or one step of the graph. It stays in hand until
+        its value is stored.
+        """
+        found = self._next(perspective)
+        return None if found is None else found()
+
+    def has_work(self, perspective: Perspective) -> bool:
+        """Whether `next_job` would give a job (without taking it)."""
+        return self._next(perspective) is not None
+
+    def _next(self, perspective: Perspective) -> Callable[[], Job] | None:
+        if self.worlds_open:
+            key = self._worlds_key(perspective)
+            if key not in self._panels and ("panel", key) not in self._pending:
+                return lambda: self._job(("panel", key), self._panel(key), self._panels, key, remember=True)
+            if self._playout and key not in self._playouts and ("playout", key) not in self._pending:
+                return lambda: self._job(("playout", key), self._play(key), self._playouts, key)
+        seat = self.graph_seat(perspective)
+        if self.graph_open and seat is not None:
+            key = self._graph_key(seat)
+            points = self._points.setdefault(key, {})
+            missing = next((k for k in _graph_order(self._session.steps)
+                            if k not in points and ("point", key, k) not in self._pending), None)
+            if missing is not None:
+                return lambda: self._job(("point", key, missing), self._point(key, missing), points, missing,
+                                         bounded=False)
+        return None
+
+    def _panel(self, key: tuple) -> Callable[[], dict[str, Any]]:
+        step, seat, model, seed, teacher = key
+        game = self._session.game_at(step)
+        view, real = game.view(seat), game.copy() if teacher else None
+        return lambda: whatif.worlds_panel(view, seed=seed, model=model, real=real)
+
+    def _play(self, key: tuple) -> Callable[[], dict[str, Any]]:
+        step, seat, model, seed, _teacher = key
+        view = self._session.game_at(step).view(seat)
+        return lambda: {**whatif.playout(view, seed=seed, model=model), "step": step}
+
+    def _point(self, key: tuple, k: int) -> Callable[[], dict[str, Any]]:
+        seat, model, needle = key
+        view = self._session.game_at(k).view(seat)
+        return lambda: whatif.graph_point(view, step=k, seed=k, model=model, needle=needle)
+
+    def _job(self, name: tuple, compute: Callable[[], dict[str, Any]], cache: Any, key: Any, *,
+             remember: bool = False, bounded: bool = True) -> Job:
+        self._pending.add(name)
+
+        def store(value: dict[str, Any]) -> None:
+            self._pending.discard(name)
+            cache[key] = value
+            if bounded:
+                while len(cache) > CACHE:
+                    cache.popitem(last=False)
+            if remember and value.get("status") != "failed":
+                self._last[(key[1], key[2], key[4])] = value
+
+        return Job(compute, store)
+
+
+class Desk:
+    """The session on show (`session`): the widget's own (`home`) or a branch played from it."""
+
+    def __init__(self, session: Session) -> None:
+        self.home = session
+        self.session = session
+        self._branch: dict[str, Any] | None = None
+        self._analyses: dict[int, Analysis] = {id(session): Analysis(session)}
+        self._made = 0
+        first = session.whole() if session.live else None
+        self._deals: list[int] = [] if first is None else [first.seed]
+
+    @property
+    def analysis(self) -> Analysis:
+        """The shown session's panels."""
+        return self._analyses[id(self.session)]
+
+    # ---- play from here ----------------------------------------------------------------------------
+
+    def branch_reason(self, game: Game | None = None) -> str | None:
+        """Why "Play from here" is closed now (public words), or None."""
+        s = self.session
+        if s.mode == "quiz":
+            return QUIZ_CLOSED
+        if self._branch is not None:
+            return f"This is a branch: {self._branch['back'].lower()} to branch again"
+        if s.live and s.whole().phase != "over":
+            return "Play from here opens once the round is over"
+        if (game or s.game_at(s.step)).phase == "over":
+            return "The round is over at this step: go back a step to play from there"
+        if not any(p in s.entitled() for p in (0, 1)):
+            return "This screen may not play a seat"
+        return None
+
+    def branch_offer(self, game: Game | None = None) -> dict[str, Any]:
+        """{"seats", "worlds", "opponents": [{id, label}], "reason"}: what "Play from here" may start."""
+        allowed = self.session.entitled()
+        return {
+            "seats": [p for p in (0, 1) if p in allowed],
+            "worlds": list(WORLDS) if "teacher" in allowed and self.session.spoilers else ["sampled"],
+            "opponents": _opponents(),
+            "reason": self.branch_reason(game),
+        }
+
+    def offers(self, game: Game | None = None) -> dict[str, Any]:
+        """The `offers` trait: the branch, worlds and graph this screen may start now, and whether
+        it may start a new game ({"reason": None, "deals": ["new", "same"]} if so, else why not).
+        """
+        return {"branch": self.branch_offer(game), **self.analysis.offers(self.session.perspective),
+                "new_game": {"reason": self.new_game_reason(), "deals": list(DEALS)}}
+
+    # ---- a new game -----------------------------------------------------------------------------
+
+    def new_game_reason(self) -> str | None:
+        """Why "New game" is closed now (public words: modes and the round, never a card or a seed), or None."""
+        s = self.session
+        if s.mode == "quiz":
+            return "Not during a quiz"
+        if not s.live:
+            return "New game is for a live game, not a replay"
+        if self._branch is not None:
+            return f"This is a branch: {self._branch['back'].lower()} for a new game"
+        if s.whole().phase != "over":
+            return "A new game starts once the round is over"
+        return None
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        """For Python only (a seed is hidden information): the seed of each deal played at this
+        desk, the first game's first (empty for a replay).
+        """
+        return tuple(self._deals)
+
+    def new_game(self, seed: int | None = None, *, same_deal: bool = False) -> None:
+        """Python: once the round is over, deal a new game with the same rules, mode, screen and
+        bots: from `seed`, or (None) from a fresh 63-bit seed (`secrets`: never derived from an
+        earlier one, so no screen that saw a seed can know the next deal); `same_deal=True` deals
+        the round just played again (the same cards in the same order and the same seed, so the
+        same draws follow the same moves). Every seed is recorded in `deals`. Refused (nothing
+        changes) before the round is over, in a replay, a quiz or a branch. The old Game is left
+        as it was; the session (and a widget's `game`) plays the new one, and the panels start afresh.
+        """
+        reason = self.new_game_reason()
+        if reason is not None:
+            raise ArgumentError(f"Cannot start a new game: {reason[0].lower()}{reason[1:]}")
+        if not isinstance(same_deal, bool):
+            raise ArgumentError(f"same_deal must be True or False, not {quote(same_deal)}")
+        if same_deal and seed is not None:
+            raise ArgumentError("give seed= or same_deal=True, not both: the same deal keeps its seed")
+        old = self.home.whole()
+        if same_deal:
+            game = old.dealt_again()
+        else:
+            game = Game(rules=old.rules, seed=secrets.randbits(63) if seed is None else seed)
+        self.home.new_game(game)
+        self._deals.append(game.seed)
+        self._analyses[id(self.home)] = self.analysis.fresh()
+
+    def request_new_game(self, deal: Any = None) -> None:
+        """{kind: "new_game", deal?: "new" (the default) | "same"}: a new deal, or the round just played
+        dealt again (checked against `offers`).
+        """
+        if deal not in (None, *DEALS):
+            raise ArgumentError(f"Cannot deal {quote(deal)}: choose {' or '.join(map(repr, DEALS))}")
+        self.new_game(same_deal=deal == "same")
+
+    def branch(self, seat: Any = 0, opponent: Any = None, world: Any = "real", seed: Any = None) -> None:
+        """Python: play on from the shown step in a new live game, as `seat` against `opponent` (a bot,
+        GreedyBot for None, or "hotseat"), with the real cards (`world="real"`) or a possible world
+        drawn from `seat`'s view (`"sampled"`, from `seed`). The branch keeps the widget's
+        `allow_peek` and `reveal_at_end`; `back()` returns to where the widget was.
+        """
+        if self._branch is not None:
+            raise ArgumentError(f"Already in a branch from step {self._branch['from_step']}: back() first")
+        if type(seat) is not int or seat not in (0, 1):
+            raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
+        if world not in WORLDS:
+            raise ArgumentError(f"world must be 'real' or 'sampled', not {quote(world)}")
+        home, k = self.session, self.session.step
+        record = home.record()
+        game = record.branch(k)
+        if game.phase == "over":
+            raise ArgumentError(f"Cannot play from step {k}: the round is over there")
+        world_seed = None
+        if world == "sampled":
+            world_seed = W.check_seed(seed)
+            game = W.sample(game.view(seat), 1, seed=world_seed)[0]
+        options = {"allow_peek": home.allow_peek, "reveal_at_end": home.reveal_at_end}
+        if opponent == HOTSEAT:
+            new, against = Session(game, mode="hotseat", **options), HOTSEAT
+        else:
+            bots = guard.play_bots(game, opponent, seat)
+            new = Session(game, seat, mode="play", bots=bots, **options)
+            against = type(bots[1 - seat]).__name__
+        if home.playing:
+            home.set_playing(False)
+        self._made += 1
+        self._branch = {"from_step": k, "world": world, "seat": seat, "opponent": against, "seed": record.seed,
+                        "world_seed": world_seed, "back": "Back to the replay" if home.mode == "replay"
+                        else "Back to the game"}
+        self.session = new
+        self._analyses[id(new)] = Analysis(new)
+
+    def back(self) -> None:
+        """Leave the branch: the widget shows its own game or replay again, where it was."""
+        if self._branch is None:
+            raise ArgumentError("Not in a branch: there is nothing to go back to")
+        del self._analyses[id(self.session)]
+        self.session, self._branch = self.home, None
+
+    def branch_info(self) -> dict[str, Any] | None:
+        """The `branch_info` trait: None, or where the branch comes from. The replay's seed is named only
+        on a teacher's screen (`Session.screen`, fixed by Python) showing the teacher's perspective, and
+        not in spoiler-free review (a seed tells the draws to come): a player's screen that may open the
+        teacher's perspective after the round never sees it.
+        """
+        b = self._branch
+        if b is None:
+            return None
+        home = self.home
+        teacher = home.screen == "teacher" and home.spoilers and self.session.perspective == "teacher"
+        of = f" of seed {b['seed']}" if teacher else ""
+        kind = ("the real cards" if b["world"] == "real"
+                else f"a possible world, drawn from {player_name(b['seat'])}'s view")
+        return {"from_step": b["from_step"], "world": b["world"], "seat": b["seat"], "opponent": b["opponent"],
+                "back": b["back"], "text": f"Branch from step {b['from_step']}{of}: {kind}"}
+
+    # ---- the browser's requests ------------------------------------------------------------------------
+
+    def request_branch(self, seat: Any, opponent: Any, world: Any) -> None:
+        """{kind: "branch", seat, opponent (a built-in bot's name or "hotseat"), world}: checked against `offers`."""
+        offer = self.branch_offer()
+        if offer["reason"] is not None:
+            raise ArgumentError(f"Cannot play from here: {offer['reason'][0].lower()}{offer['reason'][1:]}")
+        if type(seat) is not int or seat not in offer["seats"]:
+            raise PerspectiveError(f"Cannot play from here as {quote(seat)}: this screen may play "
+                                   + (", ".join(player_name(p) for p in offer["seats"]) or "no seat"))
+        if world not in offer["worlds"]:
+            raise PerspectiveError(f"Cannot play from here with world {quote(world)}: this screen may choose "
+                                   + " or ".join(map(repr, offer["worlds"])))
+        bots = guard.builtin_bots()
+        if opponent != HOTSEAT and (not isinstance(opponent, str) or opponent not in bots):
+            raise ArgumentError(f"Cannot play against {quote(opponent)}: choose {', '.join(bots)} or {HOTSEAT!r}")
+        self.branch(seat, HOTSEAT if opponent == HOTSEAT else bots[opponent](seed=self._made), world,
+                    seed=self._made)
+
+    def request_back(self) -> None:
+        """{kind: "back"}: leave the branch."""
+        self.back()
+
+    def request_worlds(self, open_: Any, seat: Any = None, model: Any = None) -> None:
+        """{kind: "worlds", open, seat?, model?}: open or close the possible-worlds panel."""
+        self.analysis.show_worlds(self.session.perspective, open_, seat, model)
+
+    def request_resample(self) -> None:
+        """{kind: "resample"}: other worlds."""
+        self.analysis.resample()
+
+    def request_playout(self) -> None:
+        """{kind: "playout"}: play the worlds out."""
+        self.analysis.play_out()
+
+    def request_graph(self, open_: Any, seat: Any = None, model: Any = None) -> None:
+        """{kind: "graph", open, seat?, model?}: open or close the game's graph."""
+        self.analysis.show_graph(self.session.perspective, open_, seat, model)
+
+    def next_job(self) -> Job | None:
+        """The next piece of work of the shown session's panels, or None (see `Analysis.next_job`)."""
+        return self.analysis.next_job(self.session.perspective)
+
+    def has_work(self) -> bool:
+        """Whether the shown session's panels have work left that is not in hand."""
+        return self.analysis.has_work(self.session.perspective)
+
+
+def _not_in_quiz(session: Session, open_: bool) -> None:
+    if open_ and session.mode == "quiz":
+        raise ArgumentError(QUIZ_CLOSED)
+
+
+def _check_bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ArgumentError(f"{what} must be true or false, not {quote(value)}")
+    return value

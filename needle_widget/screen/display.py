@@ -1,0 +1,182 @@
+"""What the widget shows: the JSON synced to the browser for one perspective at one step.
+
+Everything here is built from `views.view()` and `knowledge` (which read only what
+the perspective may know), plus public metadata. Nothing else reaches the browser.
+The front end (js/) renders exactly these dicts; `tests/test_display.py` and the JS
+tests share fixtures made by `example_states()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.actions import from_dict
+from ..engine.game import Game
+from ..engine.narration import narrate
+from ..engine.rules import set_points
+from ..engine.seats import PERSPECTIVE_LABELS, player_name  # noqa: F401 - PERSPECTIVE_LABELS: the widget's labels
+from ..engine.views import Perspective, view
+from ..inference import knowledge
+
+
+def _rounded(value: Any, digits: int = 4) -> Any:
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, list):
+        return [_rounded(v, digits) for v in value]
+    if isinstance(value, dict):
+        return {k: _rounded(v, digits) for k, v in value.items()}
+    return value
+
+
+def table(game: Game, perspective: Perspective) -> dict[str, Any]:
+    """The view of `game` for `perspective`, without its history (the event list carries it),
+    with a label on each legal action, points on each legal set, the end in words, and on each
+    player `new_cards`: the cards of a hand shown that entered it this turn (the widget marks them).
+    """
+    data = view(game, perspective)
+    data.pop("history")
+    labelled = []
+    for raw in data["legal_actions"]:
+        action = from_dict(raw)
+        item = {**raw, "label": str(action)}
+        if raw["type"] == "lay_set":
+            item["points"] = set_points(action.cards)
+        labelled.append(item)
+    data["legal_actions"] = labelled
+    for p, player in enumerate(data["players"]):
+        player["new_cards"] = _new_cards(game, p) if player["hand"] is not None else []
+    if game.result is not None:
+        data["result"]["text"] = game.result.describe()
+    return data
+
+
+def _new_cards(game: Game, player: int) -> list[str]:
+    """The cards that entered `player`'s hand this turn (drawn, stolen, replenished) and are still
+    there, while it is that player's turn: the widget marks them. Read only for a hand the
+    perspective sees, so it tells nothing more.
+    """
+    if game.phase in ("needle", "over") or game.to_move != player:
+        return []
+    hand, new = game.hand(player), []
+    for event in reversed(game.history):
+        if event.player != player or event.turn != game.turn:
+            break
+        new[:0] = [c.code for c in event.cards if c in hand]
+    return new
+
+
+def events(game: Game, perspective: Perspective) -> list[dict[str, Any]]:
+    """One narrated line per action: {"step": k (the step after it), "turn", "player", "text"}."""
+    return [
+        {"step": k + 1, "turn": e.turn, "player": e.player, "text": text}
+        for k, (e, text) in enumerate(zip(game.history, narrate(game, perspective), strict=False))
+    ]
+
+
+def info(game: Game, perspective: Perspective) -> dict[str, Any]:
+    """The info panel: a player's knowledge figures, or the teacher's omniscient summary. While the
+    opponent has not picked a needle, a player's `opponent_needle` is only {"waiting": words}: odds of
+    a card not yet chosen are not figures to show.
+    """
+    if perspective == "teacher":
+        summary = knowledge.teacher_summary(game)
+        summary["players"] = [_waiting(game, p, figures) for p, figures in enumerate(summary["players"])]
+        return _rounded({"kind": "teacher", **summary, "pile_top": [c.code for c in game.draw_pile[:5]]})
+    if perspective in (0, 1):
+        return _rounded({"kind": "player", **_waiting(game, perspective, knowledge.for_player(game, perspective))})
+    return {"kind": "spectator"}
+
+
+def _waiting(game: Game, player: int, figures: dict[str, Any]) -> dict[str, Any]:
+    """`player`'s figures, with only words for the opponent's needle while it is not picked (public)."""
+    opponent = 1 - player
+    if game.phase == "needle" and game.needle(opponent) is None:
+        figures["opponent_needle"] = {"waiting": f"{player_name(opponent)} has not picked a needle yet: "
+                                                 "the odds of where it is appear once it has."}
+    return figures
+
+
+def example_states() -> dict[str, dict[str, Any]]:
+    """Named example states (table, events, info) for front-end tests: every phase and perspective."""
+    out: dict[str, dict[str, Any]] = {}
+
+    def add(name: str, game: Game, perspective: Perspective) -> None:
+        out[name] = {
+            "perspective": perspective,
+            "table": table(game, perspective),
+            "events": events(game, perspective),
+            "info": info(game, perspective),
+        }
+
+    game = Game(seed=7)
+    add("needle_p1", game, 0)
+    add("needle_spectator", game, "spectator")
+    add("needle_teacher", game, "teacher")
+    game.apply(A.ChooseNeedle("7h"))
+    add("needle_teacher_one_picked", game, "teacher")
+    game.apply(A.ChooseNeedle("QS"))
+    add("draw_p1", game, 0)
+    add("draw_p2_waiting", game, 1)
+    add("draw_teacher", game, "teacher")
+    stolen = game.copy()
+    game.apply(A.DrawPile())
+    add("sets_p1", game, 0)
+    for action in (A.Steal(), A.EndSets(), None, A.DrawPile(), A.EndSets(), None):
+        stolen.apply(action or stolen.legal_actions()[0])
+    add("draw_p1_no_steal", stolen, 0)
+    sets_game = next(
+        g for g in (Game(seed=s) for s in range(200))
+        if _to_sets_with_a_set(g)
+    )
+    add("sets_with_set_p1", sets_game, sets_game.to_move)
+    game.apply(A.EndSets())
+    add("discard_p1", game, 0)
+    add("discard_spectator", game, "spectator")
+    finished = _example_finished_game()
+    for p in (0, 1, "spectator", "teacher"):
+        add(f"over_{p}", finished, p)
+    return out
+
+
+def _example_finished_game() -> Game:
+    """A finished game that depends on the engine alone (seeded uniform choices, no bots):
+    Player 1 wins, with sets on the table and a steal, over at least 20 actions.
+    """
+    import random
+
+    for seed in range(1000):
+        rng = random.Random(seed)
+        game = Game(seed=seed)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            sets = [a for a in legal if type(a) is A.LaySet]
+            game.apply(sets[0] if sets else rng.choice(legal))
+        steals = sum(type(e.action) is A.Steal for e in game.history)
+        if game.result.winner == 0 and len(game.sets(0)) >= 2 and steals and len(game) >= 20:
+            return game
+    raise AssertionError("no example game found")  # pragma: no cover
+
+
+def _to_sets_with_a_set(game: Game) -> bool:
+    game.apply(A.ChooseNeedle(game.legal_actions()[-1].card))
+    game.apply(A.ChooseNeedle(game.legal_actions()[-1].card))
+    game.apply(A.DrawPile())
+    return game.phase == "sets" and len(game.legal_actions()) > 1
+
+
+def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a fixture writer for js tests
+    """Write `example_states()` as JSON to the path given (default js/test/fixtures.json)."""
+    import json
+    import sys
+
+    path = (argv or sys.argv[1:] or ["js/test/fixtures.json"])[0]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(example_states(), f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

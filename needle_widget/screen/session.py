@@ -1,0 +1,663 @@
+"""The policy of one widget, in plain Python (no Jupyter): who sits at the screen, what it may see and do.
+
+A `Session` holds a live game (or a replay) and decides everything the widget does
+that is not a trait or a timer:
+
+- the mode, and whose screen this is (`screen`): a player's seat, a class screen
+  ("spectator", "teacher"), or the shared hotseat screen ("shared");
+- which perspectives the screen may see now (`entitled`), and which it shows;
+- who may act from the browser (`can_act`), and why not in public words (`act_reason`,
+  the one text the widget shows and `request_act` refuses with);
+- the timeline of a live game (`step`, `steps`, the record so far), or of a replay, shown
+  whole or, in spoiler-free review (`spoilers=False`), cut at the current step (`_shown`);
+- the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
+- autoplay: where it is allowed and what one tick does;
+- quiz mode: a replay shown from one seat only, up to the step the quiz has reached
+  (`horizon`, set by `needle_widget.screen.quizmode`), with no acting, autoplay or panels.
+
+Browser requests arrive through the `request_*` methods, which check everything first
+and change nothing on bad input (they raise a NeedleError, whose message the widget
+shows). Python's own calls (`show`, `go`, `apply`, `advance`, `set_screen`,
+`replace_bot`, `take_seat`, `new_game`) are trusted: Python may show any perspective, but that
+never widens what the browser may switch to. `needle_widget.screen.synced` turns a session
+into the JSON the browser receives. A live game changed outside the session (`game.apply`
+from Python, another widget) is caught up with by `notice_moves`.
+
+>>> from needle_widget import Game
+>>> s = Session(Game(seed=3), perspective=0)
+>>> s.screen, s.entitled()
+(0, (0, 'spectator'))
+>>> s.request_perspective("teacher")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+needle_widget.engine.errors.PerspectiveError: Cannot switch to perspective 'teacher' now: allowed are Player 1, ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.errors import ArgumentError, IllegalAction, PerspectiveError, quote
+from ..engine.game import Game
+from ..engine.rules import Rules
+from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, Perspective, player_name
+from ..engine.views import check_perspective
+from ..records.notes import Note
+from ..records.replay import Replay
+from . import guard
+from .guard import BotError
+
+MODES = ("play", "hotseat", "watch", "replay", "live", "quiz")
+AUTOPLAY_MODES = ("watch", "replay", "live")
+REPLAY_MODES = ("replay", "quiz")
+"""Modes that show a replay (the others a live game)."""
+"""Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
+Screen = int | str
+SCREENS: dict[str, tuple[Screen, ...]] = {
+    "live": (0, 1, "spectator", "teacher"),
+    "play": (0, 1),
+    "hotseat": ("shared",),
+    "watch": ("teacher", "spectator"),
+    "replay": ("teacher", "spectator"),
+    "quiz": (0, 1),
+}
+"""The screens each mode allows; the first is the default where the perspective does not choose it."""
+
+
+class Session:
+    """One screen's view of a live game or a replay, and every rule of what it may see and do.
+
+    `screen` is whose screen this is, fixed at construction and changed only by Python
+    (`set_screen`): never derived from the perspective shown. Defaults: in live and play
+    modes, the `perspective` given; in hotseat, "shared"; in watch and replay, "teacher".
+    """
+
+    def __init__(
+        self,
+        game: Game | None = None,
+        perspective: Perspective = "spectator",
+        *,
+        replay: Replay | None = None,
+        mode: str | None = None,
+        screen: Screen | None = None,
+        bots: dict[int, Any] | None = None,
+        allow_peek: bool = False,
+        reveal_at_end: bool = True,
+        speed: float = 1.0,
+        spoilers: bool = True,
+    ) -> None:
+        if (game is None) == (replay is None):
+            raise ArgumentError("NeedleWidget needs exactly one of game= or replay=")
+        if game is not None and not isinstance(game, Game):
+            raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
+        if replay is not None and not isinstance(replay, Replay):
+            raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
+        mode = mode or ("replay" if replay is not None else "live")
+        if mode not in MODES:
+            raise ArgumentError(f"mode {quote(mode)} is not one of {', '.join(MODES)}")
+        if (mode in REPLAY_MODES) != (replay is not None):
+            raise ArgumentError(f"{mode} mode needs {'replay=' if mode in REPLAY_MODES else 'game='}")
+        if not isinstance(spoilers, bool):
+            raise ArgumentError(f"spoilers must be True or False, not {quote(spoilers)}")
+        if not spoilers and replay is None:
+            raise ArgumentError("spoilers=False is for a replay: a live game shows nothing past its latest step")
+        if mode == "quiz" and spoilers:
+            raise ArgumentError("quiz mode is spoiler-free: give spoilers=False")
+        self.perspective: Perspective = check_perspective(perspective)
+        """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
+        self.mode = mode
+        self._game, self._source, self._spoilers = game, replay, spoilers
+        self._cut: tuple[tuple[int, int], Replay] | None = None
+        self._horizon: int | None = 0 if mode == "quiz" else None
+        self._bots: dict[int, Any] = {}
+        for player, bot in (bots or {}).items():
+            self._bots[_check_player(player)] = guard.check_bot(bot)
+        self._screen = self._check_screen(screen if screen is not None else self._default_screen(perspective))
+        self._allow_peek, self._reveal_at_end = bool(allow_peek), bool(reveal_at_end)
+        self.speed = check_speed(speed)
+        self.playing = False
+        self.step = 0 if replay is not None else len(game)
+        self._seen = self.step  # the live game's length when this session last caught up with it
+        self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
+        self._cover: int | None = None  # hotseat: the player the table waits for
+        self._reasons: list[tuple[int, int, str, str, dict[str, Any] | None]] = []
+        self._timeline: Replay | None = None
+        self._final: tuple[Replay, Game] | None = None
+        self._bot_error: BotError | None = None
+        self._resume_playing = False
+        self._cover_if_needed()
+        self._fit()
+
+    # ---- who sits here ----------------------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        """Whose screen this is: 0 or 1 (a player's), "spectator" or "teacher" (the class's),
+        or "shared" (hotseat: the seat of whoever took it with "reveal").
+        """
+        return self._screen
+
+    def set_screen(self, screen: Screen) -> None:
+        """Python only: make this the screen of `screen` (one of `SCREENS[mode]`)."""
+        self._screen = self._check_screen(screen)
+        self._fit()
+
+    @property
+    def allow_peek(self) -> bool:
+        """True: every perspective is open to the browser, even while the round is live."""
+        return self._allow_peek
+
+    @allow_peek.setter
+    def allow_peek(self, value: bool) -> None:
+        self._allow_peek = bool(value)
+        self._fit()
+
+    @property
+    def reveal_at_end(self) -> bool:
+        """True (the default): once the round is over every perspective opens, for a review.
+        False: a player's screen stays limited to its own seat and the spectator.
+        """
+        return self._reveal_at_end
+
+    @reveal_at_end.setter
+    def reveal_at_end(self, value: bool) -> None:
+        self._reveal_at_end = bool(value)
+        self._fit()
+
+    def entitled(self) -> tuple[Perspective, ...]:
+        """The perspectives this screen may see now, in the order of PERSPECTIVES."""
+        if self.mode == "quiz":
+            return (self._screen,)
+        if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
+            return PERSPECTIVES
+        if self._game.phase == "over" and self._reveal_at_end:
+            return PERSPECTIVES
+        seat = self._seat if self.mode == "hotseat" else self._screen
+        return (seat, "spectator") if seat in (0, 1) else ("spectator",)
+
+    def can_act(self) -> bool:
+        """May the browser act now (for the player to move)? Never for a bot's seat or from a peek."""
+        return self.act_reason() is None
+
+    def act_reason(self) -> str | None:
+        """None if the browser may act now; else why not, as a sentence every perspective may read
+        (it names seats, steps and modes, never a card): "It is Player 2's move, not yours",
+        "Go to the latest step (12) to play", "The round is over". `request_act` refuses with it.
+        """
+        game = self._game
+        if game is None or self.mode in ("watch", "quiz"):
+            bots_play = ": the bots play" if game is not None else ""
+            return f"Nobody plays from the browser in {self.mode} mode{bots_play}"
+        if self.step != len(game):
+            return f"Go to the latest step ({len(game)}) to play"
+        if game.phase == "over":
+            return "The round is over"
+        player, shown, allowed = game.to_move, self.perspective, self.entitled()
+        mover = player_name(player)
+        if player in self._bots:
+            return f"It is {mover}'s move: a bot plays that seat"
+        if shown not in allowed:
+            return f"This screen may not play as {PERSPECTIVE_LABELS[shown]}"
+        if self.mode == "hotseat" and self._cover is not None:
+            return f"It is {mover}'s move, not yours: pass to {mover}"
+        if self.mode == "play" and player != self._screen:
+            return f"It is {mover}'s move, not yours"
+        if shown == player or (shown == "teacher" and self.mode != "hotseat"):
+            return None
+        return f"Switch to {mover} to play" if player in allowed else f"It is {mover}'s move, not yours"
+
+    def hidden_reason(self) -> str | None:
+        """Why the perspectives missing from `entitled()` are closed to this screen (public words), or None."""
+        if len(self.entitled()) == len(PERSPECTIVES):
+            return None
+        if self.mode == "quiz":
+            return "A quiz shows one seat's view"
+        if self._game.phase == "over":
+            return "Hidden on this screen, even after the round"
+        return "Hidden while the round is live"
+
+    @property
+    def cover(self) -> dict[str, Any] | None:
+        """Hotseat: {"player": p, "text": "Pass to Player p+1"} while the table waits for p, else None."""
+        if self._cover is None:
+            return None
+        return {"player": self._cover, "text": f"Pass to Player {self._cover + 1}"}
+
+    def names(self) -> list[str]:
+        """The seats' names as shown: the record's, with "You" on a play-mode screen's seat."""
+        names = list(self._source.players if self._source is not None else self._game.players)
+        if self.mode == "play":
+            names[self._screen] = "You"
+        return names
+
+    # ---- the timeline -------------------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        """Is there a live game (every mode but replay)?"""
+        return self._game is not None
+
+    @property
+    def spoilers(self) -> bool:
+        """True (the default): the whole replay is shown. False (spoiler-free review, replay mode
+        only): the replay is shown as if it ended at the current step (`record()` is the replay
+        cut there, `Replay.cut`), so nothing past the step reaches the screen; the browser may
+        step back, or on to the next step only (`request_step`); Python may go anywhere.
+        """
+        return self._spoilers
+
+    @property
+    def steps(self) -> int:
+        """Actions recorded so far (the shown replay's length in replay mode: the current step
+        in spoiler-free review).
+        """
+        return len(self._game) if self._source is None else len(self._shown())
+
+    @property
+    def end(self) -> int:
+        """For Python only: the furthest step it may show: the real record's length (the whole
+        replay's, even in spoiler-free review), or in a quiz the step it has reached (`horizon`).
+        """
+        if self._horizon is not None:
+            return self._horizon
+        return len(self._game) if self._source is None else len(self._source)
+
+    @property
+    def horizon(self) -> int | None:
+        """Quiz mode: the step the quiz has reached (the record is cut there); else None."""
+        return self._horizon
+
+    def set_horizon(self, k: int, step: int | None = None) -> None:
+        """Quiz mode (`needle_widget.screen.quizmode`): cut the record at `k` and show `step` (default k)."""
+        if self.mode != "quiz":
+            raise ArgumentError(f"set_horizon is for quiz mode, not {self.mode} mode")
+        if type(k) is not int or not 0 <= k <= len(self._source):
+            raise ArgumentError(f"Cannot cut the quiz at step {quote(k)}: steps run from 0 to {len(self._source)}")
+        self._horizon = k
+        self.go(k if step is None else step)
+
+    def game_at(self, k: int) -> Game:
+        """The game after `k` actions (the live game itself at the live edge)."""
+        if self._source is not None:
+            return self._shown().game_at(k)
+        if k == len(self._game):
+            return self._game
+        return self.record().game_at(k)
+
+    def whole(self) -> Game:
+        """The live game, or the shown replay's final game: what the event list narrates."""
+        replay = self._shown()
+        if replay is None:
+            return self._game
+        if self._final is None or self._final[0] is not replay:
+            self._final = (replay, replay.final_game)
+        return self._final[1]
+
+    def record(self) -> Replay:
+        """The replay shown (cut at the current step in spoiler-free review), or the live game's
+        record so far (cached while the game stands still).
+        """
+        if self._source is not None:
+            return self._shown()
+        old = self._timeline
+        if old is None or len(old) != len(self._game):
+            self._timeline = Replay.from_game(self._game, notes=old.notes if old is not None else ())
+        return self._timeline
+
+    def notes_book(self) -> Replay:
+        """The replay that holds this screen's notes: the replay shown (the whole one, in
+        spoiler-free review and quizzes), or the live game's record (its notes carry over
+        as the game goes on).
+        """
+        return self.full_record()
+
+    def readable_notes(self, perspective: Perspective) -> list[tuple[int, Note]]:
+        """(index in `notes_book().notes`, note) for the notes `perspective` may read, up to the
+        end of the record as shown (`steps`): nothing past the step in spoiler-free review.
+        """
+        if self._source is None and (self._timeline is None or not self._timeline.notes):
+            return []
+        until = self.steps
+        return [(i, note) for i, note in enumerate(self.notes_book().notes)
+                if note.step <= until and note.visible_to(perspective)]
+
+    def full_record(self) -> Replay:
+        """For Python only: `record()`, but the whole replay in spoiler-free review."""
+        return self._source if self._source is not None else self.record()
+
+    def _shown(self) -> Replay | None:
+        """The one place of the cut: the replay as shown (None for a live game). In spoiler-free
+        review it is `Replay.cut` at the current step, so whatever reads the record through this
+        session (the synced state, the panels, a branch) sees nothing past the step.
+        """
+        source = self._source
+        if source is None or self._spoilers:
+            return source
+        key = (self.step if self._horizon is None else self._horizon, source.notes_revision)
+        if self._cut is None or self._cut[0] != key:
+            self._cut = (key, source.cut(key[0]))
+        return self._cut[1]
+
+    def reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
+        """The bots' latest reasons up to `step`: each shown to its own seat and the teacher only
+        (a reason may name the bot's hidden cards), with what a searching bot thought
+        (`whatif.thought` of its `last` decision; None for the others).
+        """
+        latest: dict[int, dict[str, Any]] = {}
+        for step, player, name, text, thought in self._reasons:
+            if step <= self.step and (perspective == player or perspective == "teacher"):
+                latest[player] = {"player": player, "name": name, "text": text, "step": step, "thought": thought}
+        return [latest[p] for p in sorted(latest)]
+
+    # ---- Python's calls -------------------------------------------------------------------
+
+    def show(self, perspective: Perspective) -> None:
+        """Python shows any perspective (a peek does not widen `entitled()`)."""
+        self.perspective = check_perspective(perspective)
+
+    def go(self, step: int) -> None:
+        """Show the game after `step` actions (Python: in spoiler-free review too, up to the real end)."""
+        if type(step) is not int or not 0 <= step <= self.end:
+            reached = f" (the quiz has reached step {self.end})" if self._horizon is not None else ""
+            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.end}{reached}")
+        self.step = step
+
+    def apply(self, action: A.Action) -> None:
+        """Python applies an action for any seat (IllegalAction changes nothing)."""
+        game = self._require_live()
+        following = self.step == len(game)
+        game.apply(action)
+        self._moved(following)
+
+    def notice_moves(self) -> bool:
+        """Catch up with the live game after it changed outside this session (`game.apply(...)`
+        from Python, another widget of the same game): follow the live edge if this screen was
+        on it, and in hotseat cover the table for the player to move. False if nothing changed.
+        The widget calls it when the game tells its observers (`Game.observe`).
+        """
+        game = self._game
+        if game is None or len(game) == self._seen:
+            return False
+        self._moved(self.step == self._seen)
+        return True
+
+    def new_game(self, game: Game) -> None:
+        """Python (`Desk.new_game`): play `game`, a new deal, from now on, with the same mode, screen,
+        bots (told `new_game` first) and options; the seats keep their names. The step, the record,
+        the bots' reasons, a pause and hotseat's seat start afresh, and the perspectives narrow to
+        what this screen may see while the new round is live.
+        """
+        old = self._require_live()
+        if not isinstance(game, Game):
+            raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
+        game.players = old.players
+        for player, bot in self._bots.items():
+            guard.tell(bot, game, player)
+        self._game = game
+        self.step = self._seen = len(game)
+        self._seat = self._cover = None
+        self._reasons, self._timeline, self._final = [], None, None
+        self._bot_error, self._resume_playing = None, False
+        self._cover_if_needed()
+        self._fit()
+
+    def advance(self, actions: int = 1) -> None:
+        """The bots make up to `actions` moves now (fewer if a person is to move or a bot fails)."""
+        self._require_live()
+        if type(actions) is not int or not 0 <= actions <= 10_000:
+            raise ArgumentError(f"advance needs a number of actions from 0 to 10000, not {quote(actions)}")
+        for _ in range(actions):
+            if not self._bot_move():
+                break
+
+    def check_playing(self, playing: Any) -> bool:
+        """`playing` if autoplay may be set to it: a bool, and never True in play or hotseat mode."""
+        if not isinstance(playing, bool):
+            raise ArgumentError(f"autoplay needs playing: true or false, not {quote(playing)}")
+        if playing and self.mode not in AUTOPLAY_MODES:
+            raise ArgumentError(f"Autoplay is not available in {self.mode} mode: people play it")
+        return playing
+
+    def set_playing(self, playing: bool) -> None:
+        """Start or stop autoplay (refused in play and hotseat modes, where people play)."""
+        self.playing = self.check_playing(playing)
+        self._resume_playing = False
+
+    def set_speed(self, speed: float) -> None:
+        """Autoplay speed in actions per second (0.1 to 20)."""
+        self.speed = check_speed(speed)
+
+    def replace_bot(self, player: int, bot: Any) -> None:
+        """`bot` plays seat `player` from now on (told `new_game` first); a pause for that seat ends."""
+        game = self._require_live()
+        player = _check_player(player)
+        guard.check_bot(bot)
+        if self.mode == "play" and player == self._screen:
+            raise ArgumentError(f"Player {player + 1} is this screen's seat; set_screen to the other seat first")
+        guard.tell(bot, game, player)
+        self._bots[player] = bot
+        self._name_seat(game, player, guard.bot_name(bot))
+        self._unpause(player)
+
+    def take_seat(self, player: int) -> None:
+        """The bot at `player` leaves: the seat is played by people from now on (`apply` from
+        Python, or the browser of a screen that may act for it); a pause for that seat ends.
+        """
+        game = self._require_live()
+        player = _check_player(player)
+        if player not in self._bots:
+            raise ArgumentError(f"Player {player + 1} has no bot to take over from")
+        del self._bots[player]
+        self._name_seat(game, player, "human")
+        self._unpause(player)
+
+    @property
+    def bot_error(self) -> BotError | None:
+        """The failure that paused the bots, with the full detail (None while nothing failed)."""
+        return self._bot_error
+
+    @property
+    def paused(self) -> dict[str, Any] | None:
+        """What every perspective is told about a paused game (no hidden card), or None."""
+        error = self._bot_error
+        if error is None:
+            return None
+        return {"player": error.player, "text": error.public, "bots": sorted(guard.builtin_bots())}
+
+    # ---- the browser's requests -----------------------------------------------------------
+
+    def request_act(self, raw: Any) -> None:
+        """{kind: "act", action}: the player at this screen acts, if it may now (else `act_reason`)."""
+        action = A.from_dict(raw)
+        reason = self.act_reason()
+        if reason is not None:
+            raise IllegalAction(f"{action} not allowed: {reason[0].lower()}{reason[1:]}")
+        self.apply(action)
+
+    def request_step(self, to: Any) -> None:
+        """{kind: "step", to}: show the game after `to` actions. In spoiler-free review, any step up
+        to the current one, or the next one: past the real end that is refused with "The replay
+        ends at step N" (the current step: what the player learns there too); any step further is
+        refused whatever the replay's length, so a refusal tells nothing of what comes after.
+        """
+        if self._horizon is not None:
+            if type(to) is not int or not 0 <= to <= self._horizon:
+                raise ArgumentError(f"Cannot go to step {quote(to)}: the quiz shows steps 0 to {self._horizon} now")
+        elif not self._spoilers:
+            if to == self.step + 1 and type(to) is int and to > self.end:
+                raise ArgumentError(f"The replay ends at step {self.step}")
+            if type(to) is not int or not 0 <= to <= self.step + 1:
+                raise ArgumentError(f"Cannot go to step {quote(to)}: spoiler-free review goes back to any step "
+                                    f"from 0 to {self.step}, or on to the next one ({self.step + 1})")
+        self.go(to)
+
+    def request_perspective(self, to: Any) -> None:
+        """{kind: "perspective", to}: switch among the entitled perspectives only."""
+        allowed = self.entitled()
+        if type(to) not in (int, str) or to not in allowed:
+            labels = ", ".join(PERSPECTIVE_LABELS[p] for p in allowed)
+            raise PerspectiveError(f"Cannot switch to perspective {quote(to)} now: allowed are {labels}")
+        self.perspective = to
+
+    def request_autoplay(self, playing: Any, speed: Any = None) -> None:
+        """{kind: "autoplay", playing, speed?}: start or stop autoplay (not in play or hotseat mode)."""
+        if self.mode not in AUTOPLAY_MODES:
+            raise ArgumentError(f"Autoplay is not available in {self.mode} mode: people play it")
+        self.check_playing(playing)
+        self.speed = check_speed(self.speed if speed is None else speed)
+        self.set_playing(playing)
+
+    def request_reveal(self) -> None:
+        """{kind: "reveal"}: hotseat: the player the table waits for takes the seat."""
+        if self._cover is None:
+            raise ArgumentError("Nothing to reveal: the table is not covered")
+        self._seat, self._cover = self._cover, None
+        self.perspective = self._seat
+
+    def request_resume(self, name: Any) -> None:
+        """{kind: "resume", bot}: after a bot failed, a built-in bot (by name) takes its seat."""
+        error = self._bot_error
+        if error is None:
+            raise ArgumentError("Nothing to resume: no bot has failed")
+        factories = guard.builtin_bots()
+        if not isinstance(name, str) or name not in factories:
+            raise ArgumentError(f"Cannot resume with {quote(name)}: the bots are {', '.join(sorted(factories))}")
+        self.replace_bot(error.player, factories[name](seed=0))
+
+    # ---- bots and autoplay (the widget's timers call these) ----------------------------------
+
+    def bot_to_move(self) -> Any | None:
+        """The bot whose move it is, unless the round is over or the bots are paused."""
+        game = self._game
+        if game is None or game.phase == "over" or self._bot_error is not None:
+            return None
+        return self._bots.get(game.to_move)
+
+    @property
+    def busy(self) -> bool:
+        """Play mode: a bot is about to answer."""
+        return self.mode == "play" and self.bot_to_move() is not None
+
+    def timer(self) -> str | None:
+        """What the widget should wait for: "bot" (play mode: a bot answers after a pause),
+        "autoplay" (the next autoplay tick), or None.
+        """
+        if self.busy:
+            return "bot"
+        return "autoplay" if self.playing else None
+
+    def run_bots(self) -> None:
+        """Play mode: the bots move at once until a person is to move (or a bot fails)."""
+        while self._bot_move():
+            pass
+
+    def tick(self) -> None:
+        """One tick of the widget's timer: a bot's move in play mode, else one autoplay step
+        (the next recorded step, or in watch mode a bot's move; autoplay stops at the end).
+        """
+        if self.busy:
+            self._bot_move()
+        elif self.playing:
+            if self.step < self.end:
+                self.step += 1
+            elif not (self.mode == "watch" and self._bot_move()):
+                self.playing = False
+
+    def _bot_move(self) -> bool:
+        """One move by the bot to move, behind the guard (a failure pauses the bots). False if none moved."""
+        bot = self.bot_to_move()
+        if bot is None:
+            return False
+        game = self._game
+        following, player = self.step == len(game), game.to_move
+        reason, error = guard.move(bot, game, player)
+        if error is not None:
+            self._bot_error = error
+            self._resume_playing, self.playing = self.playing, False
+            return False
+        self._reasons.append((len(game), player, guard.bot_name(bot), reason, guard.thought(bot)))
+        self._moved(following)
+        return True
+
+    @staticmethod
+    def _name_seat(game: Game, player: int, name: str) -> None:
+        names = list(game.players)
+        names[player] = name
+        game.players = (names[0], names[1])
+
+    def _unpause(self, player: int) -> None:
+        if self._bot_error is not None and self._bot_error.player == player:
+            self._bot_error = None
+            self.playing, self._resume_playing = self._resume_playing or self.playing, False
+
+    # ---- helpers -------------------------------------------------------------------------
+
+    def _moved(self, following: bool) -> None:
+        """After any move: follow the live edge if we were on it; hotseat covers for the next player."""
+        if following:
+            self.step = len(self._game)
+        self._seen = len(self._game)
+        self._cover_if_needed()
+
+    def _cover_if_needed(self) -> None:
+        game = self._game
+        if self.mode == "hotseat" and game.phase != "over" and self._seat != game.to_move:
+            self._seat, self._cover, self.perspective = None, game.to_move, "spectator"
+
+    def _fit(self) -> None:
+        """After the entitlement narrowed: show the screen's own seat (or the spectator) if needed."""
+        allowed = self.entitled()
+        if self.perspective not in allowed:
+            self.perspective = self._screen if self._screen in allowed else "spectator"
+
+    def _default_screen(self, perspective: Perspective) -> Screen:
+        if self.mode in ("live", "play"):
+            return perspective
+        return SCREENS[self.mode][0]
+
+    def _check_screen(self, screen: Any) -> Screen:
+        allowed = SCREENS[self.mode]
+        if type(screen) not in (int, str) or screen not in allowed:
+            raise ArgumentError(f"screen {quote(screen)} is not one of {', '.join(map(repr, allowed))} "
+                              f"in {self.mode} mode" + (" (the seat this screen plays)" if self.mode == "play" else ""))
+        if self.mode == "play" and screen in self._bots:
+            raise ArgumentError(f"screen {screen!r}: Player {screen + 1} is played by a bot; take_seat({screen}) first")
+        return screen
+
+    def _require_live(self) -> Game:
+        if self._game is None:
+            raise ArgumentError("This widget shows a replay; there is no live game to play")
+        return self._game
+
+
+# ---- small checks shared with the widget -------------------------------------------------
+
+
+def check_number(value: Any, low: float, high: float, what: str) -> float:
+    """`value` as a float if it is a number from `low` to `high`, else ArgumentError naming `what`."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
+        raise ArgumentError(f"{what.format(low=low, high=high)}, not {quote(value)}")
+    return float(value)
+
+
+def check_speed(value: Any) -> float:
+    """Autoplay speed: 0.1 to 20 actions per second."""
+    return check_number(value, 0.1, 20, "speed must be between {low} and {high} actions per second")
+
+
+def new_or_given(game: Game | None, rules: Rules | None, seed: int | None) -> Game:
+    """`game`, or a new Game from `rules` and `seed` (not both)."""
+    if game is None:
+        return Game(rules=rules, seed=seed)
+    if not isinstance(game, Game):
+        raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
+    if rules is not None or seed is not None:
+        raise ArgumentError("give either game= or rules=/seed=, not both")
+    return game
+
+
+def _check_player(player: Any) -> int:
+    if type(player) is not int or player not in (0, 1):
+        raise ArgumentError(f"player must be 0 (Player 1) or 1 (Player 2), not {quote(player)}")
+    return player

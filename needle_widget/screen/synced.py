@@ -1,0 +1,182 @@
+"""What one screen receives: a session's synced state, built for the perspective it shows.
+
+Every part that depends on hidden information (table, info, events, bots, nearby, and
+the hypotheticals: worlds, graph, branch_info; the notes and the quiz) is built from
+`display`, `whatif`, `notepad` and `quizmode` for `session.perspective` and nothing
+else, so a screen gets what that perspective may know. In a quiz the seat's odds are
+hidden until the current question is answered. No Jupyter import: the widget copies `state()` into
+its traits, and tests compare it directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.views import Perspective
+from . import display
+from .desk import Desk
+from .notepad import Notepad
+from .quizmode import HIDDEN_INFO, QuizMode
+from .session import Session
+
+
+class Synced:
+    """Builds `state()` for a desk's shown session (a Session alone is put on a desk of its own);
+    the event list is rebuilt only when the perspective or the record's length changes.
+    """
+
+    def __init__(self, desk: Desk | Session, quiz: QuizMode | None = None) -> None:
+        self._desk = desk if isinstance(desk, Desk) else Desk(desk)
+        self._notepad, self._quiz = Notepad(self._desk), quiz
+        self._events_key: tuple | None = None
+        self._events: list[dict[str, Any]] = []
+
+    @property
+    def _session(self) -> Session:
+        return self._desk.session
+
+    def state(self) -> dict[str, Any]:
+        """Every synced trait of NeedleWidget except `error`, `answer` and `scale`, by name (see widget.py)."""
+        s, desk = self._session, self._desk
+        perspective = s.perspective
+        game = s.game_at(s.step)
+        whole = s.whole()
+        act_reason = s.act_reason()
+        key = (perspective, len(whole), id(whole))
+        if key != self._events_key:
+            self._events, self._events_key = display.events(whole, perspective), key
+        return {
+            "mode": s.mode,
+            "perspective": perspective,
+            "perspectives": list(s.entitled()),
+            "steps": s.steps,
+            "spoilers": s.spoilers,
+            "step": s.step,
+            "table": display.table(game, perspective),
+            "info": self._info(game, perspective),
+            "events": self._events,
+            "bots": s.reasons(perspective),
+            "seats": s.names(),
+            "nearby": self._nearby(perspective),
+            "cover": s.cover,
+            "playing": s.playing,
+            "speed": s.speed,
+            "busy": s.busy,
+            "can_act": act_reason is None,
+            "act_reason": act_reason,
+            "hidden_reason": s.hidden_reason(),
+            "paused": s.paused,
+            "branch_info": desk.branch_info(),
+            "offers": {**desk.offers(game), "notes": self._notepad.offer(perspective)},
+            "shown_notes": self._notepad.shown(perspective),
+            "quiz_state": None if self._quiz is None else self._quiz.state(),
+            "worlds": desk.analysis.worlds_state(perspective),
+            "graph": desk.analysis.graph_state(perspective),
+        }
+
+    def _nearby(self, perspective: Perspective) -> dict[str, Any]:
+        """Steps step-1 and step+1 while browsing a record (not at the live edge of a game)."""
+        s = self._session
+        if s.live and s.step == s.steps:
+            return {}
+        record = s.record()
+        out = {}
+        for k in (s.step - 1, s.step + 1):
+            if 0 <= k <= s.steps:
+                game = record.game_at(k)
+                out[str(k)] = {"table": display.table(game, perspective), "info": self._info(game, perspective)}
+        return out
+
+    def _info(self, game: Any, perspective: Perspective) -> dict[str, Any]:
+        if self._quiz is not None and self._quiz.hides_odds():
+            return dict(HIDDEN_INFO)
+        return display.info(game, perspective)
+
+
+def example_whatif_states() -> dict[str, dict[str, Any]]:
+    """Named synced states with the hypotheticals open, from real sessions (for the front end's tests):
+    the teacher's and a player's worlds (with a play-out) and graph on a bundled replay, the
+    spectator's worlds, a branch, and a SearchBot's thought. `python -m needle_widget.screen.synced PATH`
+    writes them as JSON; tests/test_js.py fails when js/test/whatif_states.json differs.
+    """
+    from ..engine.game import Game
+    from ..players.bots import GreedyBot
+    from ..players.search import SearchBot
+    from ..teaching.examples import load
+
+    out: dict[str, dict[str, Any]] = {}
+    replay = load("found_early")
+
+    def run(desk: Desk) -> Desk:
+        while (job := desk.next_job()) is not None:
+            job.run()
+        return desk
+
+    for perspective in ("teacher", 0, "spectator"):
+        desk = Desk(Session(replay=replay, perspective=perspective))
+        desk.session.go(6)
+        desk.request_worlds(True)
+        desk.request_playout()
+        if perspective != "spectator":
+            desk.request_graph(True)
+        out[f"worlds_graph_{perspective}"] = Synced(run(desk)).state()
+    desk = Desk(Session(replay=replay, perspective="teacher"))
+    desk.session.go(4)
+    desk.branch(seat=0, opponent=GreedyBot(), world="sampled", seed=1)
+    desk.session.run_bots()
+    out["branch_player"] = Synced(desk).state()
+    watch = Session(Game(seed=5), "teacher", mode="watch", bots={0: SearchBot(seed=1, worlds=4, rollouts=16),
+                                                                  1: GreedyBot()})
+    watch.advance(6)
+    out["search_thought_teacher"] = Synced(watch).state()
+    out.update(_example_notes_and_quiz())
+    return out
+
+
+def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
+    """The teacher's and Player 1's notes, and a quiz on the bundled detective replay: a question
+    of each form before its answer, one revealed, and the quiz done (its summary), at its last
+    question and back at its first.
+    """
+    from ..teaching.answers import QuizRun
+    from ..teaching.examples import load
+    from ..teaching.quiz import questions_from_notes
+
+    out: dict[str, dict[str, Any]] = {}
+    replay = load("detective")
+    for perspective in ("teacher", 0):
+        session = Session(replay=replay, perspective=perspective)
+        session.go(17)  # the step of a note for Player 1 and one for the teacher
+        out[f"notes_{perspective}"] = Synced(session).state()
+    session = Session(replay=replay, perspective=0, mode="quiz", spoilers=False)
+    quiz = QuizMode(session, QuizRun(replay, questions_from_notes(replay, 0), student="ann",
+                                     replay_name="detective", n=40))
+    synced = Synced(Desk(session), quiz)
+    for i, answer in enumerate(("steal", 0.25, ["AC", "6D"])):
+        if i:
+            quiz.go(i)
+        out[f"quiz_{quiz.state()['question']['form']['type']}"] = synced.state()
+        quiz.answer(answer)
+    out["quiz_revealed"] = synced.state()
+    for i, answer in ((3, 0.7), (4, 0.3)):
+        quiz.go(i)
+        quiz.answer(answer)
+    out["quiz_done"] = synced.state()
+    quiz.go(0)
+    out["quiz_done_review"] = synced.state()
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a fixture writer for js tests
+    """Write `example_whatif_states()` as JSON to the path given (default js/test/whatif_states.json)."""
+    import json
+    import sys
+
+    path = (argv or sys.argv[1:] or ["js/test/whatif_states.json"])[0]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(example_whatif_states(), f, indent=1, ensure_ascii=False, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,472 @@
+"""Quiz: a seat's forecasts at a replay's steps, the truth and the model beside them, and the score.
+
+The pure-Python core of quiz mode (the widget asks and shows; this module decides):
+
+1. `QuizQuestion(step, kind, seat, prompt=None)`: ask `seat` (0 or 1) a question of a
+   `notes.QUESTION_KINDS` kind at `step` of a replay (the position after that many
+   actions); `questions_from_notes(replay, seat)` takes those of the notes the seat may read.
+2. `ask(replay, question)`: what the seat sees then (its view dict, nothing else: twin
+   games that differ only in what the seat cannot see give the same dict) and the form
+   of the answer. It never reads the record past the step.
+3. `check_answer(question, answer, candidates=...)`: the answer, normalized, or
+   AnswerError quoting it.
+4. `reveal(replay, question, answer, seed=0)`: the truth, what the model says, the score.
+The records of the answers, their files, a student's run through a quiz and the
+teacher's view of the class are in `needle_widget.teaching.answers`.
+
+Kinds, answers and scores
+-------------------------
+- needle: the answer is 1 to 3 distinct cards among the candidates; the truth is the
+  opponent's real needle; the score is `coverage`, the model-free probability of the
+  chosen cards (the sum of their odds), and `hit`, whether the needle is among them.
+- next_draw: a probability 0..1; the truth is 1 if the seat's next pile draw after the
+  step brought its needle, else 0; the score is the Brier score (p - truth)^2, with the
+  models' Brier scores beside it.
+- winner: P(the seat wins), 0..1; the truth is 1 if the seat won, else 0 (a loss or a
+  draw); Brier scores as for next_draw.
+- pile_or_steal: "pile" or "steal"; the truth is what was played and who won; the score
+  is `vs_best`, the chosen draw's win share minus the better draw's (0 if it chose the
+  better one, else negative).
+
+"The seat's next pile draw" is its first DrawPile action at or after the step; if the
+round ends before it draws from the pile again the truth is 0 (a needle found while
+replenishing after sets, T4, is not found by a pile draw). The model-free forecast is
+`knowledge.own_needle_odds(view).next_draw` (the chance the top card of the pile is the
+needle, the same for every pile position before a reshuffle); under the GreedyBot
+opponent model it is the share of posterior worlds with the needle in the pile, divided
+by the pile size. For "winner" both forecasts are `outcomes.outcomes(view, (GreedyBot(),
+GreedyBot()), n)`'s win share (model None, or GreedyBot()). For "pile_or_steal" the same
+n worlds drawn from the seat's view get each draw applied first, then GreedyBots play
+on: the win shares of the two draws, with the standard error of their world-by-world
+difference. Everything is determined by the replay, the question, the answer, `seed`
+and `n`; no clock is read.
+
+>>> from needle_widget import bots
+>>> from needle_widget.players.sim import play_game
+>>> r = play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay()
+>>> q = QuizQuestion(10, "winner", 0)
+>>> asked = ask(r, q)
+>>> asked["form"], asked["prompt"]
+({'type': 'probability', 'min': 0.0, 'max': 1.0, 'label': 'P(Player 1 wins)'}, 'Who will win from here?')
+>>> shown = reveal(r, q, 0.7, n=20)
+>>> shown["score"]["brier"] == (0.7 - shown["truth"]["outcome"]) ** 2
+True
+>>> check_answer(q, 1.5)
+Traceback (most recent call last):
+...
+needle_widget.teaching.quiz.AnswerError: answer 1.5 to a winner question is not a probability from 0 to 1
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.cards import Card
+from ..engine.errors import NeedleError, finite
+from ..engine.errors import quote as _quote
+from ..engine.game import Game
+from ..engine.seats import player_name
+from ..inference.knowledge import opponent_needle_odds, own_needle_odds
+from ..inference.outcomes import outcomes, wilson
+from ..inference.worlds import check_count, check_seed, sample
+from ..players.bots import GreedyBot
+from ..records.notes import MAX_PROMPT_LENGTH, QUESTION_KINDS, Question
+
+__all__ = [
+    "CHOICES", "MAX_CHOSEN", "QUIZ_WORLDS", "AnswerError", "AnswerFileError", "AnswerLocked", "QuizError",
+    "QuizQuestion", "QuizQuestionError", "ask", "brier", "check_answer", "check_question", "questions_from_notes",
+    "reveal",
+]
+
+QUIZ_WORLDS = 200
+"""Worlds (and posterior particles) `reveal` uses by default."""
+MAX_CHOSEN = 3
+"""The most cards a needle answer may name."""
+CHOICES = ("pile", "steal")
+"""The answers to a pile_or_steal question."""
+
+
+
+class QuizError(NeedleError):
+    """A quiz question, answer or answer file that cannot be used; the message quotes it."""
+
+
+class QuizQuestionError(QuizError):
+    """A question that is malformed, or cannot be asked (or revealed) at its step of a replay."""
+
+
+class AnswerError(QuizError):
+    """An answer that does not fit its question (cards, probability or choice), or a bad answer record."""
+
+
+class AnswerLocked(AnswerError):
+    """A second answer to a question already answered and revealed (`QuizRun.answer`)."""
+
+
+class AnswerFileError(QuizError):
+    """An answer file that cannot be read or written: too big, a bad row (named), an unknown suffix."""
+
+
+# ---- questions -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuizQuestion:
+    """A question for `seat` (0 or 1) at `step` of a replay: a `kind` from QUESTION_KINDS and
+    optional `prompt` words (else the kind's default, as asked of the seat).
+
+    >>> q = QuizQuestion(12, "needle", 0)
+    >>> q.text, q.to_dict()
+    ("Which card is Player 2's needle?", {'step': 12, 'kind': 'needle', 'seat': 0})
+    >>> QuizQuestion(12, "colour", 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    needle_widget.teaching.quiz.QuizQuestionError: question kind 'colour' is not one of needle, next_draw, winner, ...
+    """
+
+    step: int
+    kind: str
+    seat: int
+    prompt: str | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.step) is not int or self.step < 0:
+            raise QuizQuestionError(f"question step {_quote(self.step)} is not an integer >= 0")
+        if type(self.kind) is not str or self.kind not in QUESTION_KINDS:
+            raise QuizQuestionError(f"question kind {_quote(self.kind)} is not one of {', '.join(QUESTION_KINDS)}")
+        if type(self.seat) is not int or self.seat not in (0, 1):
+            raise QuizQuestionError(f"question seat {_quote(self.seat)} is not a player (0 or 1)")
+        if self.prompt is not None and (
+            type(self.prompt) is not str or not self.prompt.strip() or len(self.prompt) > MAX_PROMPT_LENGTH
+        ):
+            raise QuizQuestionError(f"question prompt {_quote(self.prompt)} is not 1 to {MAX_PROMPT_LENGTH} "
+                                    "characters of text")
+
+    @property
+    def text(self) -> str:
+        """The words to show: the prompt, or the kind's default as asked of the seat."""
+        return Question(self.kind, self.prompt).text(self.seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """{"step", "kind", "seat"} and "prompt" when there is one."""
+        data: dict[str, Any] = {"step": self.step, "kind": self.kind, "seat": self.seat}
+        if self.prompt is not None:
+            data["prompt"] = self.prompt
+        return data
+
+    @classmethod
+    def of(cls, value: Any) -> QuizQuestion:
+        """A QuizQuestion, or its dict, as a QuizQuestion."""
+        if isinstance(value, QuizQuestion):
+            return value
+        if isinstance(value, dict):
+            unknown = sorted(str(k) for k in value if k not in ("step", "kind", "seat", "prompt"))
+            missing = [k for k in ("step", "kind", "seat") if k not in value]
+            if unknown or missing:
+                raise QuizQuestionError(f"question {_quote(value)}: " + "; ".join(
+                    ([f"missing {', '.join(missing)}"] if missing else [])
+                    + ([f"unknown {', '.join(unknown)}"] if unknown else [])))
+            return cls(value["step"], value["kind"], value["seat"], value.get("prompt"))
+        raise QuizQuestionError(f"a question must be a QuizQuestion or its dict, not {_quote(value)}")
+
+
+def questions_from_notes(replay: Any, seat: int) -> list[QuizQuestion]:
+    """The questions of the notes `seat` may read (`replay.notes_for(seat)`), in step order.
+
+    >>> from needle_widget import Game, actions
+    >>> from needle_widget.records.replay import Replay
+    >>> g = Game(seed=7)
+    >>> g.apply(actions.ChooseNeedle("7h")); g.apply(actions.ChooseNeedle("QS"))
+    >>> r = g.replay()
+    >>> _ = r.add_note(2, "Think first.", question="pile_or_steal")
+    >>> _ = r.add_note(2, "For Player 2 only.", perspective=1, question="needle")
+    >>> questions_from_notes(r, 0)
+    [QuizQuestion(step=2, kind='pile_or_steal', seat=0, prompt=None)]
+    """
+    seat = _check_seat(seat)
+    return [QuizQuestion(note.step, note.question.kind, seat, note.question.prompt)
+            for note in replay.notes_for(seat) if note.question is not None]
+
+
+def _check_seat(seat: Any) -> int:
+    if type(seat) is not int or seat not in (0, 1):
+        raise QuizQuestionError(f"seat {_quote(seat)} is not a player (0 or 1)")
+    return seat
+
+
+def _game_at(replay: Any, question: QuizQuestion) -> Game:
+    if question.step > len(replay):
+        raise QuizQuestionError(f"question step {question.step} is past the replay's end: its steps are "
+                                f"0..{len(replay)}")
+    return replay.game_at(question.step)
+
+
+def _applicable(game: Game, q: QuizQuestion) -> None:
+    """QuizQuestionError unless `q` can be asked in `game` (its step), judged from the seat's view only."""
+    where = f"{q.kind} question for {player_name(q.seat)} at step {q.step}"
+    if game.phase == "over":
+        raise QuizQuestionError(f"{where}: the round is over then ({game.result.describe()})")
+    view = game.player_view(q.seat)
+    opponent = 1 - q.seat
+    if q.kind == "needle" and not game.view(q.seat)["players"][opponent]["needle_chosen"]:
+        raise QuizQuestionError(f"{where}: {player_name(opponent)} has not picked a needle yet")
+    if q.kind == "next_draw" and view.needle is None:
+        raise QuizQuestionError(f"{where}: {player_name(q.seat)} has not picked a needle yet")
+    if q.kind == "pile_or_steal":
+        legal = game.legal_actions()
+        if game.phase != "draw" or game.to_move != q.seat or A.DRAW_PILE not in legal or A.STEAL not in legal:
+            state = (f"it is {player_name(game.to_move)}'s {game.phase} phase on turn {game.turn}"
+                     if game.phase != "needle" else "the players are picking needles")
+            if game.phase == "draw" and game.to_move == q.seat:
+                state = "only " + " and ".join(map(str, legal)) + " is legal then"
+            raise QuizQuestionError(f"{where}: {player_name(q.seat)} must be to draw with both pile and steal "
+                                    f"legal, but {state}")
+
+
+def _truth_available(replay: Any, q: QuizQuestion) -> None:
+    """QuizQuestionError unless the replay records the truth `reveal` needs."""
+    if q.kind in ("winner", "pile_or_steal") and replay.result is None:
+        raise QuizQuestionError(f"{q.kind} question at step {q.step}: the replay ends at step {len(replay)} "
+                                "with the round in progress: who won is not recorded")
+    if q.kind == "next_draw" and replay.result is None and _next_pile_draw(replay, q) is None:
+        raise QuizQuestionError(f"next_draw question at step {q.step}: the replay ends at step {len(replay)} in "
+                                f"progress before {player_name(q.seat)} draws from the pile again")
+
+
+def check_question(replay: Any, question: QuizQuestion | dict) -> QuizQuestion:
+    """`question` if it can be asked at its step of `replay` and revealed from its record, else
+    QuizQuestionError saying why (for a quiz to refuse it when it is set, before anyone answers).
+
+    Asked: the step is in the replay and the round live then; "needle" needs the opponent's
+    pick made, "next_draw" the seat's; "pile_or_steal" needs the seat to draw with both
+    pile and steal legal. Revealed: "winner" and "pile_or_steal" need a finished replay,
+    "next_draw" a finished one or a later pile draw by the seat.
+    """
+    q = QuizQuestion.of(question)
+    _applicable(_game_at(replay, q), q)
+    _truth_available(replay, q)
+    return q
+
+
+def _next_pile_draw(replay: Any, q: QuizQuestion) -> int | None:
+    """The index of the seat's first DrawPile action at or after the question's step, or None."""
+    for j in range(q.step, len(replay)):
+        s = replay.steps[j]
+        if s.player == q.seat and type(s.action) is A.DrawPile:
+            return j
+    return None
+
+
+# ---- asking and answering ----------------------------------------------------------------------
+
+
+def _candidates(game: Game, seat: int) -> list[str]:
+    odds = opponent_needle_odds(game.player_view(seat))
+    mask = odds.possible_mask
+    return [Card.from_index(i).code for i in range(52) if mask >> i & 1]
+
+
+def ask(replay: Any, question: QuizQuestion | dict) -> dict[str, Any]:
+    """What `question.seat` sees at the question's step, and the form of its answer (JSON-ready).
+
+    {"question": its dict, "prompt": the words, "view": `game.view(seat)` at the step, "form": ...}
+    where the form is {"type": "cards", "min": 1, "max": 3, "candidates": [codes in card order]}
+    (the cards the opponent's needle may be, from the seat's view), {"type": "probability",
+    "min": 0.0, "max": 1.0, "label": ...} or {"type": "choice", "options": ["pile", "steal"]}.
+    Built from the seat's view alone (no figure of the model: that comes with the reveal);
+    it reads nothing of the record past the step. A question that cannot be asked there
+    raises QuizQuestionError.
+    """
+    q = QuizQuestion.of(question)
+    game = _game_at(replay, q)
+    _applicable(game, q)
+    view = game.view(q.seat)
+    form: dict[str, Any]
+    if q.kind == "needle":
+        form = {"type": "cards", "min": 1, "max": MAX_CHOSEN, "candidates": _candidates(game, q.seat)}
+    elif q.kind == "pile_or_steal":
+        form = {"type": "choice", "options": list(CHOICES)}
+    else:
+        label = (f"P(your next pile draw finds your needle {Card.parse(view['players'][q.seat]['needle'])})"
+                 if q.kind == "next_draw" else f"P({player_name(q.seat)} wins)")
+        form = {"type": "probability", "min": 0.0, "max": 1.0, "label": label}
+    return {"question": q.to_dict(), "prompt": q.text, "view": view, "form": form}
+
+
+def check_answer(question: QuizQuestion | dict, answer: Any, candidates: Iterable[str] | None = None) -> Any:
+    """The answer to `question`, normalized, or AnswerError quoting it.
+
+    needle: 1 to MAX_CHOSEN distinct cards (text such as "7h" or Cards; a single card may
+    stand alone), among `candidates` (card codes, as `ask` lists them) when given; returned
+    as a tuple of codes in card order. next_draw, winner: a finite number from 0 to 1
+    (not a bool), returned as a float. pile_or_steal: "pile" or "steal" (any case).
+
+    >>> check_answer(QuizQuestion(5, "needle", 0), ["qs", "7H"])
+    ('7H', 'QS')
+    >>> check_answer(QuizQuestion(5, "needle", 0), ["7h", "7H"])
+    Traceback (most recent call last):
+    ...
+    needle_widget.teaching.quiz.AnswerError: answer ['7h', '7H'] to a needle question names 7H twice
+    """
+    q = QuizQuestion.of(question)
+    if q.kind == "needle":
+        return _check_cards(answer, candidates)
+    if q.kind == "pile_or_steal":
+        choice = answer.strip().lower() if isinstance(answer, str) else None
+        if choice not in CHOICES:
+            raise AnswerError(f"answer {_quote(answer)} to a pile_or_steal question is not 'pile' or 'steal'")
+        return choice
+    value = finite(answer)
+    if value is None or not 0 <= value <= 1:
+        raise AnswerError(f"answer {_quote(answer)} to a {q.kind} question is not a probability from 0 to 1")
+    return value
+
+
+def _check_cards(answer: Any, candidates: Iterable[str] | None) -> tuple[str, ...]:
+    items = [answer] if isinstance(answer, (str, Card)) else answer
+    if not isinstance(items, (list, tuple)):
+        raise AnswerError(f"answer {_quote(answer)} to a needle question is not a list of 1 to {MAX_CHOSEN} cards")
+    if not 1 <= len(items) <= MAX_CHOSEN:
+        raise AnswerError(f"answer {_quote(answer)} to a needle question names {len(items)} cards: "
+                          f"choose 1 to {MAX_CHOSEN}")
+    cards: list[Card] = []
+    for item in items:
+        try:
+            card = Card.parse(item)
+        except NeedleError:
+            raise AnswerError(f"answer {_quote(answer)} to a needle question: {_quote(item)} is not a card") from None
+        if card in cards:
+            raise AnswerError(f"answer {_quote(answer)} to a needle question names {card.code} twice")
+        cards.append(card)
+    if candidates is not None:
+        allowed = set(candidates)
+        outside = [c.code for c in cards if c.code not in allowed]
+        if outside:
+            raise AnswerError(f"answer {_quote(answer)} to a needle question: {', '.join(outside)} cannot be the "
+                              f"needle from this seat's view ({len(allowed)} cards can)")
+    return tuple(c.code for c in sorted(cards, key=lambda c: c.index))
+
+
+# ---- revealing ------------------------------------------------------------------------------
+
+
+def brier(forecast: float, outcome: int | float) -> float:
+    """The Brier score of a probability against what happened (1 or 0): (forecast - outcome)^2.
+
+    >>> round(brier(0.7, 1), 10), brier(0.0, 0)
+    (0.09, 0.0)
+    """
+    return (forecast - outcome) ** 2
+
+
+def _part_seed(seed: int, q: QuizQuestion, part: str) -> int:
+    return random.Random(f"needle quiz {seed} {q.step} {q.seat} {q.kind} {part}").getrandbits(63)
+
+
+def reveal(replay: Any, question: QuizQuestion | dict, answer: Any, *, seed: int = 0,
+           n: int = QUIZ_WORLDS) -> dict[str, Any]:
+    """The truth, what the model says and the score of `answer` to `question` (JSON-ready).
+
+    {"question": ..., "prompt": ..., "answer": the normalized answer (a list of codes for
+    needle), "truth": {...}, "model": {"free": {...}, "greedy": {...}}, "score": {...}};
+    see the module docstring for each kind. "free" is the model-free model (A1-A3 of
+    `knowledge`), "greedy" the GreedyBot opponent model (`n` posterior particles). The
+    same arguments give the same dict. A bad answer raises AnswerError; a question that
+    cannot be asked, or whose truth the replay does not record, QuizQuestionError.
+    """
+    q = QuizQuestion.of(question)
+    seed, n = check_seed(seed), check_count(n)
+    game = _game_at(replay, q)
+    _applicable(game, q)
+    _truth_available(replay, q)
+    candidates = _candidates(game, q.seat) if q.kind == "needle" else None
+    answer = check_answer(q, answer, candidates)
+    view = game.view(q.seat)
+    head = {"question": q.to_dict(), "prompt": q.text, "answer": list(answer) if q.kind == "needle" else answer}
+    if q.kind == "needle":
+        return {**head, **_reveal_needle(game, q, answer, view, seed, n)}
+    if q.kind == "pile_or_steal":
+        return {**head, **_reveal_draw(replay, game, q, answer, view, seed, n)}
+    if q.kind == "winner":
+        outcome = int(replay.result.winner == q.seat)
+        truth = {"outcome": outcome, "winner": replay.result.winner, "result": replay.result.describe()}
+        pair = (GreedyBot(), GreedyBot())
+        free = outcomes(view, pair, n, seed=_part_seed(seed, q, "free")).win
+        greedy = outcomes(view, pair, n, seed=_part_seed(seed, q, "greedy"), model=GreedyBot()).win
+    else:
+        needle = game.needle(q.seat)
+        j = _next_pile_draw(replay, q)
+        found = j is not None and replay.steps[j].cards[:1] == (needle,)
+        outcome = int(found)
+        truth = {"outcome": outcome, "needle": needle.code, "draw_step": j,
+                 "drawn": replay.steps[j].cards[0].code if j is not None else None}
+        free = own_needle_odds(game.player_view(q.seat)).next_draw
+        worlds = sample(view, n, seed=_part_seed(seed, q, "greedy"), model=GreedyBot())
+        greedy = sum(w.pile_size and (needle in w.draw_pile) / w.pile_size for w in worlds) / n
+    model = {"free": {"forecast": free, "brier": brier(free, outcome)},
+             "greedy": {"forecast": greedy, "brier": brier(greedy, outcome)}}
+    score = {"brier": brier(answer, outcome), "model_brier": model["free"]["brier"],
+             "greedy_brier": model["greedy"]["brier"]}
+    return {**head, "truth": truth, "model": model, "score": score}
+
+
+def _reveal_needle(game: Game, q: QuizQuestion, chosen: tuple[str, ...], view: dict, seed: int,
+                   n: int) -> dict[str, Any]:
+    truth = game.needle(1 - q.seat).code
+    free = opponent_needle_odds(game.player_view(q.seat))
+    greedy = opponent_needle_odds(view, model=GreedyBot(), n=n, seed=_part_seed(seed, q, "greedy"))
+    model = {}
+    for name, odds in (("free", free), ("greedy", greedy)):
+        top = odds.most_likely(MAX_CHOSEN)
+        model[name] = {"top": [[c.code, p] for c, p in top], "best_coverage": sum(p for _, p in top),
+                       "coverage": sum(odds.of(c) for c in chosen), "truth_odds": odds.of(truth)}
+    score = {"coverage": model["free"]["coverage"], "hit": truth in chosen,
+             "greedy_coverage": model["greedy"]["coverage"], "best_coverage": model["free"]["best_coverage"]}
+    return {"truth": {"needle": truth}, "model": model, "score": score}
+
+
+def _roll_share(worlds: list[Game], action: A.Action, seat: int) -> list[int]:
+    """Apply `action` in a copy of each world, play on with GreedyBots: 1 where `seat` wins, else 0."""
+    bots = (GreedyBot(), GreedyBot())
+    wins = []
+    for world in worlds:
+        game = world.copy()
+        game.apply(action)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            p = game.to_move
+            game.apply(legal[0] if len(legal) == 1 else bots[p].choose(game.player_view(p), legal))
+        wins.append(int(game.result.winner == seat))
+    return wins
+
+
+def _draw_values(view: dict, q: QuizQuestion, seed: int, model: Any, n: int) -> dict[str, Any]:
+    worlds = sample(view, n, seed=seed, model=model)
+    pile = _roll_share(worlds, A.DRAW_PILE, q.seat)
+    steal = _roll_share(worlds, A.STEAL, q.seat)
+    diffs = [a - b for a, b in zip(pile, steal, strict=True)]
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else math.inf
+    shares = {"pile": sum(pile) / n, "steal": sum(steal) / n}
+    best = "pile" if shares["pile"] >= shares["steal"] else "steal"
+    return {"shares": shares, "intervals": {"pile": list(wilson(sum(pile), n)), "steal": list(wilson(sum(steal), n))},
+            "best": best, "difference": mean, "se": se, "n": n}
+
+
+def _reveal_draw(replay: Any, game: Game, q: QuizQuestion, choice: str, view: dict, seed: int,
+                 n: int) -> dict[str, Any]:
+    played = replay.steps[q.step].action if q.step < len(replay) else None
+    truth = {"played": "pile" if type(played) is A.DrawPile else "steal" if type(played) is A.Steal else None,
+             "winner": replay.result.winner, "result": replay.result.describe()}
+    model = {"free": _draw_values(view, q, _part_seed(seed, q, "free"), None, n),
+             "greedy": _draw_values(view, q, _part_seed(seed, q, "greedy"), GreedyBot(), n)}
+    for m in model.values():
+        m["vs_best"] = m["shares"][choice] - max(m["shares"].values())
+    score = {"vs_best": model["free"]["vs_best"], "greedy_vs_best": model["greedy"]["vs_best"],
+             "best": model["free"]["best"]}
+    return {"truth": truth, "model": model, "score": score}
