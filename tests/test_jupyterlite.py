@@ -49,7 +49,7 @@ def test_panels_are_computed_on_the_loop_where_threads_cannot_start(monkeypatch:
                 if w.worlds["status"] == "ready" and w.worlds["step"] == k:
                     break
             seen.append(w.worlds["step"] if w.worlds["status"] == "ready" else -1)
-        return seen, w._pool
+        return seen, w._runner._pool
 
     seen, pool = asyncio.run(run())
     assert seen == [6, 7, 8, 9]

@@ -220,7 +220,7 @@ def test_autoplay_goes_on_to_the_real_end_and_stops_there() -> None:
     assert ask(w, kind="autoplay", playing=True, speed=8)["ok"]
     steps = []
     while w.playing:
-        w._tick()
+        w._runner.tick()
         steps.append((w.step, w.steps))
     assert steps[-1] == (len(full), len(full)) and all(step == shown for step, shown in steps)
     w.close()

@@ -461,14 +461,14 @@ def test_a_failing_timer_stops_autoplay_and_says_so(monkeypatch: pytest.MonkeyPa
 
     widget = NeedleWidget.from_replay(play_game(bots.GreedyBot(), bots.GreedyBot(), seed=2).replay())
     widget.playing = True
-    widget._tick()
+    widget._runner.tick()
     assert widget.step == 1 and widget.playing
 
     def broken(self: Any) -> None:
         raise ZeroDivisionError
 
     monkeypatch.setattr(Session, "tick", broken)
-    widget._tick()
+    widget._runner.tick()
     assert not widget.playing and "Something went wrong (ZeroDivisionError) with a timer" in widget.error["text"]
     widget.speed = 4
     assert widget.speed == 4.0 and widget.replay is not None

@@ -53,7 +53,7 @@ class WidgetDriver(Driver):
 
     def timer(self) -> None:
         if self.w.playing:
-            self.w._tick()  # what the event loop would call (there is none here)
+            self.w._runner.tick()  # what the event loop would call (there is none here)
 
     def shown(self) -> tuple[Any, tuple, dict | None]:
         """What the browser holds after merging every update it was sent, each checked on arrival."""

@@ -34,7 +34,7 @@ def shared_constants() -> dict[str, Any]:
         "AUTOPLAY_MODES": list(AUTOPLAY_MODES),
         "SPEEDS": list(SPEEDS),
         "TRAITS": list(NeedleWidget.class_own_traits(sync=True)),
-        "REQUESTS": {kind: list(fields) for kind, (_method, *fields) in REQUESTS.items()},
+        "REQUESTS": {kind: list(spec.fields) for kind, spec in REQUESTS.items()},
         "MAX_REQUEST_ID": MAX_REQUEST_ID,
         "MAX_PICTURE_URL": len(PNG_DATA_URL) + (MAX_PICTURE + 2) // 3 * 4,
         "PERCENT_EXAMPLES": [[p, percent(p)] for p in PERCENT_EXAMPLES],

@@ -1,21 +1,19 @@
-"""NeedleWidget: the game in Jupyter, a thin adapter over `session.Session`.
+"""NeedleWidget: the game in Jupyter, a thin adapter over the screen (`needle_widget.screen`).
 
-The session decides what this screen may see and do; `synced` builds what it receives.
-Here: the traits, the table of browser requests, the timers, the one place errors are shown.
+The session decides what this screen may see and do; `synced` builds what it receives; the
+features (`screen.features`) add their traits and requests. Here: the traits, the constructors, and
+the plumbing of a request (its id, its handler from the registry, the one place errors are shown).
+The timers and the panels' worker are the `runner`'s; pictures for `save_png` are `pictures`'.
 """
 
 from __future__ import annotations
 
-import asyncio
-import base64
-import binascii
 import datetime
 import functools
 import logging
 import os
 import pathlib
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,16 +26,20 @@ from ..engine.rules import Rules
 from ..engine.views import Perspective, check_perspective
 from ..records.notes import Note, Question
 from ..records.replay import Replay
-from ..screen.desk import Desk, Job
+from ..screen.desk import Desk
+from ..screen.features import FEATURES, REQUESTS, feature_traits
 from ..screen.guard import play_bots, seat_bots
-from ..screen.notepad import Notepad
+from ..screen.plugin import Feature
 from ..screen.quizmode import QuizMode
 from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
 from ..screen.synced import Synced
 from ..teaching.answers import Answer, QuizRun, save_answers
 from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
+from .pictures import MAX_PICTURE, PNG_DATA_URL, Pictures
+from .runner import SETTLE, Runner
 
-__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_PICTURE", "MAX_REQUEST_ID", "REQUESTS", "SETTLE"]
+__all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_PICTURE", "MAX_REQUEST_ID", "PNG_DATA_URL", "REQUESTS",
+           "SETTLE"]
 _STATIC = pathlib.Path(__file__).parent.parent / "static"
 _MISSING = """export default { render({ el }) {
   el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
@@ -45,34 +47,8 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """The autoplay speeds the browser offers (actions per second); Python accepts any from 0.1 to 20."""
 MAX_ERROR = 500
 """An error shown in the widget is cut to this many characters."""
-REQUESTS: dict[str, tuple[str, ...]] = {
-    "act": ("request_act", "action"), "step": ("request_step", "to"), "perspective": ("request_perspective", "to"),
-    "autoplay": ("request_autoplay", "playing", "speed"), "reveal": ("request_reveal",),
-    "resume": ("request_resume", "bot"),
-    "branch": ("request_branch", "seat", "opponent", "world"), "back": ("request_back",),
-    "new_game": ("request_new_game", "deal"),
-    "worlds": ("request_worlds", "open", "seat", "model"), "resample": ("request_resample",),
-    "playout": ("request_playout",), "graph": ("request_graph", "open", "seat", "model"),
-    "note_add": ("request_note_add", "step", "text", "perspective", "question"),
-    "note_edit": ("request_note_edit", "index", "text", "perspective", "question"),
-    "note_remove": ("request_note_remove", "index"),
-    "quiz_answer": ("request_quiz_answer", "index", "answer"), "quiz_go": ("request_quiz_go", "index"),
-}
-"""The browser's requests: {kind: (the QuizMode, Notepad, Desk or Session method that answers (the first
-that has it), the request fields it takes)}.
-Each may also carry an `id` (see `NeedleWidget.answer`)."""
-SETTLE = 0.25
-"""Seconds the panels' work waits after a step from the browser or autoplay: while stepping
-(a held key, quick presses) no panel is computed; the panels follow once the step settles."""
 MAX_REQUEST_ID = 2**31 - 1
 """A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
-MAX_PICTURE = 6 * 1024 * 1024
-"""A picture a view sends back for `NeedleWidget.save_png` may have at most this many bytes (its
-base64 and the message stay under the 10 MiB a Jupyter server's websocket takes by default)."""
-_MAX_PICTURES_ASKED = 16
-PNG_DATA_URL = "data:image/png;base64,"
-"""How a view's picture starts (a PNG data URL); the front end sends none longer than MAX_PICTURE allows."""
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 log = logging.getLogger("needle_widget")
 
 
@@ -109,6 +85,15 @@ def _call(method: Callable[..., None]) -> Callable[..., None]:
     call.__doc__ = f"{method.__doc__}\n\nEvery open view follows; a bot to move answers at once."
     call.__module__, call.__qualname__ = __name__, f"NeedleWidget.{method.__name__}"
     return call
+
+
+def _trait(empty: Any, doc: str) -> traitlets.TraitType:
+    """A synced trait for a feature's Trait: a list, a dict, or a value that may be None."""
+    if isinstance(empty, list):
+        return traitlets.List(default_value=list(empty), help=doc).tag(sync=True)
+    if isinstance(empty, dict) or empty is None:
+        return traitlets.Dict(allow_none=True, default_value=empty, help=doc).tag(sync=True)
+    return traitlets.Any(default_value=empty, help=doc).tag(sync=True)
 
 
 class NeedleWidget(anywidget.AnyWidget):
@@ -211,41 +196,34 @@ class NeedleWidget(anywidget.AnyWidget):
     """The game's graph for one seat: {status, seat, model, n, done, total, steps, needle, points:
     [`whatif.graph_point`], markers: [`whatif.graph_markers`]}; None when closed."""
 
-    shown_notes = traitlets.List().tag(sync=True)
-    """The notes the shown perspective may read, up to `steps`: [{step, text, perspective, for_label,
-    question: None | {kind, prompt, text}, index}] (index: the note's number, on the teacher's view only)."""
-    quiz_state = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """Quiz mode: {seat, student, total, index, done, items, question: {index, step, kind, prompt, form,
-    answered}, reveal: None | {answer_text, verdict, rows, note}} (`quizmode.QuizMode.state`); else None.
-    The reveal (the truth) is sent only once the question is answered."""
+    # The features' traits (shown_notes, quiz_state, ...), declared from their registration in
+    # screen.features: a class body's namespace is a plain dict, so they are this class's own traits.
+    locals().update({name: _trait(trait.empty, trait.doc) for name, trait in feature_traits().items()})
 
     def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
                  bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
                  bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, spoilers: bool = True,
                  run: QuizRun | None = None, **kwargs: Any) -> None:
-        self.bot_delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
+        delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
         self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
                                   allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed,
                                   spoilers=spoilers))
         if (mode == "quiz") != (run is not None):
             raise ArgumentError("quiz mode needs run= (a QuizRun): use NeedleWidget.quiz(replay, seat)")
-        self._quiz = None if run is None else QuizMode(self._session, run, clock=_now)
-        self._notepad = Notepad(self._desk)
+        self._features: tuple[Feature, ...] = tuple(
+            f for cls in FEATURES if (f := cls.attach(self._desk, run=run, clock=_now)) is not None)
         self._watched: tuple[Replay, Callable[[], None]] | None = None
-        self._synced, self._timer, self._syncing, self._error_id = Synced(self._desk, self._quiz), None, False, 0
-        self._work: asyncio.TimerHandle | None = None
-        self._working, self._settled, self._pool, self._no_threads = False, 0.0, None, False
-        self._games: dict[int, tuple[Game, Callable[[], None]]] = {}
-        self._changing = 0
-        self._pictures: dict[int, pathlib.Path] = {}  # save_png: the files asked for, by id, not yet drawn
-        self._picture_id = 0
+        self._synced, self._syncing, self._error_id = Synced(self._desk, self._features), False, 0
+        self._runner = Runner(self._desk, bot_delay=delay, sync=self._sync, guard=self._guarded,
+                              alive=lambda: self.comm is not None)
+        self._pictures = Pictures()
         super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
         self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
-        with self._own_changes():
-            self._after(at_once=True)
+        with self._runner.own_changes():
+            self._runner.after(at_once=True)
 
     @classmethod
     def play(cls, opponent: Any = None, seed: int | None = None, you: int = 0,
@@ -445,6 +423,10 @@ class NeedleWidget(anywidget.AnyWidget):
 
     # ---- quiz --------------------------------------------------------------------------------------
 
+    @property
+    def _quiz(self) -> QuizMode | None:
+        return next((f for f in self._features if isinstance(f, QuizMode)), None)
+
     def _require_quiz(self) -> QuizMode:
         if self._quiz is None:
             raise ArgumentError(f"This widget is in {self.mode} mode, not a quiz: use NeedleWidget.quiz(replay, seat)")
@@ -482,35 +464,16 @@ class NeedleWidget(anywidget.AnyWidget):
         (usually within a second or two). The first view to answer writes it; with no view open
         nothing happens. The picture shows what that view shows, nothing more.
         """
-        target = pathlib.Path(path).expanduser().absolute()
-        if target.is_dir():
-            raise ArgumentError(f"save_png: {quote(str(target))} is a folder: give the picture's file name")
-        if not target.parent.is_dir():
-            raise ArgumentError(f"save_png: the folder {quote(str(target.parent))} does not exist")
-        self._picture_id += 1
-        self._pictures[self._picture_id] = target
-        while len(self._pictures) > _MAX_PICTURES_ASKED:  # asked with no view open: forget the oldest
-            del self._pictures[min(self._pictures)]
-        self.send({"kind": "picture", "id": self._picture_id})
+        self.send({"kind": "picture", "id": self._pictures.ask(path)})
 
     def _picture_drawn(self, content: dict) -> None:
-        """A view's answer to `save_png`: {kind: "picture", id, png: PNG data URL}. The first valid PNG
-        for an id asked for is written, once; anything else is ignored (and logged).
+        """A view's answer to `save_png`: the first valid PNG for an id asked for is written, once
+        (`pictures.Pictures.drawn`); a failed write is shown in the widget.
         """
-        picture_id = content.get("id")
-        target = self._pictures.get(picture_id) if type(picture_id) is int else None
-        if target is None:
-            if type(picture_id) is int and 0 < picture_id <= self._picture_id:  # another view drew it first
-                log.debug("needle_widget: a later view's picture for id %s, already saved or forgotten", picture_id)
-            else:
-                log.warning("needle_widget: ignored a picture nobody asked for (id %s)", quote(picture_id))
+        drawn = self._pictures.drawn(content)
+        if drawn is None:
             return
-        try:
-            data = _png_bytes(content.get("png"))
-        except ArgumentError as error:
-            log.warning("needle_widget: ignored a picture for %s: %s", target, error)
-            return
-        del self._pictures[picture_id]
+        target, data = drawn
         try:
             target.write_bytes(data)
         except OSError as error:
@@ -542,13 +505,22 @@ class NeedleWidget(anywidget.AnyWidget):
             self._python(setter[change["name"]], change["new"])
 
     def _python(self, change: Callable[..., None], *args: Any, **kwargs: Any) -> None:
-        with self._own_changes(), self.hold_sync():
+        with self._runner.own_changes(), self.hold_sync():
             try:
                 change(*args, **kwargs)
             finally:
-                self._after(at_once=True)
+                self._runner.after(at_once=True)
 
-    # ---- the browser's side, and timers -------------------------------------------------------
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before it answers a browser's move (0 to 10; a Python move: at once)."""
+        return self._runner.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self._runner.bot_delay = check_number(seconds, 0, 10, "bot_delay must be between {low} and {high} seconds")
+
+    # ---- the browser's side -----------------------------------------------------------------------
 
     def set_state(self, sync_data: dict) -> None:
         """The browser may not write state; it sends requests (see `_on_message`)."""
@@ -564,7 +536,7 @@ class NeedleWidget(anywidget.AnyWidget):
         if kind == "picture":  # a view's answer to save_png, not a request: no id of the browser's, no answer
             self._picture_drawn(content)
             return
-        with self._own_changes(), self.hold_sync():
+        with self._runner.own_changes(), self.hold_sync():
             request_id, accepted = None, False
             with self._errors_shown(f"the {quote(kind)} request"):
                 request_id = _request_id(content)
@@ -572,144 +544,29 @@ class NeedleWidget(anywidget.AnyWidget):
                     raise NeedleError(f"Not a request: {quote(content)}")
                 if kind not in REQUESTS:
                     raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
-                method, *fields = REQUESTS[kind]
-                getattr(self._owner(kind, method), method)(*(content.get(field) for field in fields))
+                REQUESTS[kind].call(self._handler(kind), content)
                 accepted = True
                 if self.error is not None:
                     self.error = None
             with self._errors_shown("updating the widget"):
-                self._after(at_once=False, settle=kind == "step")
+                self._runner.after(at_once=False, settle=kind == "step")
             if request_id is not None:
                 refusal = None if accepted or self.error is None else self.error["text"]
                 self.answer = {"id": request_id, "ok": accepted, "error": refusal}
 
-    def _owner(self, kind: str, method: str) -> Any:
-        """Who answers a request: the quiz, the notes, the desk or the session (the first that can)."""
-        for owner in (self._quiz, self._notepad, self._desk, self._session):
-            if owner is not None and hasattr(type(owner), method):
-                return owner
-        raise ArgumentError(f"The {kind} request is for quiz mode; this widget is in {self.mode} mode")
-
-    def _tick(self) -> None:
-        self._timer = None
-        with self._own_changes(), self.hold_sync(), self._errors_shown("a timer"):
-            try:
-                self._session.tick()
-            except Exception:
-                self._session.set_playing(False)  # a failing tick is not repeated
-                self._sync()
-                raise
-            self._after(at_once=False, settle=True)
-
-    def _after(self, at_once: bool, settle: bool = False, panels: bool | None = None) -> None:
-        """Copy the session into the traits, then wait for what it asks: a bot answers after
-        `bot_delay` (at once for Python, or with no event loop); autoplay ticks every 1/speed s.
-        The open panels' work is done at once for Python (`panels`, by default `at_once`; always
-        with no loop), else one job at a time on a worker thread (`desk.Job`), starting SETTLE
-        seconds after the latest step (`settle`), while the kernel goes on answering requests.
+    def _handler(self, kind: str) -> Any:
+        """Who answers a request (`screen.features.REQUESTS`): the session shown, the desk, or a feature
+        of this widget; a feature's request on a widget without it is refused.
         """
-        self._follow_games()
-        s, loop = self._session, _running_loop()  # the kernel's loop (cells and messages run there), else None
-        if s.timer() == "bot" and (at_once or loop is None or self.bot_delay == 0):
-            self._cancel_timer()
-            s.run_bots()
-        if (at_once if panels is None else panels) or loop is None:
-            while (job := self._desk.next_job()) is not None:
-                job.run()
-        self._sync()
-        wait = s.timer()
-        if wait is None:
-            self._cancel_timer()
-        elif self._timer is None and loop is not None:
-            self._timer = loop.call_later(self.bot_delay if wait == "bot" else 1.0 / s.speed, self._tick)
-        if loop is not None:
-            if settle:
-                self._settled = loop.time() + SETTLE
-            self._schedule_work(loop)
-
-    # ---- the live games, changed from outside ------------------------------------------------------
-
-    @contextmanager
-    def _own_changes(self) -> Iterator[None]:
-        """While this widget changes its games itself (Python's calls, the browser's requests, its
-        timers, the bots it runs), it does not also answer the games' notifications: what it
-        changes it copies into the traits once, at the end (`_after`).
-        """
-        self._changing += 1
-        try:
-            yield
-        finally:
-            self._changing -= 1
-
-    def _follow_games(self) -> None:
-        """Observe the live games on the desk (the home's, and a branch's), and catch up with them."""
-        desk = self._desk
-        sessions = [s for s in dict.fromkeys((desk.home, desk.session)) if s.live]
-        wanted = {id(s.whole()): s.whole() for s in sessions}
-        for key in [key for key in self._games if key not in wanted]:
-            self._games.pop(key)[1]()
-        for key, game in wanted.items():
-            if key not in self._games:
-                self._games[key] = (game, game.observe(self._game_changed))
-        for s in sessions:
-            s.notice_moves()
-
-    def _game_changed(self, _game: Game) -> None:
-        """A live game of this widget changed from outside it (`game.apply(...)` in Python, another
-        widget of the same game): follow it as after `apply` (a bot to move answers at once). Its
-        open panels are computed as after a step: not inside the request or cell that moved the game
-        (another widget's browser must not wait for them), but on the worker once the steps settle;
-        at once only where no event loop runs.
-        """
-        if self._changing:
-            return
-        with self._own_changes(), self.hold_sync(), self._errors_shown("following the game"):
-            self._after(at_once=True, settle=True, panels=False)
-
-    def _schedule_work(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The next job of the panels, once the steps have settled, unless one is running or none is left."""
-        if self._working or not self._desk.has_work():
-            return
-        if self._work is not None:
-            self._work.cancel()
-        self._work = loop.call_later(max(0.0, self._settled - loop.time()), self._one_job)
-
-    def _one_job(self) -> None:
-        """Start the next job on the worker thread (the kernel goes on answering requests meanwhile)."""
-        self._work = None
-        job, loop = self._desk.next_job(), _running_loop()
-        if job is None or loop is None:
-            return
-        self._working = True
-        future = None
-        if not self._no_threads:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-widget-panels")
-            try:
-                future = loop.run_in_executor(self._pool, job.result)
-            except RuntimeError:  # no threads in this Python: the pool holds the job it could not start; drop it
-                self._no_threads = True
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-        if future is None:  # the job runs now, on the loop (Pyodide's loop does this itself)
-            future = loop.create_future()
-            try:
-                future.set_result(job.result())
-            except Exception as error:  # shown by _job_done, as a worker's error would be
-                future.set_exception(error)
-        future.add_done_callback(functools.partial(self._job_done, job))
-
-    def _job_done(self, job: Job, future: asyncio.Future) -> None:
-        """Back on the kernel's loop: store the job's value, update the views, go on."""
-        self._working = False
-        if future.cancelled() or self.comm is None:  # the widget was closed meanwhile
-            return
-        with self.hold_sync(), self._errors_shown("the panels"):
-            job.store(future.result())
-            self._sync()
-        loop = _running_loop()
-        if loop is not None:
-            self._schedule_work(loop)
+        owner = REQUESTS[kind].owner
+        if owner is Session:
+            return self._session
+        if owner is Desk:
+            return self._desk
+        found = next((f for f in self._features if type(f) is owner), None)
+        if found is None:
+            raise ArgumentError(f"The {kind} request is for {owner.absent}; this widget is in {self.mode} mode")
+        return found
 
     def _sync(self) -> None:
         """Set every trait from the session (traitlets sends only what changed, in one message)."""
@@ -721,33 +578,27 @@ class NeedleWidget(anywidget.AnyWidget):
         finally:
             self._syncing = False
 
-    def _cancel_timer(self) -> None:
-        timer, self._timer = getattr(self, "_timer", None), None  # absent if __init__ refused its arguments
-        if timer is not None:
-            timer.cancel()
-
     def close(self) -> None:
         """Stop the timers and the panels' work, and close the widget."""
-        self._cancel_timer()
-        work, self._work = getattr(self, "_work", None), None
-        if work is not None:
-            work.cancel()
-        pool, self._pool = getattr(self, "_pool", None), None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        runner = self.__dict__.get("_runner")  # absent if __init__ refused its arguments
+        if runner is not None:
+            runner.close()
         watched, self._watched = getattr(self, "_watched", None), None
         if watched is not None:
             watched[1]()
         home, self._home_notes = getattr(self, "_home_notes", None), None
         if home is not None:
             home()
-        games, self._games = getattr(self, "_games", {}), {}
-        for _game, stop in games.values():
-            stop()
         layout = self.__dict__.get("_trait_values", {}).get("layout")  # ipywidgets leaves it open
         super().close()
         if layout is not None:
             layout.close()
+
+    @contextmanager
+    def _guarded(self, what: str) -> Iterator[None]:
+        """The runner's context: the traits' changes go out in one message, an error is shown naming `what`."""
+        with self.hold_sync(), self._errors_shown(what):
+            yield
 
     @contextmanager
     def _errors_shown(self, what: str) -> Iterator[None]:
@@ -791,32 +642,9 @@ def _no_jsnull(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def _png_bytes(value: Any) -> bytes:
-    """The PNG in a data URL a view sent, checked: a PNG (its signature) of at most MAX_PICTURE bytes."""
-    if not isinstance(value, str) or not value.startswith(PNG_DATA_URL):
-        raise ArgumentError("not a PNG data URL")
-    text = value[len(PNG_DATA_URL):]
-    if len(text) > (MAX_PICTURE + 2) // 3 * 4:
-        raise ArgumentError(f"larger than {MAX_PICTURE} bytes")
-    try:
-        data = base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise ArgumentError("not valid base64") from None
-    if not data.startswith(_PNG_SIGNATURE):
-        raise ArgumentError("not a PNG (no PNG signature)")
-    return data
-
-
 def _now() -> str:
     """The kernel's time of an answer (UTC, seconds): the only clock read, for the answer records."""
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _check_scale(value: Any) -> float:

@@ -53,6 +53,7 @@ from ..engine.game import Game
 from ..engine.seats import PERSPECTIVE_LABELS, Perspective, player_name
 from ..inference import worlds as W
 from . import guard, whatif
+from .plugin import request
 from .session import Session, quote
 
 __all__ = ["Analysis", "Desk", "Job", "DEALS", "WORLDS", "CACHE"]
@@ -484,6 +485,7 @@ class Desk:
         self._deals.append(game.seed)
         self._analyses[id(self.home)] = self.analysis.fresh()
 
+    @request("new_game", "deal")
     def request_new_game(self, deal: Any = None) -> None:
         """{kind: "new_game", deal?: "new" (the default) | "same"}: a new deal, or the round just played
         dealt again (checked against `offers`).
@@ -555,6 +557,7 @@ class Desk:
 
     # ---- the browser's requests ------------------------------------------------------------------------
 
+    @request("branch", "seat", "opponent", "world")
     def request_branch(self, seat: Any, opponent: Any, world: Any) -> None:
         """{kind: "branch", seat, opponent (a built-in bot's name or "hotseat"), world}: checked against `offers`."""
         offer = self.branch_offer()
@@ -572,22 +575,27 @@ class Desk:
         self.branch(seat, HOTSEAT if opponent == HOTSEAT else bots[opponent](seed=self._made), world,
                     seed=self._made)
 
+    @request("back")
     def request_back(self) -> None:
         """{kind: "back"}: leave the branch."""
         self.back()
 
+    @request("worlds", "open", "seat", "model")
     def request_worlds(self, open_: Any, seat: Any = None, model: Any = None) -> None:
         """{kind: "worlds", open, seat?, model?}: open or close the possible-worlds panel."""
         self.analysis.show_worlds(self.session.perspective, open_, seat, model)
 
+    @request("resample")
     def request_resample(self) -> None:
         """{kind: "resample"}: other worlds."""
         self.analysis.resample()
 
+    @request("playout")
     def request_playout(self) -> None:
         """{kind: "playout"}: play the worlds out."""
         self.analysis.play_out()
 
+    @request("graph", "open", "seat", "model")
     def request_graph(self, open_: Any, seat: Any = None, model: Any = None) -> None:
         """{kind: "graph", open, seat?, model?}: open or close the game's graph."""
         self.analysis.show_graph(self.session.perspective, open_, seat, model)

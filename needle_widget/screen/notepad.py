@@ -30,6 +30,7 @@ from ..engine.errors import PerspectiveError, quote
 from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, Perspective
 from ..records.notes import QUESTION_KINDS, Note, NoteError, Question
 from .desk import Desk
+from .plugin import Feature, Trait, request
 
 __all__ = ["Notepad", "KIND_LABELS", "FOR_CHOICES"]
 
@@ -57,11 +58,27 @@ def note_dict(note: Note, perspective: Perspective, index: int | None) -> dict[s
     }
 
 
-class Notepad:
-    """The notes of the desk's shown session, as a screen reads them and a teacher edits them."""
+class Notepad(Feature):
+    """The notes of the desk's shown session, as a screen reads them and a teacher edits them: the
+    `shown_notes` trait, `offers["notes"]`, and the note requests.
+    """
+
+    name = "notes"
+    absent = "the notes"
+    traits = {"shown_notes": Trait([], "The notes the shown perspective may read, up to `steps`: [{step, text, "
+                                       "perspective, for_label, question: None | {kind, prompt, text}, index}] (index: "
+                                       "the note's number, on the teacher's view only).")}
 
     def __init__(self, desk: Desk) -> None:
         self._desk = desk
+
+    def synced(self, perspective: Perspective) -> dict[str, Any]:
+        """{"shown_notes": `shown(perspective)`}."""
+        return {"shown_notes": self.shown(perspective)}
+
+    def offers(self, perspective: Perspective) -> dict[str, Any]:
+        """{"notes": `offer(perspective)`}."""
+        return {"notes": self.offer(perspective)}
 
     def editable(self, perspective: Perspective) -> str | None:
         """None if the browser may edit the notes now; else why not (public words)."""
@@ -104,6 +121,7 @@ class Notepad:
                             f"0 to {len(shown) - 1}" if shown else f"There is no note {quote(index)} on this screen")
         return index
 
+    @request("note_add", "step", "text", "perspective", "question")
     def request_note_add(self, step: Any, text: Any, perspective: Any, question: Any) -> None:
         """{kind: "note_add", step, text, perspective, question}: a note at `step` (up to the shown end)."""
         self._check("add a note")
@@ -112,6 +130,7 @@ class Notepad:
             raise NoteError(f"Cannot add a note at step {step}: the record shown ends at step {session.steps}")
         session.notes_book().add_note(step, text, perspective=perspective, question=Question.of(question))
 
+    @request("note_edit", "index", "text", "perspective", "question")
     def request_note_edit(self, index: Any, text: Any, perspective: Any, question: Any) -> None:
         """{kind: "note_edit", index, text, perspective, question}: change a note's words, reader and question."""
         self._check("edit a note")
@@ -121,6 +140,7 @@ class Notepad:
         keep = old is not None and new is not None and new.kind == old.kind and new.prompt is None
         book.edit_note(i, text=text, perspective=perspective, question=old if keep else new)
 
+    @request("note_remove", "index")
     def request_note_remove(self, index: Any) -> None:
         """{kind: "note_remove", index}: remove a note."""
         self._check("remove a note")

@@ -99,13 +99,15 @@ class Feature:
     """A part of a screen with synced traits and requests of its own (the notes, the quiz): a module of
     `screen/`, listed once in `features.FEATURES`.
 
-    A subclass names itself (`name`), declares its `traits`, answers `state(perspective)` with their
+    A subclass names itself (`name`), declares its `traits`, answers `synced(perspective)` with their
     values for the perspective shown, and marks its request handlers with `@request`. It may add to the
     `offers` trait (`offers`) and change the info panel (`info`). `attach(desk, **options)` makes it for a
     widget, or gives None where the widget has none of it (the quiz outside quiz mode).
     """
 
     name: ClassVar[str] = ""
+    absent: ClassVar[str] = "a feature"
+    """What a widget without this feature lacks, in words: "The quiz_go request is for quiz mode"."""
     traits: ClassVar[dict[str, Trait]] = {}
 
     @classmethod
@@ -113,7 +115,7 @@ class Feature:
         """The feature on a widget's desk (None: this widget has none of it)."""
         return cls(desk)  # type: ignore[call-arg]
 
-    def state(self, perspective: Perspective) -> dict[str, Any]:
+    def synced(self, perspective: Perspective) -> dict[str, Any]:
         """The values of `traits` for `perspective`."""
         return {}
 

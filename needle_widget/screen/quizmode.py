@@ -42,10 +42,11 @@ from typing import Any
 from ..engine.cards import Card
 from ..engine.errors import ArgumentError, quote
 from ..engine.figures import brier, interval, percent
-from ..engine.seats import player_name
+from ..engine.seats import Perspective, player_name
 from ..teaching.answers import QuizRun
 from ..teaching.quiz import QuizQuestionError
 from .notepad import KIND_LABELS
+from .plugin import Feature, Trait, request
 from .session import Session
 
 __all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "reveal_text", "summary"]
@@ -231,8 +232,31 @@ def summary(reveals: list[dict[str, Any]]) -> dict[str, Any]:
                     "Calibration: a good forecaster's 30% happens about 30% of the time, over many questions."}
 
 
-class QuizMode:
-    """A quiz run on a quiz-mode session: which question is shown, the answer requests, the `quiz` trait."""
+class QuizMode(Feature):
+    """A quiz run on a quiz-mode session: which question is shown, the answer requests, the `quiz_state`
+    trait; while a question reached is open, the info panel hides the odds (`info`).
+    """
+
+    name = "quiz"
+    absent = "quiz mode"
+    traits = {"quiz_state": Trait(None, "Quiz mode: {seat, student, total, index, done, items, question: {index, "
+                                        "step, kind, prompt, form, answered}, reveal: None | {answer_text, verdict, "
+                                        "rows, note}, summary} (`quizmode.QuizMode.state`); else None. The reveal "
+                                        "(the truth) is sent only once the question is answered.")}
+
+    @classmethod
+    def attach(cls, desk: Any, **options: Any) -> QuizMode | None:
+        """The quiz of a quiz-mode widget (`run=`, a QuizRun; `clock=` stamps the answers), else None."""
+        run = options.get("run")
+        return None if run is None else cls(desk.session, run, clock=options.get("clock"))
+
+    def synced(self, perspective: Perspective) -> dict[str, Any]:
+        """{"quiz_state": `state()`}: one seat's quiz, whatever the perspective (a quiz shows only its seat)."""
+        return {"quiz_state": self.state()}
+
+    def info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """HIDDEN_INFO while `hides_odds()`, else `info`."""
+        return dict(HIDDEN_INFO) if self.hides_odds() else info
 
     def __init__(self, session: Session, run: QuizRun, clock: Callable[[], str | None] | None = None) -> None:
         if session.mode != "quiz":
@@ -310,6 +334,7 @@ class QuizMode:
         """Python: show question `index` (any answered one, or the first unanswered)."""
         self.request_quiz_go(index)
 
+    @request("quiz_answer", "index", "answer")
     def request_quiz_answer(self, index: Any, answer: Any) -> None:
         """{kind: "quiz_answer", index, answer}: the answer to the current question."""
         if type(index) is not int or index != self.index:
@@ -318,6 +343,7 @@ class QuizMode:
         if self.done:
             self._move(self.index)
 
+    @request("quiz_go", "index")
     def request_quiz_go(self, index: Any) -> None:
         """{kind: "quiz_go", index}: go to an answered question or to the first unanswered one."""
         total, first = len(self.run.questions), self._first_open()

@@ -47,6 +47,7 @@ from ..records.notes import Note
 from ..records.replay import Replay
 from . import guard
 from .guard import BotError
+from .plugin import request
 
 MODES = ("play", "hotseat", "watch", "replay", "live", "quiz")
 AUTOPLAY_MODES = ("watch", "replay", "live")
@@ -467,6 +468,7 @@ class Session:
 
     # ---- the browser's requests -----------------------------------------------------------
 
+    @request("act", "action")
     def request_act(self, raw: Any) -> None:
         """{kind: "act", action}: the player at this screen acts, if it may now (else `act_reason`)."""
         action = A.from_dict(raw)
@@ -475,6 +477,7 @@ class Session:
             raise IllegalAction(f"{action} not allowed: {reason[0].lower()}{reason[1:]}")
         self.apply(action)
 
+    @request("step", "to")
     def request_step(self, to: Any) -> None:
         """{kind: "step", to}: show the game after `to` actions. In spoiler-free review, any step up
         to the current one, or the next one: past the real end that is refused with "The replay
@@ -492,6 +495,7 @@ class Session:
                                     f"from 0 to {self.step}, or on to the next one ({self.step + 1})")
         self.go(to)
 
+    @request("perspective", "to")
     def request_perspective(self, to: Any) -> None:
         """{kind: "perspective", to}: switch among the entitled perspectives only."""
         allowed = self.entitled()
@@ -500,6 +504,7 @@ class Session:
             raise PerspectiveError(f"Cannot switch to perspective {quote(to)} now: allowed are {labels}")
         self.perspective = to
 
+    @request("autoplay", "playing", "speed")
     def request_autoplay(self, playing: Any, speed: Any = None) -> None:
         """{kind: "autoplay", playing, speed?}: start or stop autoplay (not in play or hotseat mode)."""
         if self.mode not in AUTOPLAY_MODES:
@@ -508,6 +513,7 @@ class Session:
         self.speed = check_speed(self.speed if speed is None else speed)
         self.set_playing(playing)
 
+    @request("reveal")
     def request_reveal(self) -> None:
         """{kind: "reveal"}: hotseat: the player the table waits for takes the seat."""
         if self._cover is None:
@@ -515,6 +521,7 @@ class Session:
         self._seat, self._cover = self._cover, None
         self.perspective = self._seat
 
+    @request("resume", "bot")
     def request_resume(self, name: Any) -> None:
         """{kind: "resume", bot}: after a bot failed, a built-in bot (by name) takes its seat."""
         error = self._bot_error

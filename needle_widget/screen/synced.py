@@ -1,33 +1,42 @@
 """What one screen receives: a session's synced state, built for the perspective it shows.
 
 Every part that depends on hidden information (table, info, events, bots, nearby, and
-the hypotheticals: worlds, graph, branch_info; the notes and the quiz) is built from
-`display`, `whatif`, `notepad` and `quizmode` for `session.perspective` and nothing
-else, so a screen gets what that perspective may know. In a quiz the seat's odds are
-hidden until the current question is answered. No Jupyter import: the widget copies `state()` into
+the hypotheticals: worlds, graph, branch_info; the features' traits, such as the notes and
+the quiz) is built from `display`, `whatif` and each feature (`features.FEATURES`) for
+`session.perspective` and nothing else, so a screen gets what that perspective may know. A
+feature may change the info panel: in a quiz the seat's odds are hidden until the current
+question is answered. No Jupyter import: the widget copies `state()` into
 its traits, and tests compare it directly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine.views import Perspective
 from . import display
 from .desk import Desk
+from .features import FEATURES, feature_traits
 from .notepad import Notepad
-from .quizmode import HIDDEN_INFO, QuizMode
+from .plugin import Feature
+from .quizmode import QuizMode
 from .session import Session
 
 
 class Synced:
-    """Builds `state()` for a desk's shown session (a Session alone is put on a desk of its own);
-    the event list is rebuilt only when the perspective or the record's length changes.
+    """Builds `state()` for a desk's shown session (a Session alone is put on a desk of its own), with
+    the traits of each feature (`features`; by default each feature of `features.FEATURES` that
+    attaches without options: the notes); the event list is rebuilt only when the perspective or the
+    record's length changes.
     """
 
-    def __init__(self, desk: Desk | Session, quiz: QuizMode | None = None) -> None:
+    def __init__(self, desk: Desk | Session, features: Sequence[Feature] | None = None) -> None:
         self._desk = desk if isinstance(desk, Desk) else Desk(desk)
-        self._notepad, self._quiz = Notepad(self._desk), quiz
+        if features is None:
+            features = [f for cls in FEATURES if (f := cls.attach(self._desk)) is not None]
+        self.features: tuple[Feature, ...] = tuple(features)
+        self._empty = {name: trait.empty for name, trait in feature_traits().items()}
         self._events_key: tuple | None = None
         self._events: list[dict[str, Any]] = []
 
@@ -45,6 +54,11 @@ class Synced:
         key = (perspective, len(whole), id(whole))
         if key != self._events_key:
             self._events, self._events_key = display.events(whole, perspective), key
+        offers = desk.offers(game)
+        features = dict(self._empty)
+        for feature in self.features:
+            features.update(feature.synced(perspective))
+            offers.update(feature.offers(perspective))
         return {
             "mode": s.mode,
             "perspective": perspective,
@@ -67,11 +81,10 @@ class Synced:
             "hidden_reason": s.hidden_reason(),
             "paused": s.paused,
             "branch_info": desk.branch_info(),
-            "offers": {**desk.offers(game), "notes": self._notepad.offer(perspective)},
-            "shown_notes": self._notepad.shown(perspective),
-            "quiz_state": None if self._quiz is None else self._quiz.state(),
+            "offers": offers,
             "worlds": desk.analysis.worlds_state(perspective),
             "graph": desk.analysis.graph_state(perspective),
+            **features,
         }
 
     def _nearby(self, perspective: Perspective) -> dict[str, Any]:
@@ -88,9 +101,10 @@ class Synced:
         return out
 
     def _info(self, game: Any, perspective: Perspective) -> dict[str, Any]:
-        if self._quiz is not None and self._quiz.hides_odds():
-            return dict(HIDDEN_INFO)
-        return display.info(game, perspective)
+        info = display.info(game, perspective)
+        for feature in self.features:
+            info = feature.info(info)
+        return info
 
 
 def example_whatif_states() -> dict[str, dict[str, Any]]:
@@ -151,7 +165,8 @@ def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
     session = Session(replay=replay, perspective=0, mode="quiz", spoilers=False)
     quiz = QuizMode(session, QuizRun(replay, questions_from_notes(replay, 0), student="ann",
                                      replay_name="detective", n=40))
-    synced = Synced(Desk(session), quiz)
+    desk = Desk(session)
+    synced = Synced(desk, [Notepad(desk), quiz])
     for i, answer in enumerate(("steal", 0.25, ["AC", "6D"])):
         if i:
             quiz.go(i)
