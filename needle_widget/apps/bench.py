@@ -25,10 +25,15 @@ class Figure:
         return f"{self.name:<66} {self.value:>10,.1f} {self.unit}"
 
 
+OLD_SELFPLAY_RATIO = 7.93
+"""Random self-play against OpenSpiel's gin_rummy in the same loop, decisions per second, before the one
+legality predicate (346k decisions/s then, on this project's 2-core machine); measured since in one process."""
+
+
 def random_selfplay(seconds: float, seed: int = 0) -> tuple[Figure, Figure]:
     """Random self-play: `legal_actions()` + `apply()` at every decision, whole games."""
     rand = random.Random(seed).random
-    for warm in range(300):  # warm up the set tables' cache
+    for warm in range(_warm(seconds, 300)):  # warm up the set tables' cache
         game = Game(seed=100_000 + warm)
         while game.phase != "over":
             legal = game.legal_actions()
@@ -120,6 +125,67 @@ def replay_memory(actions: int) -> tuple[float, float]:
     return seconds, peak / 2**20
 
 
+def _warm(seconds: float, most: int) -> int:
+    """Warm-up rounds: `most` for a real run (a second or more), fewer for a quick one (the test run's)."""
+    return most if seconds >= 1 else max(10, int(most * seconds))
+
+
+def against_openspiel(seconds: float) -> list[Figure]:
+    """Random self-play decisions per second over OpenSpiel's gin_rummy (random play, the same loop: chance
+    outcomes drawn, a legal action drawn at every decision) in this process, beside the old ratio; empty
+    unless `pyspiel` (OpenSpiel's `open_spiel` package) is installed.
+    """
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    game, rand = pyspiel.load_game("gin_rummy"), random.Random(0).random
+    ratios = []
+    for _ in range(3):  # alternate the two, so a busy machine slows both alike
+        ours = random_selfplay(seconds / 3)[0].value
+        decisions, start = 0, time.perf_counter()
+        while time.perf_counter() < start + seconds / 3:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[int(rand() * len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rand() * len(legal))])
+                    decisions += 1
+        ratios.append(ours / (decisions / (time.perf_counter() - start)))
+    return [Figure("random self-play over OpenSpiel gin_rummy, same loop (median of 3)", sorted(ratios)[1], "x"),
+            Figure("  the same before the one legality predicate", OLD_SELFPLAY_RATIO, "x")]
+
+
+def rollouts(seconds: float) -> list[Figure]:
+    """GreedyBot against GreedyBot played to the end from worlds of a mid-game view (Player 1's, turn 8):
+    the checked path (legal actions listed, every action checked) and the trusted one (`engine.playout`).
+    """
+    from ..engine.playout import play_out
+    from ..inference.worlds import sample
+    from ..players.bots import GreedyBot
+
+    pair, view = (GreedyBot(), GreedyBot()), _greedy_midgame(8).view(0)
+    warm = sample(view, _warm(seconds, 300), seed=1)
+    for world in warm:
+        play_out(world, pair)
+    rates = {}
+    for trusted in (False, True, False, True):  # each twice, alternating
+        worlds, done = sample(view, 200, seed=2 + len(rates)), 0
+        start = time.perf_counter()
+        while done == 0 or time.perf_counter() < start + seconds / 4:
+            for world in worlds:
+                play_out(world.copy(), pair, trusted=trusted)
+            done += len(worlds)
+        rate = done / (time.perf_counter() - start)
+        rates[trusted] = max(rates.get(trusted, 0.0), rate)
+    return [Figure("GreedyBot rollouts from a mid-game world, checked path", rates[False], "rollouts/s"),
+            Figure("GreedyBot rollouts from a mid-game world, trusted path", rates[True], "rollouts/s"),
+            Figure("  the trusted path's speed-up", rates[True] / rates[False], "x")]
+
+
 def replay_stepping(seconds: float) -> list[Figure]:
     """Load and check a 300-turn replay, then time `game_at(k)` at random steps."""
     from ..records.replay import Replay
@@ -162,13 +228,13 @@ def worlds_figures(game: Game, seconds: float) -> list[Figure]:
     from ..players.bots import GreedyBot
 
     view, greedy_view, pair = game.view(0), _greedy_midgame(game.turn).view(0), (GreedyBot(), GreedyBot())
-    turn = f"turn {game.turn}"
+    turn, many = f"turn {game.turn}", 1000 if seconds >= 1 else 100
     return [
-        timed(f"1,000 model-free worlds, {turn}", lambda k: sample(view, 1000, seed=k), seconds),
-        timed(f"1,000 worlds, GreedyBot model, {turn} of a GreedyBot game",
-              lambda k: posterior(greedy_view, 1000, seed=k, model=GreedyBot()), seconds),
-        timed(f"1,000 worlds, GreedyBot model, {turn} of a random game (worst case)",
-              lambda k: posterior(view, 1000, seed=k, model=GreedyBot()), seconds),
+        timed(f"{many:,} model-free worlds, {turn}", lambda k: sample(view, many, seed=k), seconds),
+        timed(f"{many:,} worlds, GreedyBot model, {turn} of a GreedyBot game",
+              lambda k: posterior(greedy_view, many, seed=k, model=GreedyBot()), seconds),
+        timed(f"{many:,} worlds, GreedyBot model, {turn} of a random game (worst case)",
+              lambda k: posterior(view, many, seed=k, model=GreedyBot()), seconds),
         timed(f"needle odds, GreedyBot model (400 worlds), {turn}",
               lambda k: opponent_needle_odds(greedy_view, model=GreedyBot(), seed=k), seconds),
         timed(f"outcomes of 200 worlds, GreedyBot, {turn}", lambda k: outcomes(view, pair, 200, seed=k), seconds),
@@ -215,7 +281,10 @@ def whatif_figures(seconds: float) -> list[Figure]:
     from ..screen.session import Session
 
     replay = _sixty_actions()
+    if seconds < 1:  # a quick run (the test run's): a shorter replay, the same figures
+        replay = replay.cut(16)
     n = len(replay)
+    requests = 40 if seconds >= 1 else 8
 
     def panel(model: str, playout: bool = False) -> Callable[[int], object]:
         widget = NeedleWidget.from_replay(replay, perspective=0, step=1)
@@ -234,7 +303,7 @@ def whatif_figures(seconds: float) -> list[Figure]:
             widget._on_message(widget, request, [])
         await asyncio.sleep(0.4)  # the worker is busy from here on
         times = []
-        for k in range(40):
+        for k in range(requests):
             start = time.perf_counter()
             widget._on_message(widget, {"kind": "step", "to": 1 + k % (n - 1), "id": k}, [])
             times.append(time.perf_counter() - start)
@@ -273,7 +342,7 @@ def greedy_selfplay(seconds: float) -> Figure:
     from ..players.sim import play_game
 
     a, b = GreedyBot(), GreedyBot()
-    for seed in range(10_000, 10_500):  # warm up: GreedyBot and the set tables fill their caches
+    for seed in range(10_000, 10_000 + _warm(seconds, 500)):  # warm up: GreedyBot and the tables fill their caches
         play_game(a, b, seed=seed)
     games = 0
     start = time.perf_counter()
@@ -307,11 +376,16 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
 
     for figure in random_selfplay(seconds):
         report(figure)
+    for figure in against_openspiel(seconds):
+        report(figure)
     report(greedy_selfplay(seconds))
+    for figure in rollouts(seconds):
+        report(figure)
     for figure in replay_stepping(seconds / 2):
         report(figure)
-    load, megabytes = replay_memory(20_000)
-    report(Figure("load + check a 20,000-action replay", load * 1e3, "ms"))
+    size = 20_000 if seconds >= 1 else 2_000
+    load, megabytes = replay_memory(size)
+    report(Figure(f"load + check a {size:,}-action replay", load * 1e3, "ms"))
     report(Figure("  its peak memory (tracemalloc)", megabytes, "MB"))
     game = _midgame()
     for perspective in PERSPECTIVES:

@@ -116,6 +116,8 @@ class Game:
         self._discards: list[int] = []
         self._needles = [-1, -1]
         self._sets: list[list[tuple[Card, Card, Card]]] = [[], []]
+        self._public: tuple | None = None
+        """(the discards, both players' sets) as tuples for views, made once between changes (None: to make)."""
         self._scores = [0, 0]
         self._shed = [0, 0]
         self._stolen = [0, 0]
@@ -133,6 +135,7 @@ class Game:
             self.rules.first_draw == "pile" and self._pile) else 1
         """The first turn on which the first player may steal (V2: 3 unless the pile is empty at the deal, D2)."""
         self._free_steal = self.rules.second_free_steal
+        self._next_steals = [self._compute_next_steal(0), self._compute_next_steal(1)]
         self.phase: str = "needle"
         self.to_move: int = 0
         self.turn: int = 0
@@ -253,6 +256,12 @@ class Game:
         return self._next_steal(_check_player(player))
 
     def _next_steal(self, p: int) -> int:
+        return self._next_steals[p]
+
+    def _compute_next_steal(self, p: int) -> int:
+        """T2 (V2, V3): the first turn on which `p` may steal again, from `p`'s last steal (kept in
+        `_next_steals`, updated at each steal: views and bots ask at every decision).
+        """
         last = self._last_steal[p]
         if last is None:
             return self._first_steal if p == self.first_player else 2
@@ -329,6 +338,16 @@ class Game:
         if legal is None:
             legal = self._legal = self._compute_legal()
         return list(legal)
+
+    def only_action(self) -> Action | None:
+        """The one legal action when there is exactly one (a draw with no steal allowed, sets with none to
+        lay, a last card to discard), else None: from the same list as `legal_actions()`, kept until the
+        next action. The trusted rollout path plays it without asking a bot (`playout.play_out`).
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[0] if len(legal) == 1 else None
 
     def _compute_legal(self) -> tuple:
         phase = self.phase
@@ -414,6 +433,15 @@ class Game:
         if reason is not None:
             name = "Steal" if type(action) is _STEAL else str(action)
             raise IllegalAction(f"{name} not allowed: {reason}")
+        self.apply_trusted(action)
+
+    def apply_trusted(self, action: Action) -> None:
+        """Apply an action known to be legal now, without asking `why_not` again: one taken from
+        `legal_actions()`, or chosen by a trusted bot on the rollout path (`playout.play_out`). The
+        game then goes exactly as after `apply`, and observers are told. An action that is not legal
+        corrupts the game: anything that comes from a person, a file or an unknown bot goes through
+        `apply`.
+        """
         turn, p = self.turn, self.to_move
         self._legal = None
         cards, shuffles = _APPLY[type(action)](self, p, action)
@@ -441,6 +469,7 @@ class Game:
         self._shed[p] |= 1 << index
         self._seen_held[1 - p] &= ~(1 << index)
         self._discards.append(index)
+        self._public = None
         if index == self._needles[1 - p]:
             self._finish(Reason.DISCARDED, 1 - p)
         else:
@@ -454,6 +483,7 @@ class Game:
         self._shed[p] |= mask
         self._seen_held[1 - p] &= ~mask
         self._sets[p].append(cards)
+        self._public = None
         self._scores[p] += set_points(cards)
         self._laid += 1
         if self._needles[1 - p] in (cards[0].index, cards[1].index, cards[2].index):
@@ -500,6 +530,7 @@ class Game:
         self._seen_held[1 - p] |= 1 << card
         self._seen_held[p] &= ~(1 << card)
         self._last_steal[p] = self.turn
+        self._next_steals[p] = self._compute_next_steal(p)
         if card == self._needles[p]:
             self._finish(Reason.FOUND, p)
         else:
@@ -521,6 +552,7 @@ class Game:
         """D1: keep the top discard, shuffle the rest into a new draw pile (top = last)."""
         rest = self._discards[:-1]
         del self._discards[:-1]
+        self._public = None
         _shuffle(self._rng, rest)
         if self._forced is not None:
             rest = list(reversed(self._forced[1]))
@@ -641,7 +673,7 @@ class Game:
         Cheap: O(state), not O(history). The log is shared, copy-on-write: an action
         applied to either game never shows in the other.
         """
-        rng = random.Random()
+        rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state is set at once
         rng.setstate(self._rng.getstate())
         return self._clone(rng)
 
@@ -661,6 +693,7 @@ class Game:
         new._stolen = self._stolen[:]
         new._seen_held = self._seen_held[:]
         new._last_steal = self._last_steal[:]
+        new._next_steals = self._next_steals[:]
         return new
 
     def with_hidden(
@@ -737,14 +770,17 @@ class Game:
         hands = self._hands
         needles = self._needles
         first = self.first_player
+        public = self._public
+        if public is None:
+            public = self._public = (tuple(self._discards), (tuple(self._sets[0]), tuple(self._sets[1])))
         return _new_tuple(PlayerView, (
             p, phase, self.turn, self.to_move, first, self.rules, hands[p],
             DECK[needles[p]] if needles[p] >= 0 else None,
             DECK[needles[q]] if phase == "over" and needles[q] >= 0 else None,
-            (hands[0].bit_count(), hands[1].bit_count()), len(self._pile), tuple(self._discards),
-            (tuple(self._sets[0]), tuple(self._sets[1])), (self._scores[0], self._scores[1]),
+            (hands[0].bit_count(), hands[1].bit_count()), len(self._pile), public[0], public[1],
+            (self._scores[0], self._scores[1]),
             phase == "draw" and self.to_move == p and self._steal_block(p, words=False) is None,
-            (self._next_steal(0), self._next_steal(1)),
+            (self._next_steals[0], self._next_steals[1]),
             self._shed[0] | self._shed[1], self._stolen[0] | self._stolen[1] | self._shed[q], self._seen_held[p],
             self._reshuffles, self.result, self.view(p) if record else None,
         ))

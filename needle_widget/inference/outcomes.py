@@ -22,7 +22,7 @@ from ..engine.actions import Action
 from ..engine.errors import ArgumentError, BotError, PerspectiveError
 from ..engine.figures import interval, percent
 from ..engine.game import Game
-from ..engine.observation import reads_history
+from ..engine.playout import play_out
 from ..engine.result import Reason
 from .worlds import check_count, check_seed, sample
 
@@ -286,23 +286,11 @@ def _roll(world: Game, bots: tuple[Any, Any], seed: int, k: int, n: int) -> Any:
                 hook(seed, p)
             except Exception as error:
                 raise _bot_error(bot, p, "raised", (), k, n, seed, cause=error) from error
-    while world.phase != "over":
-        p = world.to_move
-        legal = world.legal_actions()
-        if len(legal) == 1:
-            world.apply(legal[0])
-            continue
-        bot = players[p]
-        try:
-            action = bot.choose(world.player_view(p, record=reads_history(bot)), legal)
-        except Exception as error:
-            raise _bot_error(bot, p, "raised", legal, k, n, seed, cause=error) from error
-        try:
-            world.apply(action)
-        except Exception as error:  # IllegalAction, InvalidAction, or whatever a strange object causes
-            problem = "illegal" if isinstance(action, Action) else "not an action"
-            raise _bot_error(bot, p, problem, legal, k, n, seed, action=action, cause=error) from error
-    return world.result
+
+    def fail(bot: Any, p: int, problem: str, legal: Sequence[Action], action: Any, cause: BaseException) -> Exception:
+        return _bot_error(bot, p, problem, legal, k, n, seed, action=action, cause=cause)
+
+    return play_out(world, players, fail=fail)
 
 
 def _bot_error(bot: Any, p: int, problem: str, legal: Sequence[Action], k: int, n: int, seed: int, *,

@@ -124,24 +124,59 @@ def _rank_values(held: int, dead: int, ace: str) -> tuple[float, ...]:
     and the ranks of which no card can be drawn now. Each window (r, r+1, r+2)
     allowed by the ace rule adds to each of its ranks 1, 4 or 12 (double for
     J-Q-K) by how many of its other two ranks are held, unless a rank it lacks
-    is dead. Cached per pattern.
+    is dead. Cached per pattern; a new pattern is 13 lookups (`_rank_value`).
     """
     table = _RANK_TABLES[ace]
     key = held | dead << 1
     values = table.get(key)
     if values is not None:
         return values
-    has = [False] + [bool(held >> (4 * r) & 1) for r in range(13)]
-    gone = [False] + [bool(dead >> (4 * r) & 1) and not has[r + 1] for r in range(13)]
-    out = [0.0] * 14
-    ww = _WINDOW_WEIGHT
-    for weight, r, a, b in _WINDOW_PARTS[ace]:
-        if not (gone[a] or gone[b]):
-            out[r] += weight * ww[has[a] + has[b]]
+    has = _COMPRESS[held & _LOW7] | _COMPRESS[held >> 28 & _LOW6] << 7
+    gone = (_COMPRESS[dead & _LOW7] | _COMPRESS[dead >> 28 & _LOW6] << 7) & ~has
+    has, gone = has | has << 13 | has << 26, gone | gone << 13 | gone << 26  # three turns of the ranks: wrapping
+    rows = _rank_rows(ace)
+    values = tuple([0.0] + [rows[r][(has >> (r + 10) & 31) | (gone >> (r + 10) & 31) << 5] for r in _RANKS])
     if len(table) >= _TABLE_LIMIT:  # pragma: no cover - a memory bound, not reached in practice
         table.clear()
-    values = table[key] = tuple(out)
+    table[key] = values
     return values
+
+
+def _rank_table(ace: str, r: int) -> tuple[float, ...]:
+    """Rank r's value for every pattern of the five ranks r-2..r+2 (wrapping past K): bits 0-4 held,
+    bits 5-9 gone. The windows of r reach only those ranks, and each pattern sums them in the order of
+    `_WINDOW_PARTS` (as a whole-hand pass would), so the table gives exactly the same floats.
+    """
+    parts = [(weight, a, b) for weight, rank, a, b in _WINDOW_PARTS[ace] if rank == r]
+    out = []
+    for pattern in range(1024):
+        has, gone = [False] * 14, [False] * 14
+        for k in range(5):
+            rank = (r - 3 + k) % 13 + 1
+            has[rank] = has[rank] or bool(pattern >> k & 1)
+            gone[rank] = gone[rank] or bool(pattern >> (5 + k) & 1)
+        value = 0.0
+        for weight, a, b in parts:
+            if not (gone[a] or gone[b]):
+                value += weight * _WINDOW_WEIGHT[has[a] + has[b]]
+        out.append(value)
+    return tuple(out)
+
+
+def _rank_rows(ace: str) -> tuple:
+    """`_rank_table` of every rank under `ace`, made on first use (about 20 ms) and kept."""
+    rows = _RANK_VALUE.get(ace)
+    if rows is None:
+        rows = _RANK_VALUE[ace] = (None, *(_rank_table(ace, r) for r in range(1, 14)))
+    return rows
+
+
+_RANKS = range(1, 14)
+_LOW7, _LOW6 = sum(1 << (4 * k) for k in range(7)), sum(1 << (4 * k) for k in range(6))
+_COMPRESS = {sum((m >> k & 1) << (4 * k) for k in range(7)): m for m in range(128)}
+"""Spread rank bits (one per nibble) of seven ranks, to seven bits in a row."""
+_RANK_VALUE: dict[str, tuple] = {}
+"""Per ace rule: (None, then `_rank_table` of ranks 1..13): 13 x 1,024 floats, made on first use."""
 
 
 def _sets_mask(view: PlayerView) -> int:
@@ -411,6 +446,24 @@ class GreedyBot(_BaseBot):
             return self._needle(view)
         raise IllegalAction(f"{type(self).__name__} has no move in phase {phase!r}")
 
+    def choose_trusted(self, view: PlayerView) -> Action:
+        """The action `choose(view, view.legal_actions())` gives, without the list of legal actions, in
+        every position where `view.player` is to move (where only one action is legal, that one): what
+        the trusted rollout path asks (`engine.playout`). Its reasons (`explain`) are not kept.
+        """
+        phase = view.phase
+        if phase == "discard":
+            cards, values = _card_values(view)
+            return A.DISCARD[cards[values.index(min(values))].index]
+        if phase == "draw":  # a steal where T2 allows it, else the pile (a live draw always has one of the two)
+            return A.STEAL if view.may_steal else A.DRAW_PILE
+        if phase == "sets":
+            sets = sets_in(view.hand_mask, _EXTRA[view.rules.ace])
+            if not sets:
+                return A.END_SETS
+            return sets[0] if len(sets) == 1 else _plan_sets(view, sets)[0][2]
+        return self._needle(view)
+
     def _discard(self, view: PlayerView) -> Action:
         cards, values = _card_values(view)
         best = min(values)
@@ -503,6 +556,8 @@ class OddsBot(GreedyBot):
     name = "odds"
     needle_blind = False
     """Its draws read where its own needle may be."""
+    choose_trusted = None
+    """Not on the trusted rollout path: its choices weigh the needle odds (GreedyBot's alone would not)."""
 
     def __init__(self, seed: int | None = None, *, card_weight: float = 0.002, steal_bonus: float = 0.03) -> None:
         super().__init__(seed)

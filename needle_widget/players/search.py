@@ -33,8 +33,9 @@ from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.errors import ArgumentError, finite
 from ..engine.figures import percent
-from ..engine.game import Game
-from ..engine.observation import PlayerView, reads_history
+from ..engine.observation import PlayerView
+from ..engine.playout import play_out
+from ..engine.result import Result
 from ..inference import worlds as W
 from .bots import _NEIGHBOURS, GreedyBot, _card_values, _plan_sets, _rank_values, _sets_offered, _spread_ranks
 
@@ -158,7 +159,6 @@ class SearchBot:
         me, rng = view.player, random.Random(seed)
         worlds = W.sample(view.record, self.worlds, seed=rng.getrandbits(63), model=self.model)
         policies = _seated(self.policy, rng.getrandbits(63))
-        flags = (reads_history(policies[0]), reads_history(policies[1]))
         results: list[list[float]] = [[] for _ in candidates]
         for n, world in enumerate(worlds):
             if self.time_limit is not None and n and time.perf_counter() - start > self.time_limit:
@@ -166,7 +166,7 @@ class SearchBot:
             for k, action in enumerate(candidates):
                 game = world.copy()
                 game.apply(action)
-                results[k].append(_play_out(game, policies, flags, me))
+                results[k].append(_score(play_out(game, policies), me))
         return results, False
 
     def _candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
@@ -221,17 +221,9 @@ def _seated(policy: Any, seed: int) -> tuple[Any, Any]:
     return out
 
 
-def _play_out(game: Game, policies: tuple[Any, Any], flags: tuple[bool, bool], me: int) -> float:
-    """Play `game` to the end with `policies`; 1 if `me` wins, 1/2 for a draw, 0 for a loss."""
-    while game.phase != "over":
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            game.apply(legal[0])
-            continue
-        p = game.to_move
-        game.apply(policies[p].choose(game.player_view(p, record=flags[p]), legal))
-    winner = game.result.winner
-    return 0.5 if winner is None else float(winner == me)
+def _score(result: Result, me: int) -> float:
+    """1 if `me` won, 1/2 for a draw, 0 for a loss."""
+    return 0.5 if result.winner is None else float(result.winner == me)
 
 
 def _ranked(view: PlayerView, legal_actions: Sequence[Action], prior: GreedyBot) -> list[Action]:

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from ..engine.errors import TournamentError
 from ..engine.game import Game
-from ..engine.observation import reads_history
+from ..engine.playout import play_out
 from ..engine.rules import Rules
 
 MAX_GAMES = 10_000_000
@@ -26,9 +26,9 @@ MAX_GAMES = 10_000_000
 def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -> Game:
     """Play one whole game between two bots (bot0 is Player 1) and return the finished Game.
 
-    Each bot sees only its own `PlayerView`. A bot with a `new_game(seed, player)`
-    method is told about the game first, so seeded bots play the same way
-    whatever games they played before.
+    Each bot sees only its own `PlayerView` (`engine.playout.play_out`: GreedyBots play on its trusted
+    path, move for move as on the checked one). A bot with a `new_game(seed, player)` method is told
+    about the game first, so seeded bots play the same way whatever games they played before.
 
     >>> from needle_widget import bots
     >>> g = play_game(bots.RandomBot(seed=1), bots.RandomBot(seed=2), seed=5)
@@ -42,11 +42,7 @@ def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -
         hook = getattr(bot, "new_game", None)
         if hook is not None:
             hook(game.seed, p)
-    record = (reads_history(bot0), reads_history(bot1))
-    while game.phase != "over":
-        p = game.to_move
-        legal = game.legal_actions()
-        game.apply(players[p].choose(game.player_view(p, record=record[p]), legal) if len(legal) > 1 else legal[0])
+    play_out(game, players)
     return game
 
 

@@ -70,6 +70,7 @@ from ..engine.cards import Card
 from ..engine.errors import NeedleError, finite
 from ..engine.errors import quote as _quote
 from ..engine.game import Game
+from ..engine.playout import play_out
 from ..engine.seats import player_name
 from ..inference.knowledge import opponent_needle_odds, own_needle_odds
 from ..inference.outcomes import outcomes, wilson
@@ -437,11 +438,7 @@ def _roll_share(worlds: list[Game], action: A.Action, seat: int) -> list[int]:
     for world in worlds:
         game = world.copy()
         game.apply(action)
-        while game.phase != "over":
-            legal = game.legal_actions()
-            p = game.to_move
-            game.apply(legal[0] if len(legal) == 1 else bots[p].choose(game.player_view(p), legal))
-        wins.append(int(game.result.winner == seat))
+        wins.append(int(play_out(game, bots).winner == seat))
     return wins
 
 
