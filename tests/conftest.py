@@ -104,6 +104,8 @@ def pick_crossed(game: Game) -> Game:
 
 def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
     """Browser tests last: Playwright's sync API leaves an event loop running in the main
-    thread, which other tests (asyncio.run, the widget's scheduling) must not see.
+    thread, which other tests (asyncio.run, the widget's scheduling) must not see. With
+    pytest-xdist (`--dist loadfile`) each file runs on one worker: a notebook's cells in order
+    in one kernel, a browser module with the worker's one Jupyter server.
     """
     items.sort(key=lambda item: "/tests/browser/" in str(item.fspath).replace("\\", "/"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from needle_widget import Game, Rules, bots
+from needle_widget import Game, Rules, actions, bots
 from needle_widget.engine.playout import is_trusted, play_out
 from needle_widget.inference.worlds import sample
 from needle_widget.players.sim import play_game
@@ -45,6 +45,20 @@ def test_whole_games_from_the_deal_are_the_same_on_both_paths() -> None:
         assert play_out(a, (bots.GreedyBot(), bots.GreedyBot())) == play_out(
             b, (bots.GreedyBot(), bots.GreedyBot()), trusted=False)
         assert a.history == b.history
+
+
+def test_a_subclass_that_chooses_otherwise_plays_on_the_checked_path() -> None:
+    """A GreedyBot that never steals (notebook 03) must not be played as GreedyBot on the trusted path."""
+
+    class NoSteal(bots.GreedyBot):
+        def choose(self, view, legal_actions):  # noqa: ANN001, ANN201
+            draw = actions.DrawPile()
+            return draw if view.phase == "draw" and draw in legal_actions else super().choose(view, legal_actions)
+
+    assert is_trusted(bots.GreedyBot()) and not is_trusted(NoSteal()) and not is_trusted(bots.OddsBot())
+    game = Game(seed=4)
+    play_out(game, (NoSteal(), NoSteal()))
+    assert not any(type(e.action).__name__ == "Steal" for e in game.history)
 
 
 def test_a_trusted_bot_that_raises_is_reported_as_on_the_checked_path() -> None:

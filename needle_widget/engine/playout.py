@@ -41,8 +41,12 @@ Failure = Callable[[Any, int, str, Sequence[Action], Any, BaseException], Except
 
 
 def is_trusted(bot: Any) -> bool:
-    """Whether `bot` may play on the trusted path: it has `choose_trusted` and reads no history."""
-    return callable(getattr(bot, "choose_trusted", None)) and not reads_history(bot)
+    """Whether `bot` may play on the trusted path: its own class (not a base class) defines `choose_trusted`,
+    and it reads no history. A subclass that changes how a trusted bot chooses (a GreedyBot that never
+    steals) is played on the checked path unless it defines its own `choose_trusted`.
+    """
+    trusted = type(bot).__dict__.get("choose_trusted")
+    return callable(trusted) and not reads_history(bot)
 
 
 def play_out(game: Game, bots: Sequence[Any], *, trusted: bool = True, fail: Failure | None = None) -> Result:

@@ -556,8 +556,6 @@ class OddsBot(GreedyBot):
     name = "odds"
     needle_blind = False
     """Its draws read where its own needle may be."""
-    choose_trusted = None
-    """Not on the trusted rollout path: its choices weigh the needle odds (GreedyBot's alone would not)."""
 
     def __init__(self, seed: int | None = None, *, card_weight: float = 0.002, steal_bonus: float = 0.03) -> None:
         super().__init__(seed)
