@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { renderCover } from "./cover.js";
+import { renderErrorLine } from "./errorline.js";
 import { renderControls } from "./controls.js";
 import { renderInfo, renderTeacherKnowledge } from "./info.js";
 import { renderNotes } from "./notes.js";
@@ -16,20 +17,6 @@ import { renderBranchBanner, renderBranchForm, renderToolbar } from "./whatif.js
 import { renderWorlds } from "./worlds.js";
 
 const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz" };
-
-function errorLine(state, ui) {
-  const err = state.error;
-  if (!err || !err.text || err.id === ui.dismissedError) return null;
-  return h(
-    "div",
-    { class: "nw-error", role: "alert", "data-key": `error-${err.id}` },
-    h("span", { class: "nw-error-text" }, err.text),
-    h("button", {
-      type: "button", class: "nw-link", "data-key": "dismiss-error", "aria-label": "Dismiss error",
-      "data-ui": { ui: "dismiss-error", id: err.id },
-    }, "×"),
-  );
-}
 
 /** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz"). */
 export function modeLabel(state) {
@@ -55,7 +42,7 @@ export function renderApp(state, ui) {
     return h("div", { class: "nw-app" }, header(state, ui), h("p", { class: "nw-muted" }, "Loading the game…"));
   }
   if (state.cover) {
-    return h("div", { class: "nw-app" }, header(state, ui), errorLine(state, ui), renderCover(state.cover));
+    return h("div", { class: "nw-app" }, header(state, ui), renderErrorLine(state, ui), renderCover(state.cover));
   }
   // A player's knowledge (heat map and figures), and the teacher's view (where the needles are, the
   // next cards) above the two players' knowledge, are rows across both columns: the side column holds
@@ -71,7 +58,7 @@ export function renderApp(state, ui) {
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null, row ? "nw-main-rows" : null] },
       h("div", { class: "nw-left" },
         h("div", { class: "nw-board" }, renderBranchBanner(state),
-          renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
+          renderPaused(state), renderTable(state, ui), renderControls(state, ui), renderErrorLine(state, ui)),
         renderQuiz(state, ui), renderNotes(state, ui)),
       h("div", { class: "nw-side" }, renderReplayBar(state), row ? null : renderInfo(state)),
       row ? renderInfo(state, { row: true }) : null,

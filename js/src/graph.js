@@ -99,7 +99,7 @@ function legend(g, who) {
 function graphTable(g, ui) {
   const byStep = new Map();
   for (const m of g.markers || []) byStep.set(m.step, [...(byStep.get(m.step) || []), m.text]);
-  const open = Boolean(ui.graphTable);
+  const open = Boolean(ui && ui.graph && ui.graph.tableOpen);
   return h(
     "details",
     { class: "nw-graph-table", open },
@@ -167,3 +167,9 @@ export function renderGraph(state, ui) {
     graphTable(g, ui),
   );
 }
+
+export const graphFeature = {
+  name: "graph",
+  initial: () => ({ tableOpen: false }),
+  reduce: (slice, action) => (action.ui === "graph-table" ? { ...slice, tableOpen: !slice.tableOpen } : slice),
+};

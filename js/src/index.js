@@ -312,8 +312,8 @@ export function mount(model, el) {
     // ←/→ on a select fold headings, A/B/D D add or delete cells. Ctrl/⌘/Alt combinations and
     // Shift+Enter (save, run the cell) are not the widget's: they go on to JupyterLab.
     if (!passesThrough(event)) event.stopPropagation();
-    if (event.key === "Escape" && ui.selected.length) {
-      ui = { ...ui, selected: [] };
+    if (event.key === "Escape" && ui.table.selected.length) {
+      ui = reduceUi(ui, { ui: "table-clear" }, state);
       event.preventDefault();
       render();
       return;

@@ -1,6 +1,6 @@
 // The teacher's notes: the Notes section of the side column (the notes at the step shown, the
 // way to the others), the teacher's note form, and the marks in the event list and under the slider.
-// Pure (state, ui) -> DOM; the form's draft lives in ui.note (ui.js), index.js sends Save.
+// Pure (state, ui) -> DOM. The note feature: its UI slice `ui.note` is the form's draft.
 
 import { h, srOnly } from "./dom.js";
 
@@ -209,3 +209,55 @@ export function noteTicks(state) {
     })),
   );
 }
+
+function closedNote() {
+  return { open: false, index: null, text: "", perspective: null, question: null, saving: false };
+}
+
+const NOTE_FIELDS = { text: null, perspective: "perspectives", question: "kinds" };
+
+function noteSet(note, field, value, state) {
+  if (!note.open || !(field in NOTE_FIELDS)) return note;
+  let v = value;
+  if (field === "text") v = String(value ?? "");
+  else if (typeof value === "string") v = choiceFrom((noteOffer(state) || {})[NOTE_FIELDS[field]], value);
+  if (note[field] === v) return note;
+  return { ...note, [field]: v };
+}
+
+function noteEdit(note, index, state) {
+  if (!notesEditable(state)) return note;
+  const shown = notesOf(state).find((n) => n.index === index);
+  if (!shown) return note;
+  return {
+    ...closedNote(), open: true, index, text: shown.text || "",
+    perspective: shown.perspective ?? null, question: shown.question ? shown.question.kind : null,
+  };
+}
+
+export const noteFeature = {
+  name: "note",
+  initial: closedNote,
+  reduce(note, action, state) {
+    switch (action.ui) {
+      case "note-open":
+        return notesEditable(state) ? { ...closedNote(), open: true } : note;
+      case "note-edit":
+        return noteEdit(note, action.index, state);
+      case "note-close":
+        return note.open ? closedNote() : note;
+      case "note-set":
+        return noteSet(note, action.field, action.value, state);
+      case "note-saving":
+        return note.open ? { ...note, saving: action.saving || false } : note;
+      default:
+        return note;
+    }
+  },
+  /** The form closes when this screen may no longer edit, or the note edited is gone. */
+  sync(note, state) {
+    if (!note.open) return note;
+    const gone = note.index !== null && !notesOf(state).some((n) => n.index === note.index);
+    return !notesEditable(state) || gone ? closedNote() : note;
+  },
+};

@@ -1,5 +1,6 @@
 // "What if": the analysis toolbar (Possible worlds / Graph / Play from here…), the branch form
 // and the banner shown while a branch is played. Pure (state, ui) -> DOM; index.js dispatches.
+// The branch feature: its UI slice `ui.branch` is the "Play from here" form's draft.
 
 import { h } from "./dom.js";
 import { playerName } from "./names.js";
@@ -92,7 +93,7 @@ export function branchChoice(state, ui) {
   const seats = o.seats || [];
   const opponents = (o.opponents || []).map((x) => x.id);
   const worlds = o.worlds || [];
-  const b = ui.branch || {};
+  const b = (ui && ui.branch) || {};
   const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
   const own = seats.includes(state.perspective) ? state.perspective : seats[0];
   return {
@@ -175,3 +176,30 @@ export function renderBranchBanner(state) {
     }, b.back || "Back to the replay"),
   );
 }
+
+const BRANCH_FIELDS = ["seat", "opponent", "world"];
+
+/** The closed form; `from` is the branch shown when it was made (Python's branch_info, as JSON). */
+function closedBranch(from = null) {
+  return { open: false, seat: null, opponent: null, world: null, from };
+}
+
+export const branchFeature = {
+  name: "branch",
+  initial: () => closedBranch(),
+  reduce(slice, action) {
+    switch (action.ui) {
+      case "branch-form":
+        return slice.open ? closedBranch(slice.from) : { ...closedBranch(slice.from), open: true };
+      case "branch-set":
+        return BRANCH_FIELDS.includes(action.field) ? { ...slice, [action.field]: action.value } : slice;
+      default:
+        return slice;
+    }
+  },
+  /** The form closes once a branch opens or closes (Python answered "Play", or "Back"). */
+  sync(slice, state) {
+    const from = state.branch_info ? JSON.stringify(state.branch_info) : null;
+    return from === slice.from ? slice : closedBranch(from);
+  },
+};
