@@ -1,20 +1,37 @@
 // The widget's features, each in its own module with its slice of the UI state and its views
 // (js/README.md, "Features" and "Adding a panel"). A new feature is one import and one entry below.
 
+import { coverFeature } from "./cover.js";
 import { errorFeature } from "./errorline.js";
 import { graphFeature } from "./graph.js";
+import { infoFeature } from "./info.js";
 import { noteFeature } from "./notes.js";
+import { pausedFeature } from "./paused.js";
+import { perspectiveFeature } from "./perspective.js";
+import { pictureFeature } from "./picture.js";
 import { quizFeature } from "./quiz.js";
+import { replayFeature } from "./replaybar.js";
 import { tableFeature } from "./table.js";
 import { branchFeature } from "./whatif.js";
+import { worldsFeature } from "./worlds.js";
 
+// The order is the order of their views within each part of the layout (app.js): on the board the
+// branch banner, the paused banner, the table and controls, the error line; in the analysis area the
+// "what if" toolbar and the branch form, then the worlds, then the graph.
 export const FEATURES = [
   branchFeature,
+  pausedFeature,
   tableFeature,
   errorFeature,
+  coverFeature,
   quizFeature,
   noteFeature,
+  replayFeature,
+  infoFeature,
+  worldsFeature,
   graphFeature,
+  perspectiveFeature,
+  pictureFeature,
 ];
 
 const BY_NAME = new Map();
@@ -26,4 +43,14 @@ for (const f of FEATURES) {
 /** The feature a UI action ("note-open", "table-select") belongs to: the one named before its first "-". */
 export function featureOf(action) {
   return typeof action === "string" ? BY_NAME.get(action.split("-")[0]) || null : null;
+}
+
+/** What the features render in one part of the layout (`views[part]`), in the order of FEATURES. */
+export function viewsIn(part, state, ui) {
+  const nodes = [];
+  for (const f of FEATURES) {
+    const view = f.views && f.views[part];
+    if (view) nodes.push(view(state, ui));
+  }
+  return nodes.flat().filter(Boolean);
 }

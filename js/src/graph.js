@@ -172,4 +172,5 @@ export const graphFeature = {
   name: "graph",
   initial: () => ({ tableOpen: false }),
   reduce: (slice, action) => (action.ui === "graph-table" ? { ...slice, tableOpen: !slice.tableOpen } : slice),
+  views: { analysis: renderGraph },
 };

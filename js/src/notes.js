@@ -260,4 +260,5 @@ export const noteFeature = {
     const gone = note.index !== null && !notesOf(state).some((n) => n.index === note.index);
     return !notesEditable(state) || gone ? closedNote() : note;
   },
+  views: { left: renderNotes },
 };

@@ -46,6 +46,11 @@ export function renderPictureControl(picture = {}) {
   );
 }
 
+export const pictureFeature = {
+  name: "picture",
+  views: { header: (state, ui) => (state.cover || !state.table ? null : renderPictureControl(ui.picture)) },
+};
+
 /** The path of `node` below `root`: its element-child indices. */
 function pathTo(root, node) {
   const path = [];

@@ -362,4 +362,5 @@ export const quizFeature = {
     const index = quiz ? quiz.question.index : null;
     return draft && draft.index === index ? draft : quizDraft(index);
   },
+  views: { left: renderQuiz },
 };

@@ -176,3 +176,8 @@ export function renderReplayBar(state) {
     h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "", "."),
   );
 }
+
+export const replayFeature = {
+  name: "replay",
+  views: { side: renderReplayBar },
+};

@@ -335,4 +335,5 @@ export const tableFeature = {
   },
   /** Escape drops the selection. */
   key: (event, slice) => (event.key === "Escape" && slice.selected.length ? { ui: "table-clear" } : null),
+  views: { board: (state, ui) => [renderTable(state, ui), renderControls(state, ui)] },
 };

@@ -202,4 +202,8 @@ export const branchFeature = {
     const from = state.branch_info ? JSON.stringify(state.branch_info) : null;
     return from === slice.from ? slice : closedBranch(from);
   },
+  views: {
+    board: renderBranchBanner,
+    analysis: (state, ui) => [renderToolbar(state, ui), renderBranchForm(state, ui)],
+  },
 };

@@ -200,3 +200,8 @@ export function renderWorlds(state, ui) {
     renderPlayout(w.playout),
   );
 }
+
+export const worldsFeature = {
+  name: "worlds",
+  views: { analysis: renderWorlds },
+};
