@@ -54,3 +54,39 @@ export function viewsIn(part, state, ui) {
   }
   return nodes.flat().filter(Boolean);
 }
+
+// The handlers of `data-input` elements by event: `inputs` on input and change events, `changes` on
+// change events only (selects that ask Python, or act once), `clicks` on a click on the element.
+const HANDLERS = { input: ["inputs"], change: ["inputs", "changes"], click: ["clicks"] };
+const BY_INPUT = {};
+for (const field of ["inputs", "changes", "clicks"]) {
+  BY_INPUT[field] = new Map();
+  for (const f of FEATURES) {
+    for (const [kind, handler] of Object.entries(f[field] || {})) {
+      if (BY_INPUT[field].has(kind)) throw new Error(`needle_widget: two features handle ${field} of ${kind}`);
+      BY_INPUT[field].set(kind, handler);
+    }
+  }
+}
+
+/** The handler of an element's `data-input` for an event type ("input" | "change" | "click"), or null. */
+export function inputHandler(type, kind) {
+  for (const field of HANDLERS[type] || []) if (BY_INPUT[field].has(kind)) return BY_INPUT[field].get(kind);
+  return null;
+}
+
+/** The UI action a key press asks of a feature (`key`: Escape drops the selected cards), or null. */
+export function keyAction(event, ui, state) {
+  for (const f of FEATURES) {
+    const action = f.key ? f.key(event, ui[f.name], state) : null;
+    if (action) return action;
+  }
+  return null;
+}
+
+/** Where the focus goes when the control with `key` went away: a feature's `focus` list, for the
+ * keys that start with its name ("note-save" -> "note-text", then "note-add"). */
+export function focusFallbacks(key) {
+  const f = typeof key === "string" ? featureOf(key) : null;
+  return f && f.focus && key.startsWith(`${f.name}-`) ? f.focus : [];
+}

@@ -5,7 +5,7 @@
 import { h, percent, s } from "./dom.js";
 import { cardText } from "./cards.js";
 import { perspectiveLabel, playerName } from "./names.js";
-import { offer, offerReason } from "./whatif.js";
+import { offer, offerReason, panelRequest } from "./whatif.js";
 
 export const W = 720;
 export const H = 240;
@@ -173,4 +173,10 @@ export const graphFeature = {
   initial: () => ({ tableOpen: false }),
   reduce: (slice, action) => (action.ui === "graph-table" ? { ...slice, tableOpen: !slice.tableOpen } : slice),
   views: { analysis: renderGraph },
+  // Its selects ask Python at once.
+  changes: {
+    "graph-seat": (el, { state }) => panelRequest(state, "graph", "seat", el.value),
+    "graph-model": (el, { state }) => panelRequest(state, "graph", "model", el.value),
+  },
+  focus: ["tool-graph"],
 };

@@ -10,8 +10,8 @@ import { centreInList } from "./replaybar.js";
 import { requestIds } from "./requests.js";
 import { MAX_PICTURE_URL, TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
+import { focusFallbacks, inputHandler, keyAction } from "./features.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
-import { seatValue } from "./worlds.js";
 
 export { TRAITS };
 
@@ -39,14 +39,6 @@ export function readState(model) {
 }
 
 let instances = 0;
-
-// A control that went away hands the focus to the first of these still there: after "Commit
-// answer" the verdict, after "Next question" or "Back to step s" the question; the note form's
-// textarea when it opens, "Add a note" once it closes (Save, Cancel, Remove).
-const FOCUS_FALLBACKS = {
-  "branch-": ["tool-branch", "branch-back"], "worlds-": ["tool-worlds"], "graph-": ["tool-graph"],
-  "quiz-": ["quiz-verdict", "quiz-prompt"], "note-": ["note-text", "note-add"],
-};
 
 // Requests whose answer closes the note form when Python accepts it.
 const NOTE_SAVES = new Set(["note_add", "note_edit"]);
@@ -132,9 +124,9 @@ export function mount(model, el) {
     const active = document.activeElement;
     if (active && root.contains(active) && (key === "" || active.getAttribute("data-key") === key)) return;
     const find = (k) => Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === k && !n.disabled);
-    // A control of a closed form or panel hands the focus to what opens it again (or the way back).
-    const prefix = key ? Object.keys(FOCUS_FALLBACKS).find((p) => key.startsWith(p)) : null;
-    const target = key ? [key, ...(prefix ? FOCUS_FALLBACKS[prefix] : [])].map(find).find(Boolean) : null;
+    // A control of a closed form or panel hands the focus to what opens it again (or the way back):
+    // the first still there of its feature's `focus` list.
+    const target = key ? [key, ...focusFallbacks(key)].map(find).find(Boolean) : null;
     if (target) target.focus({ preventScroll: true });
     else root.focus({ preventScroll: true });
   }
@@ -218,90 +210,45 @@ export function mount(model, el) {
       .catch((error) => console.warn("needle_widget: could not draw the picture for save_png", error));
   }
 
+  /** A local UI action: applied, and rendered if it changed anything (or `always`). */
+  function dispatch(action, always = false) {
+    const next = reduceUi(ui, action, state);
+    if (next === ui && !always) return;
+    ui = next;
+    render();
+  }
+
+  /** What a feature's input handler asked: a UI action ({ui}), a request ({kind}), or nothing. */
+  function apply(result) {
+    if (result && result.ui) dispatch(result);
+    else if (result && result.kind) send(result);
+  }
+
+  /** A `data-input` element's event, to the feature that handles it (features.js `inputHandler`). */
+  function onInputEvent(event, el = event.target) {
+    const kind = el && el.getAttribute && el.getAttribute("data-input");
+    const handler = kind ? inputHandler(event.type, kind) : null;
+    if (handler) apply(handler(el, { state, stepFrom: stepFrom() }));
+    return Boolean(handler);
+  }
+
   function onClick(event) {
     if (event.target.closest && event.target.closest("[data-picture]")) {
       const button = event.target.closest("[data-picture]");
       if (root.contains(button) && button.getAttribute("aria-disabled") !== "true") onSavePicture();
       return;
     }
-    // A click on the quiz's slider sets its value even where the unset slider rests (no input event
-    // fires when the value does not change).
-    const slider = event.target.closest && event.target.closest('[data-input="quiz-prob"]');
-    if (slider && root.contains(slider)) {
-      localInput(slider, "quiz-prob");
-      return;
-    }
+    const input = event.target.closest && event.target.closest("[data-input]");
+    if (input && root.contains(input) && onInputEvent(event, input)) return;
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");
     if (!target || !root.contains(target) || target.disabled) return;
     if (target.hasAttribute("data-ui")) {
       if (target.tagName === "SUMMARY") event.preventDefault(); // the UI state opens its <details>
       const action = parseJson(target.getAttribute("data-ui"));
-      if (action) {
-        ui = reduceUi(ui, action, state);
-        render();
-      }
+      if (action) dispatch(action, true);
     } else {
       const request = parseJson(target.getAttribute("data-request"));
       if (request) send(request);
-    }
-  }
-
-  function sendStepFrom(input) {
-    const to = Number(input.value);
-    if (!Number.isInteger(to) || to === stepFrom()) return;
-    send({ kind: "step", to });
-  }
-
-  // Local drafts: the quiz's slider and the note form stay in the UI state until Commit / Save.
-  const LOCAL_INPUTS = {
-    "quiz-prob": (value) => ({ ui: "quiz-prob", value }),
-    "note-text": (value) => ({ ui: "note-set", field: "text", value }),
-    "note-for": (value) => ({ ui: "note-set", field: "perspective", value }),
-    "note-question": (value) => ({ ui: "note-set", field: "question", value }),
-  };
-
-  /** Applies a local input to the UI state; true if it was one. */
-  function localInput(t, kind) {
-    if (!LOCAL_INPUTS[kind]) return false;
-    const next = reduceUi(ui, LOCAL_INPUTS[kind](t.value), state);
-    if (next !== ui) {
-      ui = next;
-      render();
-    }
-    return true;
-  }
-
-  function onInput(event) {
-    const t = event.target;
-    const kind = t && t.getAttribute && t.getAttribute("data-input");
-    if (kind === "step") sendStepFrom(t);
-    else localInput(t, kind);
-  }
-
-  // The panels' selects ask Python at once; the branch form's stay local until "Play".
-  const PANEL_INPUTS = {
-    "worlds-seat": ["worlds", "seat"], "worlds-model": ["worlds", "model"],
-    "graph-seat": ["graph", "seat"], "graph-model": ["graph", "model"],
-  };
-
-  function onChange(event) {
-    const t = event.target;
-    const kind = t && t.getAttribute && t.getAttribute("data-input");
-    if (kind === "step") sendStepFrom(t);
-    else if (localInput(t, kind)) return;
-    else if (kind === "speed") {
-      const speed = Number(t.value);
-      if (speed > 0) send({ kind: "autoplay", playing: Boolean(state.playing), speed });
-    } else if (PANEL_INPUTS[kind]) {
-      const [panel, field] = PANEL_INPUTS[kind];
-      const shown = state[panel] || {};
-      const request = { kind: panel, open: true, seat: shown.seat ?? null, model: shown.model ?? null };
-      request[field] = field === "seat" ? seatValue(t.value) : t.value;
-      send(request);
-    } else if (kind && kind.startsWith("branch-")) {
-      const field = kind.slice("branch-".length);
-      ui = reduceUi(ui, { ui: "branch-set", field, value: field === "seat" ? seatValue(t.value) : t.value }, state);
-      render();
     }
   }
 
@@ -312,10 +259,10 @@ export function mount(model, el) {
     // ←/→ on a select fold headings, A/B/D D add or delete cells. Ctrl/⌘/Alt combinations and
     // Shift+Enter (save, run the cell) are not the widget's: they go on to JupyterLab.
     if (!passesThrough(event)) event.stopPropagation();
-    if (event.key === "Escape" && ui.table.selected.length) {
-      ui = reduceUi(ui, { ui: "table-clear" }, state);
+    const action = keyAction(event, ui, state);
+    if (action) {
       event.preventDefault();
-      render();
+      dispatch(action, true);
       return;
     }
     const request = keyRequest(event, { ...state, step: stepFrom() });
@@ -332,8 +279,8 @@ export function mount(model, el) {
   for (const name of TRAITS) model.on(`change:${name}`, onModelChange);
   root.addEventListener("click", onClick);
   const stopDrag = graphDrag(root, { send, stepFrom });
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onChange);
+  root.addEventListener("input", onInputEvent);
+  root.addEventListener("change", onInputEvent);
   root.addEventListener("keydown", onKeydown);
   if (resizes) resizes.observe(root);
   render();
@@ -346,8 +293,8 @@ export function mount(model, el) {
     for (const name of TRAITS) model.off(`change:${name}`, onModelChange);
     root.removeEventListener("click", onClick);
     stopDrag();
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("change", onChange);
+    root.removeEventListener("input", onInputEvent);
+    root.removeEventListener("change", onInputEvent);
     root.removeEventListener("keydown", onKeydown);
     root.remove();
   };

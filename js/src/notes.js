@@ -261,4 +261,12 @@ export const noteFeature = {
     return !notesEditable(state) || gone ? closedNote() : note;
   },
   views: { left: renderNotes },
+  // The form's draft stays here until Save.
+  inputs: {
+    "note-text": (el) => ({ ui: "note-set", field: "text", value: el.value }),
+    "note-for": (el) => ({ ui: "note-set", field: "perspective", value: el.value }),
+    "note-question": (el) => ({ ui: "note-set", field: "question", value: el.value }),
+  },
+  // The textarea when the form opens, "Add a note" once it closes (Save, Cancel, Remove).
+  focus: ["note-text", "note-add"],
 };

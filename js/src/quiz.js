@@ -363,4 +363,9 @@ export const quizFeature = {
     return draft && draft.index === index ? draft : quizDraft(index);
   },
   views: { left: renderQuiz },
+  inputs: { "quiz-prob": (el) => ({ ui: "quiz-prob", value: el.value }) },
+  // A click sets the slider's value even where the unset slider rests (no input event fires then).
+  clicks: { "quiz-prob": (el) => ({ ui: "quiz-prob", value: el.value }) },
+  // After "Commit answer" the verdict, after "Next question" or "Back to step s" the question.
+  focus: ["quiz-verdict", "quiz-prompt"],
 };

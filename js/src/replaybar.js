@@ -180,4 +180,17 @@ export function renderReplayBar(state) {
 export const replayFeature = {
   name: "replay",
   views: { side: renderReplayBar },
+  // The slider asks for its step (from the one asked for, while Python has not answered).
+  inputs: {
+    step(el, { stepFrom }) {
+      const to = Number(el.value);
+      return Number.isInteger(to) && to !== stepFrom ? { kind: "step", to } : null;
+    },
+  },
+  changes: {
+    speed(el, { state }) {
+      const speed = Number(el.value);
+      return speed > 0 ? { kind: "autoplay", playing: Boolean(state.playing), speed } : null;
+    },
+  },
 };

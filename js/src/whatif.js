@@ -7,6 +7,18 @@ import { playerName } from "./names.js";
 
 export const WORLD_LABELS = { real: "the real cards", sampled: "a possible world" };
 
+/** A seat as an <option> value gives it back: "0" / "1" are the players, "spectator" stays a word. */
+export const seatValue = (v) => (v === "0" || v === "1" ? Number(v) : v);
+
+/** What a panel's select (worlds-seat, graph-model...) asks Python at once: the panel as shown, with
+ * that one field changed. */
+export function panelRequest(state, panel, field, value) {
+  const shown = state[panel] || {};
+  const request = { kind: panel, open: true, seat: shown.seat ?? null, model: shown.model ?? null };
+  request[field] = field === "seat" ? seatValue(value) : value;
+  return request;
+}
+
 /** The offer of `kind` ("branch" | "worlds" | "graph"), or null when Python offers nothing. */
 export function offer(state, kind) {
   const o = state.offers && state.offers[kind];
@@ -202,6 +214,11 @@ export const branchFeature = {
     const from = state.branch_info ? JSON.stringify(state.branch_info) : null;
     return from === slice.from ? slice : closedBranch(from);
   },
+  // The form's selects stay local until "Play".
+  changes: Object.fromEntries(BRANCH_FIELDS.map((field) => [
+    `branch-${field}`, (el) => ({ ui: "branch-set", field, value: field === "seat" ? seatValue(el.value) : el.value }),
+  ])),
+  focus: ["tool-branch", "branch-back"],
   views: {
     board: renderBranchBanner,
     analysis: (state, ui) => [renderToolbar(state, ui), renderBranchForm(state, ui)],
