@@ -214,6 +214,9 @@ function closedNote() {
   return { open: false, index: null, text: "", perspective: null, question: null, saving: false };
 }
 
+// Requests whose answer closes the note form when Python accepts it.
+const NOTE_SAVES = new Set(["note_add", "note_edit"]);
+
 const NOTE_FIELDS = { text: null, perspective: "perspectives", question: "kinds" };
 
 function noteSet(note, field, value, state) {
@@ -249,16 +252,27 @@ export const noteFeature = {
       case "note-set":
         return noteSet(note, action.field, action.value, state);
       case "note-saving":
-        return note.open ? { ...note, saving: action.saving || false } : note;
+        return note.open ? { ...note, saving: action.saving || false } : note; // {id, notes} of the Save sent
       default:
         return note;
     }
   },
-  /** The form closes when this screen may no longer edit, or the note edited is gone. */
-  sync(note, state) {
-    if (!note.open) return note;
-    const gone = note.index !== null && !notesOf(state).some((n) => n.index === note.index);
-    return !notesEditable(state) || gone ? closedNote() : note;
+  /** A Save Python answered closes the form if it was accepted and keeps it (text and all) if refused;
+   * when a later request's answer came first (one answer trait), a change of `notes` tells. The form
+   * also closes when this screen may no longer edit, or the note edited is gone. */
+  sync(note, state, answers) {
+    let next = note;
+    const save = next.saving;
+    if (save && Number.isInteger(save.id) && answers && answers.answered(save.id)) {
+      const answer = answers.answer;
+      const ok = answer && answer.id === save.id
+        ? Boolean(answer.ok)
+        : JSON.stringify(notesOf(state)) !== save.notes;
+      next = ok ? closedNote() : { ...next, saving: false };
+    }
+    if (!next.open) return next;
+    const gone = next.index !== null && !notesOf(state).some((n) => n.index === next.index);
+    return !notesEditable(state) || gone ? closedNote() : next;
   },
   views: { left: renderNotes },
   // The form's draft stays here until Save.
@@ -269,4 +283,11 @@ export const noteFeature = {
   },
   // The textarea when the form opens, "Add a note" once it closes (Save, Cancel, Remove).
   focus: ["note-text", "note-add"],
+  connect: (ctx) => ({
+    /** A Save (note_add / note_edit) waits for Python's answer: "Saving…" until then. */
+    sent(msg, id) {
+      if (!NOTE_SAVES.has(msg.kind)) return;
+      ctx.dispatch({ ui: "note-saving", saving: { id, notes: JSON.stringify(notesOf(ctx.state())) } });
+    },
+  }),
 };
