@@ -1,35 +1,13 @@
-// The whole widget as a pure function of (state, ui) -> DOM. No model, no listeners.
+// The whole widget as a pure function of (state, ui) -> DOM. No model, no listeners. The layout is
+// here; what fills each part of it is the features' views (features.js): `views.header`, `board`
+// (the game), `left` (under the board), `side` (beside it), `rows` (across both columns under them),
+// `analysis` (the full-width area below) and `cover` (the hotseat cover, instead of all the others).
 
 import { h } from "./dom.js";
-import { renderCover } from "./cover.js";
-import { renderControls } from "./controls.js";
-import { renderInfo, renderTeacherKnowledge } from "./info.js";
-import { renderNotes } from "./notes.js";
-import { renderPaused } from "./paused.js";
-import { renderPerspective } from "./perspective.js";
-import { renderPictureControl } from "./picture.js";
-import { renderQuiz } from "./quiz.js";
-import { renderReplayBar } from "./replaybar.js";
-import { renderTable } from "./table.js";
-import { renderGraph } from "./graph.js";
-import { renderBranchBanner, renderBranchForm, renderToolbar } from "./whatif.js";
-import { renderWorlds } from "./worlds.js";
+import { viewsIn } from "./features.js";
+import { infoAsRow } from "./info.js";
 
 const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz" };
-
-function errorLine(state, ui) {
-  const err = state.error;
-  if (!err || !err.text || err.id === ui.dismissedError) return null;
-  return h(
-    "div",
-    { class: "nw-error", role: "alert", "data-key": `error-${err.id}` },
-    h("span", { class: "nw-error-text" }, err.text),
-    h("button", {
-      type: "button", class: "nw-link", "data-key": "dismiss-error", "aria-label": "Dismiss error",
-      "data-ui": { ui: "dismiss-error", id: err.id },
-    }, "×"),
-  );
-}
 
 /** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz"). */
 export function modeLabel(state) {
@@ -45,8 +23,7 @@ function header(state, ui) {
     { class: "nw-header" },
     h("span", { class: "nw-title" }, "Needle in a Card Stack"),
     label ? h("span", { class: ["nw-mode", label === "Round over" ? "nw-mode-over" : null] }, label) : null,
-    state.cover ? null : renderPerspective(state, ui),
-    state.cover || !state.table ? null : renderPictureControl(ui.picture),
+    viewsIn("header", state, ui),
   );
 }
 
@@ -54,14 +31,12 @@ export function renderApp(state, ui) {
   if (!state.table) {
     return h("div", { class: "nw-app" }, header(state, ui), h("p", { class: "nw-muted" }, "Loading the game…"));
   }
-  if (state.cover) {
-    return h("div", { class: "nw-app" }, header(state, ui), errorLine(state, ui), renderCover(state.cover));
-  }
+  if (state.cover) return h("div", { class: "nw-app" }, header(state, ui), viewsIn("cover", state, ui));
   // A player's knowledge (heat map and figures), and the teacher's view (where the needles are, the
   // next cards) above the two players' knowledge, are rows across both columns: the side column holds
   // the replay bar, as tall as the board, for every perspective that has odds.
-  // (A quiz keeps its panel beside the board, where the odds appear once the answer is revealed.)
-  const row = state.mode !== "quiz" && Boolean(state.info && (state.info.kind === "player" || state.info.kind === "teacher"));
+  const row = infoAsRow(state);
+  const analysis = viewsIn("analysis", state, ui);
   return h(
     "div",
     { class: "nw-app" },
@@ -69,21 +44,11 @@ export function renderApp(state, ui) {
     h(
       "div",
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null, row ? "nw-main-rows" : null] },
-      h("div", { class: "nw-left" },
-        h("div", { class: "nw-board" }, renderBranchBanner(state),
-          renderPaused(state), renderTable(state, ui), renderControls(state, ui), errorLine(state, ui)),
-        renderQuiz(state, ui), renderNotes(state, ui)),
-      h("div", { class: "nw-side" }, renderReplayBar(state), row ? null : renderInfo(state)),
-      row ? renderInfo(state, { row: true }) : null,
-      renderTeacherKnowledge(state),
+      h("div", { class: "nw-left" }, h("div", { class: "nw-board" }, viewsIn("board", state, ui)), viewsIn("left", state, ui)),
+      h("div", { class: "nw-side" }, viewsIn("side", state, ui)),
+      viewsIn("rows", state, ui),
     ),
-    analysis(state, ui),
+    // The full-width area below the board: the "what if" toolbar, the branch form and the panels.
+    analysis.length ? h("div", { class: "nw-analysis", "data-key": "analysis" }, analysis) : null,
   );
-}
-
-/** The full-width area below the board: the "what if" toolbar, the branch form and the panels. */
-function analysis(state, ui) {
-  const parts = [renderToolbar(state, ui), renderBranchForm(state, ui), renderWorlds(state, ui), renderGraph(state, ui)]
-    .filter(Boolean);
-  return parts.length ? h("div", { class: "nw-analysis", "data-key": "analysis" }, parts) : null;
 }

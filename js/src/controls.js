@@ -8,6 +8,11 @@ import { RANKS, SUITS, SUIT_ORDER, cardFace, cardText, sameCard } from "./cards.
 import { playerName, seatName } from "./names.js";
 import { actRequest, actor, canAct, findDiscard, findLaySet, legalActions } from "./selectors.js";
 
+/** The cards selected in the hand (`ui.table`, the table feature's slice: table.js). */
+export function selectedCards(ui) {
+  return (ui && ui.table && ui.table.selected) || [];
+}
+
 function prompt(text) {
   return h("p", { class: "nw-prompt" }, text);
 }
@@ -108,7 +113,7 @@ function pointsText(n) {
 
 function setsControls(state, ui) {
   const legal = legalActions(state);
-  const selected = ui.selected || [];
+  const selected = selectedCards(ui);
   const lay = findLaySet(state, selected);
   const end = legal.find((a) => a.type === "end_sets");
   const canLay = legal.some((a) => a.type === "lay_set");
@@ -145,7 +150,7 @@ function setsControls(state, ui) {
 }
 
 function discardControls(state, ui) {
-  const selected = ui.selected || [];
+  const selected = selectedCards(ui);
   const card = selected.length ? selected[selected.length - 1] : null;
   const action = findDiscard(state, card);
   const why = action ? null : card ? "This card cannot be discarded" : "Select a card of your hand";

@@ -17,3 +17,8 @@ export function renderCover(cover) {
     ),
   );
 }
+
+export const coverFeature = {
+  name: "cover",
+  views: { cover: (state) => renderCover(state.cover) },
+};

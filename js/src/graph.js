@@ -1,11 +1,12 @@
 // The evaluation graph: a seat's win share at every step (with its interval), its belief in the
 // opponent's real needle, the game's steals / sets / reshuffles, and a cursor at the step shown.
 // The box is a slider: ←/→ step (root keydown), a click or drag sends the step under the pointer.
+// The graph feature: its UI slice `ui.graph` says whether the graph's table is open.
 
 import { h, percent, s } from "./dom.js";
 import { cardText } from "./cards.js";
 import { perspectiveLabel, playerName } from "./names.js";
-import { offer, offerReason } from "./whatif.js";
+import { offer, offerReason, panelRequest } from "./whatif.js";
 
 export const W = 720;
 export const H = 240;
@@ -99,7 +100,7 @@ function legend(g, who) {
 function graphTable(g, ui) {
   const byStep = new Map();
   for (const m of g.markers || []) byStep.set(m.step, [...(byStep.get(m.step) || []), m.text]);
-  const open = Boolean(ui.graphTable);
+  const open = Boolean(ui && ui.graph && ui.graph.tableOpen);
   return h(
     "details",
     { class: "nw-graph-table", open },
@@ -167,3 +168,64 @@ export function renderGraph(state, ui) {
     graphTable(g, ui),
   );
 }
+
+function stepUnder(box, event) {
+  const svg = box.querySelector("svg");
+  return pointerStep(event.clientX, svg && svg.getBoundingClientRect(), Number(box.getAttribute("data-graph")));
+}
+
+/** Clicking or dragging on the graph (the element with data-graph = its number of steps) asks for the
+ * step under the pointer: at once, then only when a drag reaches another step. Listens on `root`;
+ * `send(request)` sends a step, `stepFrom()` is the step shown or asked for. Returns the cleanup. */
+export function graphDrag(root, { send, stepFrom }) {
+  let drag = null;
+
+  function onPointerDown(event) {
+    const box = event.target.closest && event.target.closest("[data-graph]");
+    if (!box || !root.contains(box) || event.button !== 0) return;
+    if (box.setPointerCapture) {
+      try {
+        box.setPointerCapture(event.pointerId);
+      } catch {
+        // a synthetic pointer has nothing to capture
+      }
+    }
+    const to = stepUnder(box, event);
+    drag = { pointerId: event.pointerId, last: to };
+    if (to !== stepFrom()) send({ kind: "step", to });
+  }
+
+  function onPointerMove(event) {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const box = root.querySelector("[data-graph]");
+    if (!box) return;
+    const to = stepUnder(box, event);
+    if (to === drag.last) return;
+    drag.last = to;
+    send({ kind: "step", to });
+  }
+
+  function onPointerUp(event) {
+    if (drag && event.pointerId === drag.pointerId) drag = null;
+  }
+
+  const handlers = { pointerdown: onPointerDown, pointermove: onPointerMove, pointerup: onPointerUp, pointercancel: onPointerUp };
+  for (const [type, fn] of Object.entries(handlers)) root.addEventListener(type, fn);
+  return function cleanup() {
+    for (const [type, fn] of Object.entries(handlers)) root.removeEventListener(type, fn);
+  };
+}
+
+export const graphFeature = {
+  name: "graph",
+  initial: () => ({ tableOpen: false }),
+  reduce: (slice, action) => (action.ui === "graph-table" ? { ...slice, tableOpen: !slice.tableOpen } : slice),
+  views: { analysis: renderGraph },
+  // Its selects ask Python at once.
+  changes: {
+    "graph-seat": (el, { state }) => panelRequest(state, "graph", "seat", el.value),
+    "graph-model": (el, { state }) => panelRequest(state, "graph", "model", el.value),
+  },
+  focus: ["tool-graph"],
+  connect: (ctx) => ({ disconnect: graphDrag(ctx.root, ctx) }),
+};

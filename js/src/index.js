@@ -2,16 +2,13 @@
 
 import "./style.css";
 import { renderApp } from "./app.js";
-import { graphDrag } from "./graphdrag.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
-import { drawPicture, pictureName, savePicture } from "./picture.js";
-import { centreInList } from "./replaybar.js";
 import { requestIds } from "./requests.js";
-import { MAX_PICTURE_URL, TRAITS } from "./shared.js";
+import { TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
+import { FEATURES, focusFallbacks, inputHandler, keyAction } from "./features.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
-import { seatValue } from "./worlds.js";
 
 export { TRAITS };
 
@@ -40,17 +37,6 @@ export function readState(model) {
 
 let instances = 0;
 
-// A control that went away hands the focus to the first of these still there: after "Commit
-// answer" the verdict, after "Next question" or "Back to step s" the question; the note form's
-// textarea when it opens, "Add a note" once it closes (Save, Cancel, Remove).
-const FOCUS_FALLBACKS = {
-  "branch-": ["tool-branch", "branch-back"], "worlds-": ["tool-worlds"], "graph-": ["tool-graph"],
-  "quiz-": ["quiz-verdict", "quiz-prompt"], "note-": ["note-text", "note-add"],
-};
-
-// Requests whose answer closes the note form when Python accepts it.
-const NOTE_SAVES = new Set(["note_add", "note_edit"]);
-
 function parseJson(text) {
   try {
     return JSON.parse(text);
@@ -59,7 +45,8 @@ function parseJson(text) {
   }
 }
 
-/** Render the widget for `model` into `el`; returns the cleanup. */
+/** Render the widget for `model` into `el`; returns the cleanup. The features (features.js) do the
+ * rest: their views, UI slices, inputs and hooks; this is only the plumbing between them. */
 export function mount(model, el) {
   const root = document.createElement("div");
   root.className = "nw-root";
@@ -81,37 +68,32 @@ export function mount(model, el) {
   const ids = requestIds(model.get("answer"));
   let asked = null;
   let held = null;
-  // The note form's Save waiting for Python: closed on an ok answer, kept (text and all) on a refusal.
-  let noteSave = null;
-  // "Save picture": drawing now, or why the last one failed (browser-side only: never sent).
-  let picture = { saving: false, error: null };
-
-  const send = (msg) => {
-    const id = ids.next();
-    if (msg.kind === "step") asked = { id, to: msg.to };
-    model.send({ ...msg, id });
-    if (NOTE_SAVES.has(msg.kind)) {
-      noteSave = { id, notes: JSON.stringify(state.notes || []) };
-      ui = reduceUi(ui, { ui: "note-saving", saving: true }, state);
-      render();
-    }
-    if (msg.kind === "step") render();
-  };
-
-  /** Once Python answered the Save: close the form if it was accepted. When a later request's
-   * answer came first (one answer trait), a change of `notes` tells. */
-  function settleNoteSave() {
-    if (!noteSave || !ids.answered(noteSave.id)) return;
-    const answer = model.get("answer");
-    const ok = answer && answer.id === noteSave.id
-      ? Boolean(answer.ok)
-      : JSON.stringify(state.notes || []) !== noteSave.notes;
-    noteSave = null;
-    ui = reduceUi(ui, ok ? { ui: "note-close" } : { ui: "note-saving", saving: false }, state);
-  }
 
   /** The step the next key press steps from: the one asked for, or the one shown. */
   const stepFrom = () => (asked ? asked.to : state.step);
+
+  // What a feature's `connect` gets, and the hooks it gave back (`sent`, `rendered`, `message`, `disconnect`).
+  const ctx = { root, model, send, dispatch, state: () => state, ui: () => ui, stepFrom, disposed: () => disposed };
+  const hooks = FEATURES.filter((f) => f.connect).map((f) => f.connect(ctx));
+  const each = (hook, ...args) => {
+    for (const h of hooks) if (h[hook]) h[hook](...args);
+  };
+
+  function send(msg) {
+    const id = ids.next();
+    if (msg.kind === "step") asked = { id, to: msg.to };
+    model.send({ ...msg, id });
+    each("sent", msg, id);
+    if (msg.kind === "step") render();
+  }
+
+  /** A local UI action: applied, and rendered if it changed anything (or `always`). */
+  function dispatch(action, always = false) {
+    const next = reduceUi(ui, action, state);
+    if (next === ui && !always) return;
+    ui = next;
+    render();
+  }
 
   function onAnswer() {
     ids.note(model.get("answer"));
@@ -132,26 +114,11 @@ export function mount(model, el) {
     const active = document.activeElement;
     if (active && root.contains(active) && (key === "" || active.getAttribute("data-key") === key)) return;
     const find = (k) => Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === k && !n.disabled);
-    // A control of a closed form or panel hands the focus to what opens it again (or the way back).
-    const prefix = key ? Object.keys(FOCUS_FALLBACKS).find((p) => key.startsWith(p)) : null;
-    const target = key ? [key, ...(prefix ? FOCUS_FALLBACKS[prefix] : [])].map(find).find(Boolean) : null;
+    // A control of a closed form or panel hands the focus to what opens it again (or the way back):
+    // the first still there of its feature's `focus` list.
+    const target = key ? [key, ...focusFallbacks(key)].map(find).find(Boolean) : null;
     if (target) target.focus({ preventScroll: true });
     else root.focus({ preventScroll: true });
-  }
-
-  // A widget rendered before it is laid out (JupyterLab attaches outputs below the fold later)
-  // scrolls its event list once it gets a size.
-  let scrollPending = false;
-  const resizes = typeof ResizeObserver === "function"
-    ? new ResizeObserver(() => { if (scrollPending) scrollCurrentEvent(); })
-    : null;
-
-  function scrollCurrentEvent() {
-    const list = root.querySelector(".nw-events");
-    const current = list && list.querySelector('[aria-current="step"]');
-    scrollPending = Boolean(current) && list.clientHeight === 0;
-    if (!current || scrollPending) return;
-    centreInList(list, current.parentElement);
   }
 
   function render() {
@@ -166,18 +133,16 @@ export function mount(model, el) {
     } else {
       held = null;
     }
-    settleNoteSave();
-    ui = syncUi(ui, state);
+    ui = syncUi(ui, state, { answered: ids.answered, answer: model.get("answer") });
     const key = focusedKey();
     root.style.setProperty("--nw-scale", String(Number(state.scale) > 0 ? state.scale : 1));
-    const next = renderApp(state, { ...ui, picture });
+    const next = renderApp(state, ui);
     if (root.firstChild) morph(root.firstChild, next);
     else root.appendChild(next);
     restoreFocus(key, previousStep);
-    if (state.step !== shownStep) {
-      shownStep = state.step;
-      scrollCurrentEvent();
-    }
+    const stepChanged = state.step !== shownStep;
+    shownStep = state.step;
+    each("rendered", { stepChanged });
   }
 
   // One re-render per batch of trait changes.
@@ -190,118 +155,37 @@ export function mount(model, el) {
     });
   }
 
-  /** Draws the view shown and downloads it; a failure is a polite status line, never an exception. */
-  function onSavePicture() {
-    if (picture.saving) return;
-    const name = pictureName({ step: state.step, perspective: state.table ? state.table.perspective : state.perspective });
-    picture = { saving: true, error: null };
-    render();
-    savePicture(root, name)
-      .then(() => { picture = { saving: false, error: null, saved: name }; })
-      .catch((error) => {
-        picture = { saving: false, error: `The picture could not be drawn${error && error.message ? ` (${error.message})` : ""}.` };
-      })
-      .finally(render);
+  /** A custom message from Python (`save_png` asks for a picture), to the features. */
+  function onCustom(msg) {
+    if (!disposed) each("message", msg);
   }
 
-  /** Python's `save_png(path)` asks the open views for a picture: {kind: "picture", id}. Each view
-   * answers with the PNG it draws (Python keeps the first); a view that cannot draw stays silent. */
-  function onCustom(msg) {
-    if (!msg || msg.kind !== "picture" || !Number.isInteger(msg.id) || disposed) return;
-    drawPicture(root)
-      .then((png) => {
-        if (disposed) return;
-        // Over what Python takes (MAX_PICTURE) the message could close the kernel's websocket: keep it.
-        if (png.length > MAX_PICTURE_URL) console.warn("needle_widget: the picture is too large to send for save_png");
-        else model.send({ kind: "picture", id: msg.id, png });
-      })
-      .catch((error) => console.warn("needle_widget: could not draw the picture for save_png", error));
+  /** What a feature's input handler asked: a UI action ({ui}), a request ({kind}), or nothing. */
+  function apply(result) {
+    if (result && result.ui) dispatch(result);
+    else if (result && result.kind) send(result);
+  }
+
+  /** A `data-input` element's event, to the feature that handles it (features.js `inputHandler`). */
+  function onInputEvent(event, input = event.target) {
+    const kind = input && input.getAttribute && input.getAttribute("data-input");
+    const handler = kind ? inputHandler(event.type, kind) : null;
+    if (handler) apply(handler(input, { state, stepFrom: stepFrom() }));
+    return Boolean(handler);
   }
 
   function onClick(event) {
-    if (event.target.closest && event.target.closest("[data-picture]")) {
-      const button = event.target.closest("[data-picture]");
-      if (root.contains(button) && button.getAttribute("aria-disabled") !== "true") onSavePicture();
-      return;
-    }
-    // A click on the quiz's slider sets its value even where the unset slider rests (no input event
-    // fires when the value does not change).
-    const slider = event.target.closest && event.target.closest('[data-input="quiz-prob"]');
-    if (slider && root.contains(slider)) {
-      localInput(slider, "quiz-prob");
-      return;
-    }
+    const input = event.target.closest && event.target.closest("[data-input]");
+    if (input && root.contains(input) && onInputEvent(event, input)) return;
     const target = event.target.closest && event.target.closest("[data-request], [data-ui]");
     if (!target || !root.contains(target) || target.disabled) return;
     if (target.hasAttribute("data-ui")) {
       if (target.tagName === "SUMMARY") event.preventDefault(); // the UI state opens its <details>
       const action = parseJson(target.getAttribute("data-ui"));
-      if (action) {
-        ui = reduceUi(ui, action, state);
-        render();
-      }
+      if (action) dispatch(action, true);
     } else {
       const request = parseJson(target.getAttribute("data-request"));
       if (request) send(request);
-    }
-  }
-
-  function sendStepFrom(input) {
-    const to = Number(input.value);
-    if (!Number.isInteger(to) || to === stepFrom()) return;
-    send({ kind: "step", to });
-  }
-
-  // Local drafts: the quiz's slider and the note form stay in the UI state until Commit / Save.
-  const LOCAL_INPUTS = {
-    "quiz-prob": (value) => ({ ui: "quiz-prob", value }),
-    "note-text": (value) => ({ ui: "note-set", field: "text", value }),
-    "note-for": (value) => ({ ui: "note-set", field: "perspective", value }),
-    "note-question": (value) => ({ ui: "note-set", field: "question", value }),
-  };
-
-  /** Applies a local input to the UI state; true if it was one. */
-  function localInput(t, kind) {
-    if (!LOCAL_INPUTS[kind]) return false;
-    const next = reduceUi(ui, LOCAL_INPUTS[kind](t.value), state);
-    if (next !== ui) {
-      ui = next;
-      render();
-    }
-    return true;
-  }
-
-  function onInput(event) {
-    const t = event.target;
-    const kind = t && t.getAttribute && t.getAttribute("data-input");
-    if (kind === "step") sendStepFrom(t);
-    else localInput(t, kind);
-  }
-
-  // The panels' selects ask Python at once; the branch form's stay local until "Play".
-  const PANEL_INPUTS = {
-    "worlds-seat": ["worlds", "seat"], "worlds-model": ["worlds", "model"],
-    "graph-seat": ["graph", "seat"], "graph-model": ["graph", "model"],
-  };
-
-  function onChange(event) {
-    const t = event.target;
-    const kind = t && t.getAttribute && t.getAttribute("data-input");
-    if (kind === "step") sendStepFrom(t);
-    else if (localInput(t, kind)) return;
-    else if (kind === "speed") {
-      const speed = Number(t.value);
-      if (speed > 0) send({ kind: "autoplay", playing: Boolean(state.playing), speed });
-    } else if (PANEL_INPUTS[kind]) {
-      const [panel, field] = PANEL_INPUTS[kind];
-      const shown = state[panel] || {};
-      const request = { kind: panel, open: true, seat: shown.seat ?? null, model: shown.model ?? null };
-      request[field] = field === "seat" ? seatValue(t.value) : t.value;
-      send(request);
-    } else if (kind && kind.startsWith("branch-")) {
-      const field = kind.slice("branch-".length);
-      ui = reduceUi(ui, { ui: "branch-set", field, value: field === "seat" ? seatValue(t.value) : t.value }, state);
-      render();
     }
   }
 
@@ -312,10 +196,10 @@ export function mount(model, el) {
     // ←/→ on a select fold headings, A/B/D D add or delete cells. Ctrl/⌘/Alt combinations and
     // Shift+Enter (save, run the cell) are not the widget's: they go on to JupyterLab.
     if (!passesThrough(event)) event.stopPropagation();
-    if (event.key === "Escape" && ui.selected.length) {
-      ui = { ...ui, selected: [] };
+    const action = keyAction(event, ui, state);
+    if (action) {
       event.preventDefault();
-      render();
+      dispatch(action, true);
       return;
     }
     const request = keyRequest(event, { ...state, step: stepFrom() });
@@ -327,28 +211,20 @@ export function mount(model, el) {
     }
   }
 
+  const listeners = { click: onClick, input: onInputEvent, change: onInputEvent, keydown: onKeydown };
   model.on("change:answer", onAnswer);
   model.on("msg:custom", onCustom); // a model without custom messages (a static export) never calls it
   for (const name of TRAITS) model.on(`change:${name}`, onModelChange);
-  root.addEventListener("click", onClick);
-  const stopDrag = graphDrag(root, { send, stepFrom });
-  root.addEventListener("input", onInput);
-  root.addEventListener("change", onChange);
-  root.addEventListener("keydown", onKeydown);
-  if (resizes) resizes.observe(root);
+  for (const [type, fn] of Object.entries(listeners)) root.addEventListener(type, fn);
   render();
 
   return function cleanup() {
     disposed = true;
-    if (resizes) resizes.disconnect();
+    each("disconnect");
     model.off("change:answer", onAnswer);
     model.off("msg:custom", onCustom);
     for (const name of TRAITS) model.off(`change:${name}`, onModelChange);
-    root.removeEventListener("click", onClick);
-    stopDrag();
-    root.removeEventListener("input", onInput);
-    root.removeEventListener("change", onChange);
-    root.removeEventListener("keydown", onKeydown);
+    for (const [type, fn] of Object.entries(listeners)) root.removeEventListener(type, fn);
     root.remove();
   };
 }

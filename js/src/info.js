@@ -317,3 +317,18 @@ export function renderInfo(state, { row = false } = {}) {
     botReasons(state),
   );
 }
+
+/** Is the knowledge panel a row across both columns (a player's knowledge, the teacher's view), the
+ * side column then holding the replay bar alone? A quiz keeps its panel beside the board, where the
+ * odds appear once the answer is revealed. */
+export function infoAsRow(state) {
+  return state.mode !== "quiz" && Boolean(state.info && (state.info.kind === "player" || state.info.kind === "teacher"));
+}
+
+export const infoFeature = {
+  name: "info",
+  views: {
+    side: (state) => (infoAsRow(state) ? null : renderInfo(state)),
+    rows: (state) => [infoAsRow(state) ? renderInfo(state, { row: true }) : null, renderTeacherKnowledge(state)],
+  },
+};

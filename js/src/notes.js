@@ -1,6 +1,6 @@
 // The teacher's notes: the Notes section of the side column (the notes at the step shown, the
 // way to the others), the teacher's note form, and the marks in the event list and under the slider.
-// Pure (state, ui) -> DOM; the form's draft lives in ui.note (ui.js), index.js sends Save.
+// Pure (state, ui) -> DOM. The note feature: its UI slice `ui.note` is the form's draft.
 
 import { h, srOnly } from "./dom.js";
 
@@ -209,3 +209,85 @@ export function noteTicks(state) {
     })),
   );
 }
+
+function closedNote() {
+  return { open: false, index: null, text: "", perspective: null, question: null, saving: false };
+}
+
+// Requests whose answer closes the note form when Python accepts it.
+const NOTE_SAVES = new Set(["note_add", "note_edit"]);
+
+const NOTE_FIELDS = { text: null, perspective: "perspectives", question: "kinds" };
+
+function noteSet(note, field, value, state) {
+  if (!note.open || !(field in NOTE_FIELDS)) return note;
+  let v = value;
+  if (field === "text") v = String(value ?? "");
+  else if (typeof value === "string") v = choiceFrom((noteOffer(state) || {})[NOTE_FIELDS[field]], value);
+  if (note[field] === v) return note;
+  return { ...note, [field]: v };
+}
+
+function noteEdit(note, index, state) {
+  if (!notesEditable(state)) return note;
+  const shown = notesOf(state).find((n) => n.index === index);
+  if (!shown) return note;
+  return {
+    ...closedNote(), open: true, index, text: shown.text || "",
+    perspective: shown.perspective ?? null, question: shown.question ? shown.question.kind : null,
+  };
+}
+
+export const noteFeature = {
+  name: "note",
+  initial: closedNote,
+  reduce(note, action, state) {
+    switch (action.ui) {
+      case "note-open":
+        return notesEditable(state) ? { ...closedNote(), open: true } : note;
+      case "note-edit":
+        return noteEdit(note, action.index, state);
+      case "note-close":
+        return note.open ? closedNote() : note;
+      case "note-set":
+        return noteSet(note, action.field, action.value, state);
+      case "note-saving":
+        return note.open ? { ...note, saving: action.saving || false } : note; // {id, notes} of the Save sent
+      default:
+        return note;
+    }
+  },
+  /** A Save Python answered closes the form if it was accepted and keeps it (text and all) if refused;
+   * when a later request's answer came first (one answer trait), a change of `notes` tells. The form
+   * also closes when this screen may no longer edit, or the note edited is gone. */
+  sync(note, state, answers) {
+    let next = note;
+    const save = next.saving;
+    if (save && Number.isInteger(save.id) && answers && answers.answered(save.id)) {
+      const answer = answers.answer;
+      const ok = answer && answer.id === save.id
+        ? Boolean(answer.ok)
+        : JSON.stringify(notesOf(state)) !== save.notes;
+      next = ok ? closedNote() : { ...next, saving: false };
+    }
+    if (!next.open) return next;
+    const gone = next.index !== null && !notesOf(state).some((n) => n.index === next.index);
+    return !notesEditable(state) || gone ? closedNote() : next;
+  },
+  views: { left: renderNotes },
+  // The form's draft stays here until Save.
+  inputs: {
+    "note-text": (el) => ({ ui: "note-set", field: "text", value: el.value }),
+    "note-for": (el) => ({ ui: "note-set", field: "perspective", value: el.value }),
+    "note-question": (el) => ({ ui: "note-set", field: "question", value: el.value }),
+  },
+  // The textarea when the form opens, "Add a note" once it closes (Save, Cancel, Remove).
+  focus: ["note-text", "note-add"],
+  connect: (ctx) => ({
+    /** A Save (note_add / note_edit) waits for Python's answer: "Saving…" until then. */
+    sent(msg, id) {
+      if (!NOTE_SAVES.has(msg.kind)) return;
+      ctx.dispatch({ ui: "note-saving", saving: { id, notes: JSON.stringify(notesOf(ctx.state())) } });
+    },
+  }),
+};

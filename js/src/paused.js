@@ -26,3 +26,8 @@ export function renderPaused(state) {
       : null,
   );
 }
+
+export const pausedFeature = {
+  name: "paused",
+  views: { board: renderPaused },
+};

@@ -36,3 +36,8 @@ export function renderPerspective(state, ui = {}) {
     closed && why ? h("span", { class: "nw-sr", id: whyId }, why) : null,
   );
 }
+
+export const perspectiveFeature = {
+  name: "perspective",
+  views: { header: (state, ui) => (state.cover ? null : renderPerspective(state, ui)) },
+};

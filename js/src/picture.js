@@ -1,8 +1,11 @@
 // "Save picture": the widget as it is shown, drawn from its own DOM (snapshot.js: a copy with its
 // computed styles, in an SVG) into a PNG for slides and worksheets. Drawn from what is on screen, so it
 // holds nothing the viewer cannot see; the file name says only the step and the perspective.
+// The picture feature: its UI slice `ui.picture` says whether a picture is being drawn, or why the
+// last one failed (browser-side only: never sent); it also answers Python's `save_png`.
 
 import { h } from "./dom.js";
+import { MAX_PICTURE_URL } from "./shared.js";
 import { snapshotSvg } from "./snapshot.js";
 
 /** Pixels per CSS pixel: sharp on a projector. */
@@ -39,6 +42,7 @@ export function renderPictureControl(picture = {}) {
     { class: "nw-picture" },
     h("button", {
       type: "button", class: "nw-btn nw-picture-btn", "data-key": "save-picture", "data-picture": "save",
+      "data-ui": { ui: "picture-save" },
       title: "Save the view shown as a PNG picture", "aria-disabled": saving ? "true" : null,
       "aria-busy": saving ? "true" : null,
     }, saving ? "Saving…" : "Save picture"),
@@ -169,3 +173,57 @@ export async function savePicture(root, filename) {
   }
   return png;
 }
+
+export const pictureFeature = {
+  name: "picture",
+  initial: () => ({ saving: false, error: null, saved: null }),
+  reduce(picture, action) {
+    switch (action.ui) {
+      case "picture-save": // the button stays pressable while drawing (aria-disabled): once at a time
+        return picture.saving ? picture : { saving: true, error: null, saved: null };
+      case "picture-saved":
+        return { saving: false, error: null, saved: action.name };
+      case "picture-failed":
+        return { saving: false, error: action.error, saved: null };
+      default:
+        return picture;
+    }
+  },
+  views: { header: (state, ui) => (state.cover || !state.table ? null : renderPictureControl(ui.picture)) },
+  connect(ctx) {
+    let drawing = false;
+    return {
+      /** "Save picture" pressed: draws the view shown and downloads it; a failure is a polite
+       * status line, never an exception. */
+      rendered() {
+        if (drawing || !ctx.ui().picture.saving) return;
+        drawing = true;
+        const state = ctx.state();
+        const name = pictureName({ step: state.step, perspective: state.table ? state.table.perspective : state.perspective });
+        savePicture(ctx.root, name)
+          .then(() => ({ ui: "picture-saved", name }))
+          .catch((error) => ({
+            ui: "picture-failed",
+            error: `The picture could not be drawn${error && error.message ? ` (${error.message})` : ""}.`,
+          }))
+          .then((action) => {
+            drawing = false;
+            ctx.dispatch(action);
+          });
+      },
+      /** Python's `save_png(path)` asks the open views for a picture: {kind: "picture", id}. Each view
+       * answers with the PNG it draws (Python keeps the first); a view that cannot draw stays silent. */
+      message(msg) {
+        if (!msg || msg.kind !== "picture" || !Number.isInteger(msg.id) || ctx.disposed()) return;
+        drawPicture(ctx.root)
+          .then((png) => {
+            if (ctx.disposed()) return;
+            // Over what Python takes (MAX_PICTURE) the message could close the kernel's websocket: keep it.
+            if (png.length > MAX_PICTURE_URL) console.warn("needle_widget: the picture is too large to send for save_png");
+            else ctx.model.send({ kind: "picture", id: msg.id, png });
+          })
+          .catch((error) => console.warn("needle_widget: could not draw the picture for save_png", error));
+      },
+    };
+  },
+};

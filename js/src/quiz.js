@@ -1,6 +1,6 @@
 // The quiz panel (mode "quiz"): the question, the answer form while it is open, the reveal once
 // answered, and the way between questions. Pure (state, ui) -> DOM; the draft (cards chosen,
-// slider, choice) lives in ui.quiz (ui.js). Python holds the truth: `reveal` is null until answered.
+// slider, choice) is the quiz feature's UI slice, `ui.quiz`. Python holds the truth: `reveal` is null until answered.
 
 import { h, percent, srOnly } from "./dom.js";
 import { cardFace, cardText } from "./cards.js";
@@ -149,7 +149,7 @@ const FORMS = { cards: cardsForm, probability: probabilityForm, choice: choiceFo
 function answerForm(quiz, ui) {
   const question = quiz.question;
   const form = question.form || {};
-  const draft = ui.quiz && ui.quiz.index === question.index ? ui.quiz : quizDraft(question.index);
+  const draft = draftFor(ui.quiz, quiz);
   const answer = quizAnswer(question, draft);
   const missing = quizMissing(question, draft);
   const whyId = `${ui.uid || "nw"}-quiz-why`;
@@ -306,3 +306,66 @@ export function renderQuiz(state, ui) {
     itemList(quiz),
   );
 }
+
+/** The draft of the question asked now (a fresh one if `draft` is another question's). */
+function draftFor(draft, quiz) {
+  return draft && draft.index === quiz.question.index ? draft : quizDraft(quiz.question.index);
+}
+
+function quizCard(draft, card, state) {
+  const quiz = quizOf(state);
+  const form = quiz && quiz.question.form;
+  if (!form || form.type !== "cards" || quiz.question.answered) return draft;
+  const code = (form.candidates || []).find((c) => String(c).toUpperCase() === String(card).toUpperCase());
+  if (code === undefined) return draft;
+  const d = draftFor(draft, quiz);
+  const max = Number.isInteger(form.max) && form.max > 0 ? form.max : 3;
+  const has = d.cards.includes(code);
+  // A press past the maximum replaces the first card chosen (as the hand's set selection does).
+  const cards = has ? d.cards.filter((c) => c !== code) : [...d.cards, code].slice(-max);
+  return { ...d, cards };
+}
+
+function quizSet(draft, field, value, state) {
+  const quiz = quizOf(state);
+  if (!quiz || quiz.question.answered) return draft;
+  const d = draftFor(draft, quiz);
+  if (field === "prob") {
+    // On the slider's step (a click between two ticks gives the nearer one), within 0..100.
+    const prob = snapProb(value);
+    if (prob === null) return draft;
+    return prob === d.prob && d === draft ? draft : { ...d, prob };
+  }
+  const options = (quiz.question.form && quiz.question.form.options) || [];
+  if (!options.includes(value)) return draft;
+  return { ...d, choice: value };
+}
+
+export const quizFeature = {
+  name: "quiz",
+  initial: () => quizDraft(),
+  reduce(draft, action, state) {
+    switch (action.ui) {
+      case "quiz-card":
+        return quizCard(draft, action.card, state);
+      case "quiz-prob":
+        return quizSet(draft, "prob", action.value, state);
+      case "quiz-choice":
+        return quizSet(draft, "choice", action.choice, state);
+      default:
+        return draft;
+    }
+  },
+  /** The draft belongs to one question: a new question starts afresh. */
+  sync(draft, state) {
+    const quiz = quizOf(state);
+    const index = quiz ? quiz.question.index : null;
+    return draft && draft.index === index ? draft : quizDraft(index);
+  },
+  views: { left: renderQuiz },
+  inputs: { "quiz-prob": (el) => ({ ui: "quiz-prob", value: el.value }) },
+  // A click sets the slider's value even where the unset slider rests (no input event fires then).
+  clicks: { "quiz-prob": (el) => ({ ui: "quiz-prob", value: el.value }) },
+  // After "Commit answer" the verdict, after "Next question" or "Back to step s" the question.
+  focus: ["quiz-verdict", "quiz-prompt"],
+};

@@ -1,5 +1,6 @@
 // The replay bar: first/previous/next/last, a slider, play/pause and speed,
-// the live narration line and the list of events (click one to jump to it).
+// the live narration line and the list of events (click one to jump to it). The replay feature
+// keeps the current event in sight in the list as the step changes.
 
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
@@ -176,3 +177,45 @@ export function renderReplayBar(state) {
     h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "", "."),
   );
 }
+
+export const replayFeature = {
+  name: "replay",
+  views: { side: renderReplayBar },
+  // The slider asks for its step (from the one asked for, while Python has not answered).
+  inputs: {
+    step(el, { stepFrom }) {
+      const to = Number(el.value);
+      return Number.isInteger(to) && to !== stepFrom ? { kind: "step", to } : null;
+    },
+  },
+  changes: {
+    speed(el, { state }) {
+      const speed = Number(el.value);
+      return speed > 0 ? { kind: "autoplay", playing: Boolean(state.playing), speed } : null;
+    },
+  },
+  connect({ root }) {
+    // A widget rendered before it is laid out (JupyterLab attaches outputs below the fold later)
+    // scrolls its event list once it gets a size.
+    let pending = false;
+    function scrollCurrentEvent() {
+      const list = root.querySelector(".nw-events");
+      const current = list && list.querySelector('[aria-current="step"]');
+      pending = Boolean(current) && list.clientHeight === 0;
+      if (!current || pending) return;
+      centreInList(list, current.parentElement);
+    }
+    const resizes = typeof ResizeObserver === "function"
+      ? new ResizeObserver(() => { if (pending) scrollCurrentEvent(); })
+      : null;
+    if (resizes) resizes.observe(root);
+    return {
+      rendered({ stepChanged }) {
+        if (stepChanged) scrollCurrentEvent();
+      },
+      disconnect() {
+        if (resizes) resizes.disconnect();
+      },
+    };
+  },
+};

@@ -1,10 +1,15 @@
 // The card table: the opponent's zone at the top, the piles and the status in the middle,
 // the own zone at the bottom (for a spectator or the teacher: Player 2 top, Player 1 bottom).
+// The table feature: the table and the controls (controls.js) on the board; its UI slice `ui.table`
+// holds the cards selected in the hand and whether the discard history is open.
 
 import { h } from "./dom.js";
 import { cardBack, cardFace, emptySlot, hiddenNeedle, sameCard } from "./cards.js";
 import { playerName, seatName } from "./names.js";
-import { actor, bottomPlayer, handSelectable, isPlayerPerspective, visibleNeedles } from "./selectors.js";
+import { renderControls, selectedCards } from "./controls.js";
+import {
+  actor, bottomPlayer, canAct, handSelectable, isPlayerPerspective, selectionScope, visibleNeedles,
+} from "./selectors.js";
 
 const PHASE_TEXT = {
   needle: (who) => `${who} picks a needle`,
@@ -74,6 +79,10 @@ export function isNewCard(player, code) {
   return fresh.some((c) => sameCard(c, code));
 }
 
+function discardsOpen(ui) {
+  return Boolean(ui && ui.table && ui.table.discardsOpen);
+}
+
 function handView(state, ui, p, needles) {
   const t = state.table;
   const pl = t.players[p];
@@ -81,7 +90,7 @@ function handView(state, ui, p, needles) {
   const cards = [];
   if (Array.isArray(pl.hand)) {
     const selectable = handSelectable(state, p);
-    const selected = ui.selected || [];
+    const selected = selectedCards(ui);
     for (const code of pl.hand) {
       const fresh = isNewCard(pl, code)
         ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" }
@@ -92,7 +101,7 @@ function handView(state, ui, p, needles) {
             ...fresh,
             button: {
               key: `hand-${code}`,
-              ui: { ui: "select", card: code },
+              ui: { ui: "table-select", card: code },
               pressed: selected.includes(code),
             },
           }),
@@ -185,11 +194,11 @@ function centre(state, ui, needles) {
             type: "button",
             class: "nw-link",
             "data-key": "toggle-discards",
-            "data-ui": { ui: "discards" },
-            "aria-expanded": String(Boolean(ui.discardsOpen)),
+            "data-ui": { ui: "table-discards" },
+            "aria-expanded": String(discardsOpen(ui)),
             "aria-controls": listId,
           },
-          ui.discardsOpen ? "Hide discards" : "Show all discards",
+          discardsOpen(ui) ? "Hide discards" : "Show all discards",
         )
       : null,
   );
@@ -201,7 +210,7 @@ function centre(state, ui, needles) {
       `${t.scores[0]} – ${t.scores[1]}`),
   );
   const history =
-    ui.discardsOpen && discards.length
+    discardsOpen(ui) && discards.length
       ? h(
           "div",
           { class: "nw-discard-history", id: listId },
@@ -291,3 +300,40 @@ export function renderTable(state, ui) {
   );
 }
 
+
+/** A card pressed in the hand: toggled; three at most while laying sets (a fourth replaces the first),
+ * one while discarding. */
+function select(slice, card, state) {
+  if (!canAct(state)) return slice;
+  const has = slice.selected.includes(card);
+  let selected;
+  if (has) selected = slice.selected.filter((c) => c !== card);
+  else if (state.table.phase === "discard") selected = [card];
+  else selected = [...slice.selected, card].slice(-3);
+  return { ...slice, selected };
+}
+
+export const tableFeature = {
+  name: "table",
+  initial: () => ({ selected: [], scope: null, discardsOpen: false }),
+  reduce(slice, action, state) {
+    switch (action.ui) {
+      case "table-select":
+        return select(slice, action.card, state);
+      case "table-discards":
+        return { ...slice, discardsOpen: !slice.discardsOpen };
+      case "table-clear":
+        return slice.selected.length ? { ...slice, selected: [] } : slice;
+      default:
+        return slice;
+    }
+  },
+  /** The selection goes when the position changes (or the cards left the hand). */
+  sync(slice, state) {
+    const scope = selectionScope(state);
+    return scope === slice.scope ? slice : { ...slice, scope, selected: [] };
+  },
+  /** Escape drops the selection. */
+  key: (event, slice) => (event.key === "Escape" && slice.selected.length ? { ui: "table-clear" } : null),
+  views: { board: (state, ui) => [renderTable(state, ui), renderControls(state, ui)] },
+};

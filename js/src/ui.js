@@ -1,148 +1,33 @@
-// Local UI state (selected cards, discard history open, dismissed error, the "Play from here"
-// form, the graph's table, the teacher's note form and the quiz's draft answer): a pure reducer.
+// Local UI state: one slice per feature (`ui[name]`, see features.js), plus `uid` (this view's prefix
+// for element ids). Pure: a UI action goes to the feature that owns it; no case of any feature here.
 
-import { choiceFrom, noteOffer, notesEditable, notesOf } from "./notes.js";
-import { quizDraft, quizOf, snapProb } from "./quiz.js";
-import { canAct, selectionScope } from "./selectors.js";
+import { FEATURES, featureOf } from "./features.js";
 
-const BRANCH_FIELDS = ["seat", "opponent", "world"];
-
-function closedBranch() {
-  return { open: false, seat: null, opponent: null, world: null };
-}
-
-function closedNote() {
-  return { open: false, index: null, text: "", perspective: null, question: null, saving: false };
-}
-
+/** The UI state of a new view: each feature's initial slice, under its name. */
 export function initialUi(uid = "nw") {
-  return {
-    uid, selected: [], scope: null, discardsOpen: false, dismissedError: null,
-    branch: closedBranch(), branchFrom: null, graphTable: false,
-    note: closedNote(), quiz: quizDraft(),
-  };
+  const ui = { uid };
+  for (const f of FEATURES) if (f.initial) ui[f.name] = f.initial(uid);
+  return ui;
 }
 
-/** The quiz question's index shown now, or null outside a quiz. */
-function quizIndex(state) {
-  const quiz = quizOf(state);
-  return quiz ? quiz.question.index : null;
+/** Applies one data-ui action ({ui: "note-open"}, {ui: "table-select", card} ...) to the UI state:
+ * the feature named before its first "-" reduces its own slice. The same `ui` when nothing changed. */
+export function reduceUi(ui, action, state) {
+  const f = action && featureOf(action.ui);
+  if (!f || !f.reduce) return ui;
+  const slice = f.reduce(ui[f.name], action, state);
+  return slice === ui[f.name] ? ui : { ...ui, [f.name]: slice };
 }
 
-/** Drops the selection when the position changes or the cards left the hand; closes the
- * branch form once a branch opens or closes (Python answered "Play"). */
-export function syncUi(ui, state) {
+/** Brings every slice up to date with a new state (a selection of cards gone from the hand, the
+ * draft of a question no longer asked...). `answers` ({answered(id), answer}: Python's answers to
+ * this view's requests) is there in a mounted widget. The same `ui` when nothing changed. */
+export function syncUi(ui, state, answers = null) {
   let next = ui;
-  const scope = selectionScope(state);
-  if (scope !== ui.scope) next = { ...next, scope, selected: [] };
-  const from = state.branch_info ? JSON.stringify(state.branch_info) : null;
-  if (from !== ui.branchFrom) next = { ...next, branchFrom: from, branch: closedBranch() };
-  // The quiz draft belongs to one question: a new question starts afresh.
-  const index = quizIndex(state);
-  if (!next.quiz || next.quiz.index !== index) next = { ...next, quiz: quizDraft(index) };
-  // The note form closes when this screen may no longer edit, or the note edited is gone.
-  const note = next.note;
-  if (note && note.open) {
-    const gone = note.index !== null && !notesOf(state).some((n) => n.index === note.index);
-    if (!notesEditable(state) || gone) next = { ...next, note: closedNote() };
+  for (const f of FEATURES) {
+    if (!f.sync) continue;
+    const slice = f.sync(next[f.name], state, answers);
+    if (slice !== next[f.name]) next = { ...next, [f.name]: slice };
   }
   return next;
-}
-
-function quizCard(ui, card, state) {
-  const quiz = quizOf(state);
-  const form = quiz && quiz.question.form;
-  if (!form || form.type !== "cards" || quiz.question.answered) return ui;
-  const code = (form.candidates || []).find((c) => String(c).toUpperCase() === String(card).toUpperCase());
-  if (code === undefined) return ui;
-  const draft = ui.quiz && ui.quiz.index === quiz.question.index ? ui.quiz : quizDraft(quiz.question.index);
-  const max = Number.isInteger(form.max) && form.max > 0 ? form.max : 3;
-  const has = draft.cards.includes(code);
-  // A press past the maximum replaces the first card chosen (as the hand's set selection does).
-  const cards = has ? draft.cards.filter((c) => c !== code) : [...draft.cards, code].slice(-max);
-  return { ...ui, quiz: { ...draft, cards } };
-}
-
-function quizSet(ui, field, value, state) {
-  const quiz = quizOf(state);
-  if (!quiz || quiz.question.answered) return ui;
-  const draft = ui.quiz && ui.quiz.index === quiz.question.index ? ui.quiz : quizDraft(quiz.question.index);
-  if (field === "prob") {
-    // On the slider's step (a click between two ticks gives the nearer one), within 0..100.
-    const prob = snapProb(value);
-    if (prob === null) return ui;
-    return prob === draft.prob && draft === ui.quiz ? ui : { ...ui, quiz: { ...draft, prob } };
-  }
-  const options = (quiz.question.form && quiz.question.form.options) || [];
-  if (!options.includes(value)) return ui;
-  return { ...ui, quiz: { ...draft, choice: value } };
-}
-
-const NOTE_FIELDS = { text: null, perspective: "perspectives", question: "kinds" };
-
-function noteSet(ui, field, value, state) {
-  if (!ui.note || !ui.note.open || !(field in NOTE_FIELDS)) return ui;
-  let v = value;
-  if (field === "text") v = String(value ?? "");
-  else if (typeof value === "string") v = choiceFrom((noteOffer(state) || {})[NOTE_FIELDS[field]], value);
-  if (ui.note[field] === v) return ui;
-  return { ...ui, note: { ...ui.note, [field]: v } };
-}
-
-function noteEdit(ui, index, state) {
-  if (!notesEditable(state)) return ui;
-  const note = notesOf(state).find((n) => n.index === index);
-  if (!note) return ui;
-  return {
-    ...ui,
-    note: {
-      ...closedNote(), open: true, index, text: note.text || "",
-      perspective: note.perspective ?? null, question: note.question ? note.question.kind : null,
-    },
-  };
-}
-
-/** Applies one data-ui action ({ui: "select", card} etc.) to the UI state. */
-export function reduceUi(ui, action, state) {
-  switch (action.ui) {
-    case "select": {
-      if (!canAct(state)) return ui;
-      const phase = state.table.phase;
-      const has = ui.selected.includes(action.card);
-      let selected;
-      if (has) selected = ui.selected.filter((c) => c !== action.card);
-      else if (phase === "discard") selected = [action.card];
-      else selected = [...ui.selected, action.card].slice(-3);
-      return { ...ui, selected };
-    }
-    case "discards":
-      return { ...ui, discardsOpen: !ui.discardsOpen };
-    case "dismiss-error":
-      return { ...ui, dismissedError: action.id };
-    case "branch-form":
-      return { ...ui, branch: ui.branch.open ? closedBranch() : { ...closedBranch(), open: true } };
-    case "branch-set":
-      if (!BRANCH_FIELDS.includes(action.field)) return ui;
-      return { ...ui, branch: { ...ui.branch, [action.field]: action.value } };
-    case "graph-table":
-      return { ...ui, graphTable: !ui.graphTable };
-    case "note-open":
-      return notesEditable(state) ? { ...ui, note: { ...closedNote(), open: true } } : ui;
-    case "note-edit":
-      return noteEdit(ui, action.index, state);
-    case "note-close":
-      return ui.note && ui.note.open ? { ...ui, note: closedNote() } : ui;
-    case "note-set":
-      return noteSet(ui, action.field, action.value, state);
-    case "note-saving":
-      return ui.note && ui.note.open ? { ...ui, note: { ...ui.note, saving: Boolean(action.saving) } } : ui;
-    case "quiz-card":
-      return quizCard(ui, action.card, state);
-    case "quiz-prob":
-      return quizSet(ui, "prob", action.value, state);
-    case "quiz-choice":
-      return quizSet(ui, "choice", action.choice, state);
-    default:
-      return ui;
-  }
 }

@@ -1,10 +1,23 @@
 // "What if": the analysis toolbar (Possible worlds / Graph / Play from here…), the branch form
 // and the banner shown while a branch is played. Pure (state, ui) -> DOM; index.js dispatches.
+// The branch feature: its UI slice `ui.branch` is the "Play from here" form's draft.
 
 import { h } from "./dom.js";
 import { playerName } from "./names.js";
 
 export const WORLD_LABELS = { real: "the real cards", sampled: "a possible world" };
+
+/** A seat as an <option> value gives it back: "0" / "1" are the players, "spectator" stays a word. */
+export const seatValue = (v) => (v === "0" || v === "1" ? Number(v) : v);
+
+/** What a panel's select (worlds-seat, graph-model...) asks Python at once: the panel as shown, with
+ * that one field changed. */
+export function panelRequest(state, panel, field, value) {
+  const shown = state[panel] || {};
+  const request = { kind: panel, open: true, seat: shown.seat ?? null, model: shown.model ?? null };
+  request[field] = field === "seat" ? seatValue(value) : value;
+  return request;
+}
 
 /** The offer of `kind` ("branch" | "worlds" | "graph"), or null when Python offers nothing. */
 export function offer(state, kind) {
@@ -92,7 +105,7 @@ export function branchChoice(state, ui) {
   const seats = o.seats || [];
   const opponents = (o.opponents || []).map((x) => x.id);
   const worlds = o.worlds || [];
-  const b = ui.branch || {};
+  const b = (ui && ui.branch) || {};
   const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
   const own = seats.includes(state.perspective) ? state.perspective : seats[0];
   return {
@@ -175,3 +188,39 @@ export function renderBranchBanner(state) {
     }, b.back || "Back to the replay"),
   );
 }
+
+const BRANCH_FIELDS = ["seat", "opponent", "world"];
+
+/** The closed form; `from` is the branch shown when it was made (Python's branch_info, as JSON). */
+function closedBranch(from = null) {
+  return { open: false, seat: null, opponent: null, world: null, from };
+}
+
+export const branchFeature = {
+  name: "branch",
+  initial: () => closedBranch(),
+  reduce(slice, action) {
+    switch (action.ui) {
+      case "branch-form":
+        return slice.open ? closedBranch(slice.from) : { ...closedBranch(slice.from), open: true };
+      case "branch-set":
+        return BRANCH_FIELDS.includes(action.field) ? { ...slice, [action.field]: action.value } : slice;
+      default:
+        return slice;
+    }
+  },
+  /** The form closes once a branch opens or closes (Python answered "Play", or "Back"). */
+  sync(slice, state) {
+    const from = state.branch_info ? JSON.stringify(state.branch_info) : null;
+    return from === slice.from ? slice : closedBranch(from);
+  },
+  // The form's selects stay local until "Play".
+  changes: Object.fromEntries(BRANCH_FIELDS.map((field) => [
+    `branch-${field}`, (el) => ({ ui: "branch-set", field, value: field === "seat" ? seatValue(el.value) : el.value }),
+  ])),
+  focus: ["tool-branch", "branch-back"],
+  views: {
+    board: renderBranchBanner,
+    analysis: (state, ui) => [renderToolbar(state, ui), renderBranchForm(state, ui)],
+  },
+};

@@ -4,7 +4,7 @@
 import { h, percent } from "./dom.js";
 import { cardFace, cardText } from "./cards.js";
 import { perspectiveLabel, playerName } from "./names.js";
-import { offer, offerReason } from "./whatif.js";
+import { offer, offerReason, panelRequest } from "./whatif.js";
 
 /** How a round ended (outcomes' reasons), in words. */
 export const ENDINGS = {
@@ -16,8 +16,6 @@ export const ENDINGS = {
 };
 
 const seatWords = (seat) => (seat === 0 || seat === 1 ? playerName(seat) : `the ${perspectiveLabel(seat).toLowerCase()}`);
-const seatValue = (v) => (v === "0" || v === "1" ? Number(v) : v);
-export { seatValue };
 
 function select({ key, label, visible, options, value, disabled }) {
   return h("label", { class: "nw-field" },
@@ -200,3 +198,14 @@ export function renderWorlds(state, ui) {
     renderPlayout(w.playout),
   );
 }
+
+export const worldsFeature = {
+  name: "worlds",
+  views: { analysis: renderWorlds },
+  // Its selects ask Python at once.
+  changes: {
+    "worlds-seat": (el, { state }) => panelRequest(state, "worlds", "seat", el.value),
+    "worlds-model": (el, { state }) => panelRequest(state, "worlds", "model", el.value),
+  },
+  focus: ["tool-worlds"],
+};
