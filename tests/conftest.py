@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import pytest
+
 from needle_widget import Card, Game, Rules, actions
 from needle_widget.engine.actions import Action
 
@@ -106,6 +108,11 @@ def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
     """Browser tests last: Playwright's sync API leaves an event loop running in the main
     thread, which other tests (asyncio.run, the widget's scheduling) must not see. With
     pytest-xdist (`--dist loadfile`) each file runs on one worker: a notebook's cells in order
-    in one kernel, a browser module with the worker's one Jupyter server.
+    in one kernel, a browser module with the worker's one Jupyter server. The browser tests and
+    lessons 02-06 are `slow`; other slow tests carry the mark themselves.
     """
     items.sort(key=lambda item: "/tests/browser/" in str(item.fspath).replace("\\", "/"))
+    for item in items:  # the quick run (-m "not slow") keeps lesson 01 and leaves the browser and the other lessons
+        path = str(item.fspath).replace("\\", "/")
+        if "/tests/browser/" in path or (path.endswith(".ipynb") and not path.endswith("/01_play.ipynb")):
+            item.add_marker(pytest.mark.slow)

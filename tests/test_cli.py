@@ -26,6 +26,7 @@ def run_cli(*argv: str, stdin: str = "") -> tuple[int, str]:
     return code, out.getvalue()
 
 
+@pytest.mark.slow
 def test_bench_prints_each_figure() -> None:
     code, out = run_cli("bench", "--seconds", "0.05")
     assert code == 0
@@ -33,6 +34,7 @@ def test_bench_prints_each_figure() -> None:
         assert label in out
 
 
+@pytest.mark.slow
 def test_bench_returns_positive_figures() -> None:
     figures = run(0.02, out=lambda line: None)
     assert {f.unit for f in figures} >= {"decisions/s", "games/s", "µs", "ms"}

@@ -12,6 +12,7 @@ import pytest
 JS = Path(__file__).resolve().parents[1] / "js"
 
 
+@pytest.mark.slow
 def test_front_end_unit_tests_pass() -> None:
     npm = shutil.which("npm")
     if npm is None or not (JS / "node_modules").exists():

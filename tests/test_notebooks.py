@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
@@ -26,6 +28,7 @@ def test_every_notebook_is_saved_with_its_outputs() -> None:
         assert any(c["outputs"] for c in cells), path.name
 
 
+@pytest.mark.slow
 def test_an_altered_stored_output_fails_nbval(tmp_path: Path) -> None:
     copy = tmp_path / "01_play.ipynb"
     shutil.copy(NOTEBOOKS / "01_play.ipynb", copy)

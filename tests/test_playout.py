@@ -24,6 +24,7 @@ def _midgames(rules: Rules, count: int) -> list[Game]:
     return out
 
 
+@pytest.mark.slow
 def test_ten_thousand_rollouts_go_move_for_move_as_on_the_checked_path() -> None:
     pair = (bots.GreedyBot(), bots.GreedyBot())
     assert is_trusted(pair[0]) and not is_trusted(bots.OddsBot()) and not is_trusted(bots.RandomBot(seed=1))

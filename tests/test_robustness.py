@@ -16,6 +16,7 @@ from needle_widget.records.replay import MAX_FILE_BYTES, MAX_NAME_LENGTH
 # ---- replays: memory linear in length ------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_long_replay_loads_in_memory_linear_in_its_length() -> None:
     """Snapshots hold the state, not the history: 20,000 actions load in well under 150 MB,
     and four times the actions take about four times the memory (quadratic would be 16).

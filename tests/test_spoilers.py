@@ -121,6 +121,7 @@ def test_spoiler_free_state_at_every_step_is_the_state_of_the_replay_cut_there(n
         assert state(walked) == before and walked.error["text"] == answer["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("perspective", PERSPECTIVES)
 def test_with_the_panels_open_the_state_at_every_step_is_the_cut_replays(perspective: Any) -> None:
     full = examples.load("found_early")
@@ -139,6 +140,7 @@ def test_with_the_panels_open_the_state_at_every_step_is_the_cut_replays(perspec
             assert walked.graph["needle"] is None or full.game_at(k).phase == "over"
 
 
+@pytest.mark.slow
 def test_on_a_long_replay_a_players_panels_at_a_few_steps_are_the_cut_replays() -> None:
     full = examples.load("long_with_reshuffle")
     walked = NeedleWidget.from_replay(full, perspective=1, spoilers=False)

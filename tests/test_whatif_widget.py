@@ -271,6 +271,7 @@ def test_the_graph_is_cached_per_seat_and_model_across_a_branch(monkeypatch: pyt
     assert len(calls) == 2 * (len(replay) + 1) and w.graph["model"] == "greedy"
 
 
+@pytest.mark.slow
 def test_the_graph_fills_in_on_a_worker_while_requests_are_answered_coarse_steps_first() -> None:
     async def run() -> tuple[list, list, dict, dict]:
         w = NeedleWidget.from_replay(finished(), perspective=0)
@@ -332,6 +333,7 @@ def twin_pair(seat: int, seed: int) -> tuple[Game, Game]:
     return game, twin
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seat, seed", [(0, 4), (1, 6)])
 def test_twins_give_identical_worlds_playouts_graphs_and_branches(seat: int, seed: int) -> None:
     game, twin = twin_pair(seat, seed)
@@ -384,6 +386,7 @@ def test_a_refused_branch_changes_nothing_autoplay_included() -> None:
     assert w.branch_info is None and w.mode == "replay"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, watcher", [(0, 0), (1, 1)])
 def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_panels(seed: int, watcher: int) -> None:
     """After a reshuffle whose order the seat cannot see: the worlds (GreedyBot model), the play-out

@@ -13,6 +13,8 @@ from wheel_env import STATIC, WheelEnv, sha256, wheel_env
 
 from needle_widget.jupyter import widget
 
+pytestmark = pytest.mark.slow  # builds a wheel and a venv
+
 MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root", "standalone.js": "needle-data",
            "standalone.css": ".nw-root"}
 

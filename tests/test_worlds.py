@@ -125,6 +125,7 @@ def seat_games() -> Iterator[Game]:
 # ---- every world reproduces the view ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_world_reproduces_the_view_at_every_kind_of_step() -> None:
     seen: Counter = Counter()
     for game in seat_games():
@@ -662,6 +663,7 @@ def test_branch_with_a_random_first_player() -> None:
 # ---- the quick path: a world made from another by replacing what the seat cannot see ------------------
 
 
+@pytest.mark.slow
 def test_a_world_made_from_a_template_equals_the_replayed_one() -> None:
     compared = Counter()
     for game in seat_games():

@@ -201,6 +201,7 @@ def test_after_a_reshuffle_a_flat_model_keeps_knowledges_answer() -> None:
         assert post.needle_probs[c.index] == pytest.approx(odds.of(c), abs=0.06)
 
 
+@pytest.mark.slow
 def test_every_world_reproduces_the_view_under_a_model() -> None:
     checked = Counter()
     for game in seat_games():
