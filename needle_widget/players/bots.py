@@ -50,7 +50,7 @@ from ..inference import knowledge
 if TYPE_CHECKING:  # at run time `__getattr__` loads it: search imports this module
     from .search import SearchBot
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot", "needles_ranked"]
 
 
 @runtime_checkable
@@ -516,6 +516,20 @@ class GreedyBot(_BaseBot):
         else:
             self._why = ("Chose {} as my needle: it is the card my hand needs least.", card)
         return A.CHOOSE_NEEDLE[best_i]
+
+
+def needles_ranked(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
+    """The legal needle picks by GreedyBot's measure, its favourite first: the rank its hand needs least,
+    then the card with the fewest same-suit neighbours in its hand (SearchBot and the review screen
+    the 45 picks with it).
+    """
+    hand = view.hand_mask
+    values = _rank_values(_spread_ranks(hand), 0, view.rules.ace)
+
+    def key(a: Action) -> tuple[float, int]:
+        return values[a.card.rank], (hand & _NEIGHBOURS[a.card.index]).bit_count()
+
+    return sorted(legal_actions, key=key)
 
 
 PLAY_ON = (0.0, 0.04, 0.09, 0.19, 0.42, 0.70, 0.85, 0.94, 0.99)

@@ -37,7 +37,7 @@ from ..engine.observation import PlayerView
 from ..engine.playout import play_out
 from ..engine.result import Result
 from ..inference import worlds as W
-from .bots import _NEIGHBOURS, GreedyBot, _card_values, _plan_sets, _rank_values, _sets_offered, _spread_ranks
+from .bots import GreedyBot, _card_values, _plan_sets, _sets_offered, needles_ranked
 
 __all__ = ["SearchBot", "Decision"]
 
@@ -243,16 +243,5 @@ def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action
         planned = [s for _, _, s in _plan_sets(view, sets)] if len(sets) > 1 else list(sets)
         return [*planned, A.END_SETS, *(s for s in sets if s not in planned)]
     if phase == "needle":
-        return _needles_ranked(view, legal_actions)
+        return needles_ranked(view, legal_actions)
     return list(legal_actions)
-
-
-def _needles_ranked(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
-    """Needle picks by GreedyBot's measure: least needed rank first, then fewest same-suit neighbours."""
-    hand = view.hand_mask
-    values = _rank_values(_spread_ranks(hand), 0, view.rules.ace)
-
-    def key(a: Action) -> tuple[float, int]:
-        return values[a.card.rank], (hand & _NEIGHBOURS[a.card.index]).bit_count()
-
-    return sorted(legal_actions, key=key)

@@ -1,0 +1,15 @@
+"""Game review: each decision judged from what its player knew, and a ledger that separates skill from luck.
+
+- `review(replay, seat)`: a `Review` of one seat's decisions (`review.review`);
+- `Reviewer`: the same, one decision at a time (for screens);
+- `marks`: labels, thresholds and accuracy; `story`: what a seat saw (the review's only door to
+  the replay); `values`: candidates valued on common worlds.
+
+docs/REVIEW.md explains the method and its limits.
+"""
+
+from .marks import LABELS, THRESHOLDS, accuracy, label
+from .review import DEFAULT_WORLDS, CandidateValue, Entry, LuckTerm, Review, Reviewer, review
+
+__all__ = ["DEFAULT_WORLDS", "LABELS", "THRESHOLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer",
+           "accuracy", "label", "review"]

@@ -1,0 +1,382 @@
+"""A review of one seat's decisions: loss and marks per decision, and a ledger of skill and luck.
+
+Every decision is judged from the seat's own view (`story`): worlds it could not tell apart are
+sampled and every candidate is played on in each by the rollout policy (`values`). docs/REVIEW.md
+explains the method, the thresholds and the limits.
+
+>>> from needle_widget import examples
+>>> r = review(examples.load("found_early"), 0, worlds=8)
+>>> [e.label for e in r.entries][:3], r.finished
+(['best', 'best', 'best'], True)
+>>> abs(r.start_value + r.skill_total + r.luck_total - r.end_value) < 1e-9
+True
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.actions import Action
+from ..engine.errors import ArgumentError
+from ..engine.figures import percent
+from ..engine.seats import player_name
+from ..inference.worlds import MAX_WORLDS
+from ..records.replay import Replay
+from . import marks
+from .story import Moment, SeatStory, seat_story
+from .values import Settings, Valuation, mean, score, std_error, value_decision, value_now
+
+__all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "review"]
+
+DEFAULT_WORLDS = 48
+"""Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
+
+
+@dataclass(frozen=True)
+class CandidateValue:
+    """One candidate of a decision: its value (the seat's expected score, 0..1) and standard error."""
+
+    action: Action
+    value: float
+    se: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the action as its JSON form and its text."""
+        return {"action": self.action.to_dict(), "text": str(self.action), "value": self.value, "se": self.se}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One decision of the seat with more than one legal action (see the module docstring).
+
+    `loss` is the best candidate's value minus the chosen one's, never negative, with its paired
+    standard error `se`; the best is picked on one half of the worlds and valued on the other (and
+    the other way round), so the max over noisy estimates does not inflate it. `skill` is the chosen
+    action's value minus the value of playing as the rollout policy would (`reference`).
+    """
+
+    step: int
+    seat: int
+    action: Action
+    best: Action
+    values: tuple[CandidateValue, ...]
+    loss: float
+    se: float
+    label: str
+    chosen_value: float
+    reference_value: float
+    worlds: int
+    choices: int
+    """How many actions were legal (a needle pick has 45; `values` lists those valued)."""
+
+    @property
+    def skill(self) -> float:
+        """The chosen action's value minus the reference player's: positive when the choice beat it."""
+        return self.chosen_value - self.reference_value
+
+    @property
+    def accuracy(self) -> float:
+        """0-100 (`marks.accuracy`)."""
+        return marks.accuracy(self.loss)
+
+    def value_of(self, action: Action) -> CandidateValue:
+        """The candidate value of `action` (KeyError if it was not valued)."""
+        for v in self.values:
+            if v.action == action:
+                return v
+        raise KeyError(str(action))
+
+    def explain(self) -> str:
+        """The decision in a sentence, with the best alternative, its value and the chosen one's."""
+        mine, best = self.value_of(self.action), self.value_of(self.best)
+        worlds = f"{self.worlds:,} worlds you could not tell apart"
+        doing = _doing(self.action, True)
+        if self.best == self.action:
+            others = sorted((v for v in self.values if v.action != self.action), key=lambda v: -v.value)
+            text = f"{doing} was the best choice found: it won {percent(mine.value)} of {worlds}"
+            if others:
+                text += f"; the next best, {_doing(others[0].action)}, won {percent(others[0].value)}"
+            return text + "."
+        if self.label in ("best", "good"):
+            return (f"{doing} won {percent(mine.value)} of {worlds}; {_doing(self.best)} won {percent(best.value)}, "
+                    "too close to tell apart from chance.")
+        return (f"{doing} gave up {_points(self.loss)} of win chance (±{round(100 * self.se)}): "
+                f"{_doing(self.best)} instead won {percent(best.value)} of {worlds}, against {percent(mine.value)}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"step": self.step, "seat": self.seat, "action": self.action.to_dict(), "text": str(self.action),
+                "best": self.best.to_dict(), "best_text": str(self.best), "values": [v.to_dict() for v in self.values],
+                "loss": self.loss, "se": self.se, "label": self.label, "skill": self.skill,
+                "accuracy": self.accuracy, "chosen_value": self.chosen_value,
+                "reference_value": self.reference_value, "worlds": self.worlds, "choices": self.choices,
+                "explain": self.explain()}
+
+
+@dataclass(frozen=True)
+class LuckTerm:
+    """What the game did to the seat between two of its decisions (or after its last): the value before
+    the next decision minus the chosen action's value. `start` is the step of the decision, `end` the
+    step of the next one (or the game's length).
+    """
+
+    start: int
+    end: int
+    seat: int
+    luck: float
+    se: float
+    events: tuple[str, ...]
+
+    def sentence(self) -> str:
+        """"After you discarded 9♣ (steps 13-16): you drew 6♦ ... Your chances rose 11 points (±4)."."""
+        moved = "rose" if self.luck > 0 else "fell" if self.luck < 0 else "stayed"
+        size = f" {_points(abs(self.luck))} (±{round(100 * self.se)})" if self.luck else ""
+        more = len(self.events) - 4
+        told = " ".join(self.events[:4]) + (f" And {more} more action{'s' * (more > 1)}." if more > 0 else "")
+        where = f"step {self.start + 1}" if self.end == self.start + 1 else f"steps {self.start + 1}-{self.end}"
+        return f"{where.capitalize()}: {told} Your chances {moved}{size}.".replace("  ", " ")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {"start": self.start, "end": self.end, "seat": self.seat, "luck": self.luck, "se": self.se,
+                "events": list(self.events), "sentence": self.sentence()}
+
+
+@dataclass(frozen=True)
+class Review:
+    """One seat's review: the entries (one per decision with a choice), the luck terms and the ledger.
+
+    `start_value + skill_total + luck_total == end_value` (to rounding), by telescoping. `complete`
+    is False while a `Reviewer` is still working (then the ledger covers the entries so far).
+    """
+
+    seat: int
+    entries: tuple[Entry, ...]
+    luck: tuple[LuckTerm, ...]
+    start_value: float
+    end_value: float
+    finished: bool
+    """Whether the game is over (then `end_value` is the result, else the last position's value)."""
+    result: str | None
+    worlds: int
+    seed: int
+    model: str
+    complete: bool = True
+    decisions: int = field(default=0, compare=False)
+    """How many decisions the full review has (entries so far: `len(entries)`)."""
+
+    @property
+    def skill_total(self) -> float:
+        """The sum of the entries' skill."""
+        return math.fsum(e.skill for e in self.entries)
+
+    @property
+    def luck_total(self) -> float:
+        """The sum of the luck terms."""
+        return math.fsum(t.luck for t in self.luck)
+
+    @property
+    def luck_adjusted(self) -> float:
+        """The result minus the luck: `end_value - luck_total` (= start value + skill)."""
+        return self.end_value - self.luck_total
+
+    @property
+    def accuracy(self) -> float | None:
+        """The mean of the entries' accuracy, 0-100 (None without entries)."""
+        return mean([e.accuracy for e in self.entries]) if self.entries else None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many entries have each label."""
+        seen = Counter(e.label for e in self.entries)
+        return {name: seen[name] for name in marks.LABELS}
+
+    def summary(self) -> str:
+        """One line: accuracy, marks, result, luck and the luck-adjusted result."""
+        counts = ", ".join(f"{n} {name}" for name, n in self.counts.items() if n and name not in ("best", "good"))
+        acc = "–" if self.accuracy is None else f"{self.accuracy:.0f}"
+        return (f"{player_name(self.seat)}: accuracy {acc}, {counts or 'no marks'}; result {_share(self.end_value)}, "
+                f"luck {_signed(self.luck_total)}, luck-adjusted {_share(self.luck_adjusted)}.")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, the same numbers on every machine for the same seed."""
+        return {"seat": self.seat, "entries": [e.to_dict() for e in self.entries],
+                "luck": [t.to_dict() for t in self.luck],
+                "start_value": self.start_value, "end_value": self.end_value, "skill_total": self.skill_total,
+                "luck_total": self.luck_total, "luck_adjusted": self.luck_adjusted, "accuracy": self.accuracy,
+                "counts": self.counts, "finished": self.finished, "result": self.result, "worlds": self.worlds,
+                "seed": self.seed, "model": self.model, "complete": self.complete, "decisions": self.decisions,
+                "summary": self.summary()}
+
+
+class Reviewer:
+    """A review computed one decision at a time (for a screen that shows entries as they come).
+
+    `step()` values the next decision (False when all are done), `review` is the review so far.
+    """
+
+    def __init__(self, replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0,
+                 model: Any = None, policy: Any = None) -> None:
+        n = DEFAULT_WORLDS if worlds is None else worlds
+        if type(n) is not int or not 2 <= n <= MAX_WORLDS:
+            raise ArgumentError(f"worlds must be an integer from 2 to {MAX_WORLDS:,}, not {worlds!r}"[:200])
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise ArgumentError(f"seed must be a non-negative integer or None, not {seed!r}"[:200])
+        if model is not None and not callable(getattr(model, "choose", getattr(model, "policy", None))):
+            raise ArgumentError(f"model must be a bot or None, not {model!r}"[:200])
+        if policy is not None and not callable(getattr(policy, "choose", None)):
+            raise ArgumentError(f"policy must be a bot (an object with choose) or None, not {policy!r}"[:200])
+        self.story: SeatStory = seat_story(replay, seat)
+        self.settings = Settings(n, secrets.randbits(63) if seed is None else seed, model, policy)
+        self._valued: list[Valuation] = []
+        self._end: tuple[float, ...] | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether every decision (and an unfinished game's last position) has been valued."""
+        return len(self._valued) == len(self.story.moments) and (self.story.result is not None or self._end is not None)
+
+    def step(self) -> bool:
+        """Value the next decision (or the last position); False if there was nothing left."""
+        story, k = self.story, len(self._valued)
+        if k < len(story.moments):
+            m = story.moments[k]
+            self._valued.append(value_decision(m.view, m.action, self.settings, f"{story.seat} {m.step}"))
+            return True
+        if story.result is None and self._end is None:
+            self._end = value_now(story.end_view, self.settings, f"{story.seat} end {story.length}")
+            return True
+        return False
+
+    def run(self) -> Review:
+        """Every remaining decision; the whole review."""
+        while self.step():
+            pass
+        return self.review
+
+    def progress(self) -> Iterator[Review]:
+        """The review after each decision valued (the last one complete)."""
+        while self.step():
+            yield self.review
+
+    @property
+    def review(self) -> Review:
+        """The review so far."""
+        story, settings = self.story, self.settings
+        entries = tuple(_entry(m, v) for m, v in zip(story.moments, self._valued, strict=False))
+        luck: list[LuckTerm] = []
+        for i, entry in enumerate(entries):
+            if i + 1 < len(entries):
+                nxt = entries[i + 1]
+                value, se = nxt.reference_value, math.hypot(_se_of(self._valued[i + 1].reference), _chosen_se(entry))
+                end = nxt.step
+            elif self.done:
+                value, se = self._end_value(), math.hypot(self._end_se(), _chosen_se(entry))
+                end = story.length
+            else:
+                break
+            luck.append(LuckTerm(entry.step, end, story.seat, value - entry.chosen_value, se,
+                                 _events(story, entry.step, end)))
+        end_value = self._end_value() if self.done else (entries[-1].chosen_value if entries else 0.5)
+        start = entries[0].reference_value if entries else end_value
+        model = "none" if settings.model is None else getattr(settings.model, "name", type(settings.model).__name__)
+        return Review(story.seat, entries, tuple(luck), start, end_value, story.result is not None,
+                      story.result.describe() if story.result else None, settings.worlds, settings.seed, model,
+                      complete=self.done, decisions=len(story.moments))
+
+    def _end_value(self) -> float:
+        if self.story.result is not None:
+            return score(self.story.result, self.story.seat)
+        return mean(self._end) if self._end else 0.5
+
+    def _end_se(self) -> float:
+        return 0.0 if self.story.result is not None or not self._end else std_error(self._end)
+
+
+def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0, model: Any = None,
+           policy: Any = None) -> Review:
+    """Review `seat`'s decisions (0: Player 1, 1: Player 2) in a recorded game, finished or not.
+
+    Each decision is valued over `worlds` worlds sampled from the seat's own view (default
+    `DEFAULT_WORLDS`; uniform over the worlds the view allows, or weighed by `model`, a bot
+    modelling the opponent's choices), every candidate played to the end by `policy` on both seats
+    (GreedyBot by default). The same replay, seat and settings give the same review on every
+    machine; `seed=None` draws a fresh seed (kept in `Review.seed`).
+    """
+    return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy).run()
+
+
+def _entry(moment: Moment, v: Valuation) -> Entry:
+    rows, n = v.rows, v.worlds
+    means = [mean(r) for r in rows]
+    values = tuple(CandidateValue(a, m, std_error(r)) for a, m, r in zip(v.candidates, means, rows, strict=True))
+    best = _argmax(means, v.chosen)
+    half = ([w for w in range(n) if w % 2 == 0], [w for w in range(n) if w % 2 == 1])
+    pick = [_argmax([mean([r[w] for w in part]) for r in rows], v.chosen) for part in half]
+    diffs = [rows[pick[1 - w % 2]][w] - rows[v.chosen][w] for w in range(n)]
+    loss, se = max(0.0, mean(diffs)), std_error(diffs)
+    chosen_best = best == v.chosen
+    return Entry(moment.step, moment.view["perspective"], moment.action, v.candidates[best], values, loss, se,
+                 marks.label(loss, se, chosen_best), means[v.chosen], mean(v.reference), n, moment.choices)
+
+
+def _argmax(xs: list[float], prefer: int) -> int:
+    """The index of the largest value; in a tie `prefer` if it is among the largest, else the first."""
+    top = max(xs)
+    return prefer if xs[prefer] == top else xs.index(top)
+
+
+def _se_of(xs: tuple[float, ...]) -> float:
+    return std_error(xs)
+
+
+def _chosen_se(entry: Entry) -> float:
+    return entry.value_of(entry.action).se
+
+
+def _events(story: SeatStory, start: int, end: int) -> tuple[str, ...]:
+    """What the seat heard from its decision at `start` up to the next at `end`: its own action's chance part
+    (a draw, a steal) and everything after it.
+    """
+    first = start if story.kinds[start] in _CHANCY else start + 1
+    return story.lines[first:end]
+
+
+_CHANCY = frozenset({"DrawPile", "Steal", "EndSets"})
+"""Actions with a chance part: the card drawn or stolen, the cards drawn to replenish after the sets."""
+
+
+def _doing(action: Action, capital: bool = False) -> str:
+    kind = type(action)
+    if kind is A.Discard:
+        text = f"discarding {action.card}"
+    elif kind is A.LaySet:
+        text = "laying " + " ".join(map(str, action.cards))
+    elif kind is A.EndSets:
+        text = "laying no more sets"
+    elif kind is A.ChooseNeedle:
+        text = f"choosing {action.card} as your needle"
+    elif kind is A.Steal:
+        text = "stealing"
+    else:
+        text = "drawing from the pile"
+    return text[0].upper() + text[1:] if capital else text
+
+
+def _points(share: float) -> str:
+    n = round(100 * share)
+    return f"{n} point" + ("" if n == 1 else "s")
+
+
+def _share(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.2f}"
