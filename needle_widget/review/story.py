@@ -13,7 +13,7 @@ and the same review (the twin tests check this).
 ...     g.apply(actions.parse(a))
 >>> story = seat_story(g.replay(), 0)
 >>> [(m.step, str(m.action)) for m in story.moments]
-[(0, 'Choose needle 7♥')]
+[(0, 'Choose needle 7♥'), (2, 'Draw from pile'), (3, 'Done laying sets')]
 >>> story.lines[2]
 'You drew 9♦ from the pile.'
 """
