@@ -43,6 +43,7 @@ def label(loss: float, se: float, is_best: bool) -> str:
 
 def accuracy(loss: float) -> float:
     """A decision's accuracy, 0-100, from its loss of win chance (0..1): lichess's move accuracy,
-    `103.1668 * exp(-0.04354 * loss in points) - 3.1669`, on the same 0-100 scale of win chance.
+    `103.1668 * exp(-0.04354 * loss in points) - 3.1669`, on the same 0-100 scale of win chance, rounded
+    to two decimals (so no loss reads 100, not the formula's 99.9999).
     """
-    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669))
+    return round(min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * 100 * loss) - 3.1669)), 2)

@@ -32,7 +32,7 @@ from . import marks
 from .story import Moment, SeatStory, seat_story
 from .values import Settings, Valuation, mean, score, std_error, value_decision, value_now
 
-__all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "review"]
+__all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "judge", "review"]
 
 DEFAULT_WORLDS = 48
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
@@ -223,6 +223,14 @@ class Reviewer:
 
     def __init__(self, replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0,
                  model: Any = None, policy: Any = None) -> None:
+        self.settings = self.settings_for(worlds, seed, model, policy)
+        self.story: SeatStory = seat_story(replay, seat)
+        self._valued: list[Valuation] = []
+        self._end: tuple[float, ...] | None = None
+
+    @staticmethod
+    def settings_for(worlds: Any, seed: Any, model: Any, policy: Any) -> Settings:
+        """The checked settings (ArgumentError quoting the first bad one)."""
         n = DEFAULT_WORLDS if worlds is None else worlds
         if type(n) is not int or not 2 <= n <= MAX_WORLDS:
             raise ArgumentError(f"worlds must be an integer from 2 to {MAX_WORLDS:,}, not {worlds!r}"[:200])
@@ -232,10 +240,7 @@ class Reviewer:
             raise ArgumentError(f"model must be a bot or None, not {model!r}"[:200])
         if policy is not None and not callable(getattr(policy, "choose", None)):
             raise ArgumentError(f"policy must be a bot (an object with choose) or None, not {policy!r}"[:200])
-        self.story: SeatStory = seat_story(replay, seat)
-        self.settings = Settings(n, secrets.randbits(63) if seed is None else seed, model, policy)
-        self._valued: list[Valuation] = []
-        self._end: tuple[float, ...] | None = None
+        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy)
 
     @property
     def done(self) -> bool:
@@ -310,6 +315,17 @@ def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | 
     machine; `seed=None` draws a fresh seed (kept in `Review.seed`).
     """
     return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy).run()
+
+
+def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None = None, seed: int = 0,
+          model: Any = None, policy: Any = None) -> Entry:
+    """The entry of one decision: `action` played from `view` (a seat's `game.view(seat)`) at `step` (the
+    index of the action in its game), valued as `review` values it (the same worlds for the same seed).
+    """
+    settings = Reviewer.settings_for(worlds, seed, model, policy)
+    legal = view.get("legal_actions") or ()
+    moment = Moment(step, view, action, len(legal))
+    return _entry(moment, value_decision(view, action, settings, f"{view['perspective']} {step}"))
 
 
 def _entry(moment: Moment, v: Valuation) -> Entry:
