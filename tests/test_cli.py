@@ -30,7 +30,8 @@ def run_cli(*argv: str, stdin: str = "") -> tuple[int, str]:
 def test_bench_prints_each_figure() -> None:
     code, out = run_cli("bench", "--seconds", "0.05")
     assert code == 0
-    for label in ("decisions/s", "games/s", "view('teacher')", "game_at", "GreedyBot", "µs"):
+    for label in ("decisions/s", "games/s", "view('teacher')", "game_at", "GreedyBot", "µs", "review: first entry",
+                  "2 processes"):
         assert label in out
 
 

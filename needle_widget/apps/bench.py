@@ -354,6 +354,42 @@ def greedy_selfplay(seconds: float) -> Figure:
     return Figure("GreedyBot vs GreedyBot games", games / (time.perf_counter() - start), "games/s")
 
 
+def review_figures(seconds: float) -> list[Figure]:
+    """How long reviews take: the first entry, both seats of the longest bundled replay (in one process
+    and in two), and both seats of a 400-action game (two processes). At the default budget when
+    `seconds` >= 1, else at 8 worlds (a quick run).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..records.replay import Replay
+    from ..review import DEFAULT_WORLDS, Reviewer, reviews
+    from ..teaching import examples
+
+    worlds = DEFAULT_WORLDS if seconds >= 1 else 8
+    longest = max((examples.load(name) for name in examples.EXAMPLES), key=len)
+    tag = f"{worlds} worlds"
+    start = time.perf_counter()
+    Reviewer(longest, 0, worlds=worlds).step()
+    out = [Figure(f"review: first entry ({tag})", (time.perf_counter() - start) * 1e3, "ms")]
+    start = time.perf_counter()
+    reviews(longest, worlds=worlds)
+    out.append(Figure(f"review: both seats, {len(longest)}-action bundled replay, {tag}, 1 process",
+                      time.perf_counter() - start, "s"))
+    long = Replay.from_game(long_game()).cut(400) if seconds >= 1 else None
+    with ProcessPoolExecutor(2) as pool:
+        pool.submit(int).result()  # the workers are up before the clock starts, as in a session that reviews twice
+        start = time.perf_counter()
+        reviews(longest, worlds=worlds, executor=pool)
+        out.append(Figure(f"review: both seats, {len(longest)}-action bundled replay, {tag}, 2 processes",
+                          time.perf_counter() - start, "s"))
+        if long is not None:
+            start = time.perf_counter()
+            reviews(long, worlds=worlds, executor=pool)
+            out.append(Figure(f"review: both seats, a 400-action game, {tag}, 2 processes",
+                              time.perf_counter() - start, "s"))
+    return out
+
+
 def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
     """Microseconds per call of `fn`, over about `seconds`."""
     calls = 0
@@ -398,5 +434,7 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     for figure in worlds_figures(game, seconds / 4):
         report(figure)
     for figure in whatif_figures(seconds / 4):
+        report(figure)
+    for figure in review_figures(seconds):
         report(figure)
     return figures

@@ -17,8 +17,10 @@ from __future__ import annotations
 import math
 import secrets
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..engine import actions as A
@@ -32,7 +34,7 @@ from . import marks
 from .story import Moment, SeatStory, seat_story
 from .values import Settings, Valuation, mean, score, std_error, value_decision, value_now
 
-__all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "judge", "review"]
+__all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "judge", "review", "reviews"]
 
 DEFAULT_WORLDS = 48
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
@@ -247,17 +249,31 @@ class Reviewer:
         """Whether every decision (and an unfinished game's last position) has been valued."""
         return len(self._valued) == len(self.story.moments) and (self.story.result is not None or self._end is not None)
 
+    def jobs(self) -> list[Callable[[], Any]]:
+        """What is left to compute, in order, as picklable calls (for an executor); give each result to `add`."""
+        story, settings = self.story, self.settings
+        out: list[Callable[[], Any]] = [partial(value_decision, m.view, m.action, settings, f"{story.seat} {m.step}")
+                                        for m in story.moments[len(self._valued):]]
+        if story.result is None and self._end is None:
+            out.append(partial(value_now, story.end_view, settings, f"{story.seat} end {story.length}"))
+        return out
+
+    def add(self, result: Any) -> None:
+        """Take the result of the next job of `jobs()`."""
+        if len(self._valued) < len(self.story.moments):
+            self._valued.append(result)
+        elif self.story.result is None and self._end is None:
+            self._end = result
+        else:
+            raise ArgumentError("this review is complete: there is no job left to add a result to")
+
     def step(self) -> bool:
         """Value the next decision (or the last position); False if there was nothing left."""
-        story, k = self.story, len(self._valued)
-        if k < len(story.moments):
-            m = story.moments[k]
-            self._valued.append(value_decision(m.view, m.action, self.settings, f"{story.seat} {m.step}"))
-            return True
-        if story.result is None and self._end is None:
-            self._end = value_now(story.end_view, self.settings, f"{story.seat} end {story.length}")
-            return True
-        return False
+        jobs = self.jobs()
+        if not jobs:
+            return False
+        self.add(jobs[0]())
+        return True
 
     def run(self) -> Review:
         """Every remaining decision; the whole review."""
@@ -302,6 +318,24 @@ class Reviewer:
 
     def _end_se(self) -> float:
         return 0.0 if self.story.result is not None or not self._end else std_error(self._end)
+
+
+def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor | None = None,
+            worlds: int | None = None, seed: int | None = 0, model: Any = None,
+            policy: Any = None) -> tuple[Review, ...]:
+    """The reviews of several seats of one game (both by default), the same as `review` gives for each.
+
+    `executor`: a `concurrent.futures.Executor` (e.g. `ProcessPoolExecutor(2)`, or a dask cluster's
+    `client.get_executor()`) values the decisions of all seats in parallel; the numbers do not depend on it.
+    """
+    reviewers = [Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy) for seat in seats]
+    if executor is None:
+        return tuple(r.run() for r in reviewers)
+    futures = [[executor.submit(job) for job in r.jobs()] for r in reviewers]
+    for r, mine in zip(reviewers, futures, strict=True):
+        for future in mine:
+            r.add(future.result())
+    return tuple(r.review for r in reviewers)
 
 
 def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0, model: Any = None,
