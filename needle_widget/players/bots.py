@@ -50,7 +50,8 @@ from ..inference import knowledge
 if TYPE_CHECKING:  # at run time `__getattr__` loads it: search imports this module
     from .search import SearchBot
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot", "needles_ranked"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot", "by_preference",
+           "needles_ranked"]
 
 
 @runtime_checkable
@@ -530,6 +531,30 @@ def needles_ranked(view: PlayerView, legal_actions: Sequence[Action]) -> list[Ac
         return values[a.card.rank], (hand & _NEIGHBOURS[a.card.index]).bit_count()
 
     return sorted(legal_actions, key=key)
+
+
+def by_preference(view: PlayerView, legal_actions: Sequence[Action], prior: GreedyBot | None = None) -> list[Action]:
+    """The legal actions, GreedyBot's choice first, then by how much GreedyBot likes them (discards: the
+    least connected card first; sets: its plan, then ending, then the rest; needles: `needles_ranked`).
+    SearchBot tries them in this order and the review screens with it. `prior`: the GreedyBot to ask.
+    """
+    first = (prior or GreedyBot()).choose(view, legal_actions)
+    return [first, *(a for a in _by_liking(view, legal_actions) if a != first)]
+
+
+def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
+    phase = view.phase
+    if phase == "discard":
+        cards, values = _card_values(view)
+        order = sorted(range(len(cards)), key=lambda k: values[k])
+        return [A.DISCARD[cards[k].index] for k in order]
+    if phase == "sets":
+        sets = _sets_offered(legal_actions)
+        planned = [s for _, _, s in _plan_sets(view, sets)] if len(sets) > 1 else list(sets)
+        return [*planned, A.END_SETS, *(s for s in sets if s not in planned)]
+    if phase == "needle":
+        return needles_ranked(view, legal_actions)
+    return list(legal_actions)
 
 
 PLAY_ON = (0.0, 0.04, 0.09, 0.19, 0.42, 0.70, 0.85, 0.94, 0.99)

@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.errors import ArgumentError, finite
 from ..engine.figures import percent
@@ -37,7 +36,7 @@ from ..engine.observation import PlayerView
 from ..engine.playout import play_out
 from ..engine.result import Result
 from ..inference import worlds as W
-from .bots import GreedyBot, _card_values, _plan_sets, _sets_offered, needles_ranked
+from .bots import GreedyBot, by_preference
 
 __all__ = ["SearchBot", "Decision"]
 
@@ -170,7 +169,7 @@ class SearchBot:
         return results, False
 
     def _candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
-        ranked = _ranked(view, legal_actions, self._prior)
+        ranked = by_preference(view, legal_actions, self._prior)
         limit = len(ranked) if self.rollouts is None else max(2, self.rollouts // self.worlds)
         return ranked[:limit]
 
@@ -224,24 +223,3 @@ def _seated(policy: Any, seed: int) -> tuple[Any, Any]:
 def _score(result: Result, me: int) -> float:
     """1 if `me` won, 1/2 for a draw, 0 for a loss."""
     return 0.5 if result.winner is None else float(result.winner == me)
-
-
-def _ranked(view: PlayerView, legal_actions: Sequence[Action], prior: GreedyBot) -> list[Action]:
-    """The legal actions, GreedyBot's choice first, then by how much GreedyBot likes them."""
-    first = prior.choose(view, legal_actions)
-    return [first, *(a for a in _by_liking(view, legal_actions) if a != first)]
-
-
-def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
-    phase = view.phase
-    if phase == "discard":
-        cards, values = _card_values(view)
-        order = sorted(range(len(cards)), key=lambda k: values[k])
-        return [A.DISCARD[cards[k].index] for k in order]
-    if phase == "sets":
-        sets = _sets_offered(legal_actions)
-        planned = [s for _, _, s in _plan_sets(view, sets)] if len(sets) > 1 else list(sets)
-        return [*planned, A.END_SETS, *(s for s in sets if s not in planned)]
-    if phase == "needle":
-        return needles_ranked(view, legal_actions)
-    return list(legal_actions)

@@ -36,7 +36,7 @@ from .values import Settings, Valuation, mean, score, std_error, value_decision,
 
 __all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "judge", "review", "reviews"]
 
-DEFAULT_WORLDS = 48
+DEFAULT_WORLDS = 96
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
 
 
@@ -105,7 +105,7 @@ class Entry:
             if others:
                 text += f"; the next best, {_doing(others[0].action)}, won {percent(others[0].value)}"
             return text + "."
-        if self.label in ("best", "good"):
+        if self.label == "best":
             return (f"{doing} won {percent(mine.value)} of {worlds}; {_doing(self.best)} won {percent(best.value)}, "
                     "too close to tell apart from chance.")
         return (f"{doing} gave up {_points(self.loss)} of win chance (±{round(100 * self.se)}): "

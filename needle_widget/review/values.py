@@ -21,18 +21,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action, ChooseNeedle
+from ..engine.actions import Action
 from ..engine.game import Game
 from ..engine.playout import is_trusted, play_out
 from ..engine.result import Result
 from ..inference import worlds as W
-from ..players.bots import GreedyBot, needles_ranked
+from ..players.bots import GreedyBot, by_preference
 
-__all__ = ["NEEDLE_CANDIDATES", "Settings", "Valuation", "mean", "score", "std_error", "value_decision",
+__all__ = ["NEEDLE_CANDIDATES", "SCREEN", "Settings", "Valuation", "mean", "score", "std_error", "value_decision",
            "value_now"]
 
-NEEDLE_CANDIDATES = 5
-"""A needle pick has up to 45 candidates; the review values GreedyBot's 5 favourites and the card chosen."""
+SCREEN = {"needle": 5, "discard": 5}
+"""How many of GreedyBot's favourites (`bots.by_preference`) the review values in a phase, besides the
+chosen action: a needle pick has 45 legal cards and a discard up to 8; a draw (2) and the sets (a few) are
+valued in full."""
+NEEDLE_CANDIDATES = SCREEN["needle"]
 
 
 @dataclass(frozen=True)
@@ -110,10 +113,11 @@ _GREEDY = (GreedyBot(), GreedyBot())
 
 def _candidates(world: Game, seat: int, chosen: Action) -> list[Action]:
     legal = world.legal_actions()
-    if type(chosen) is ChooseNeedle:
-        ranked = needles_ranked(world.player_view(seat), legal)[:NEEDLE_CANDIDATES]
-        return ranked + [chosen] * (chosen not in ranked)
-    return legal
+    most = SCREEN.get(world.phase)
+    if most is None or len(legal) <= most:
+        return legal
+    ranked = by_preference(world.player_view(seat), legal)[:most]
+    return ranked + [chosen] * (chosen not in ranked)
 
 
 def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key: str) -> Valuation:

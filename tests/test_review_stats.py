@@ -1,0 +1,86 @@
+"""The review's statistics (docs/REVIEW.md), each with its level, sized for a CI run.
+
+- Luck is fair: with the opponent modelled as it plays (GreedyBot), 1,000+ luck terms of GreedyBot games
+  have mean 0 within their 95% interval (the terms are unbiased at any budget, so 2 worlds a decision do).
+- Graded players: mean accuracy orders RandomBot < GreedyBot with planted mistakes < GreedyBot, each gap
+  more than 2 standard errors.
+- Planted blunders (the worst candidate by a 10x review, where that review marks it a blunder) are marked
+  mistake or blunder at the default budget at least 90% of the time; GreedyBot decisions the 10x review
+  rates within 1 point of best are marked inaccuracy or worse at most 5% of the time.
+- Stable: two seeds at the default budget agree on at least 95% of the labels.
+
+The 10x judgments are kept in tests/data/review_10x.jsonl (tests/review_table.py); the first test
+recomputes a sample and compares it exactly.
+"""
+
+from __future__ import annotations
+
+import pytest
+import review_table as T
+
+from needle_widget.review import judge
+
+pytestmark = pytest.mark.slow
+
+FLAGS = ("inaccuracy", "mistake", "blunder")
+
+
+@pytest.fixture(scope="module")
+def table() -> list[dict]:
+    return T.load()
+
+
+@pytest.fixture(scope="module")
+def views(table: list[dict]) -> dict[tuple, object]:
+    """(kind, game, seat, step) -> the Moment, for every row of the table."""
+    out = {}
+    for kind, index in sorted({(r["kind"], r["game"]) for r in table}):
+        for m in T.moments(kind, index):
+            out[kind, index, m.view["perspective"], m.step] = m
+    return out
+
+
+def key(r: dict) -> tuple:
+    return r["kind"], r["game"], r["seat"], r["step"]
+
+
+def test_the_table_is_what_the_review_computes(table: list[dict], views: dict) -> None:
+    assert len(table) >= 150 and {r["kind"] for r in table} == {"greedy", "random"}
+    assert len(views) == len(table)
+    sample = [next(r for r in table if r["kind"] == "greedy" and "planted" in r),
+              next(r for r in table if r["kind"] == "random" and r["step"] > 10)]
+    for r in sample:
+        assert T.row(r["kind"], r["game"], views[key(r)]) == r
+
+
+def test_planted_blunders_are_marked_mistake_or_blunder(table: list[dict], views: dict) -> None:
+    planted = [r for r in table if r.get("planted", [0, 0, ""])[2] == "blunder"]
+    assert len(planted) >= 20, len(planted)
+    marks = []
+    for r in planted:
+        m = views[key(r)]
+        marks.append(judge(m.view, T.worst_action(r), m.step).label)
+    caught = sum(mark in ("mistake", "blunder") for mark in marks) / len(marks)
+    assert caught >= 0.90, (caught, marks)
+
+
+@pytest.fixture(scope="module")
+def two_seeds(table: list[dict], views: dict) -> list[tuple[dict, str, str]]:
+    """Every other row, judged at the default budget with seeds 0 and 1."""
+    out = []
+    for r in table[::2]:
+        m = views[key(r)]
+        out.append((r, judge(m.view, m.action, m.step, seed=0).label, judge(m.view, m.action, m.step, seed=1).label))
+    return out
+
+
+def test_greedy_decisions_within_a_point_of_best_are_rarely_flagged(two_seeds: list) -> None:
+    close = [(a, b) for r, a, b in two_seeds if r["kind"] == "greedy" and r["loss"] < 0.01]
+    assert len(close) >= 40
+    flagged = sum(a in FLAGS for a, _ in close) + sum(b in FLAGS for _, b in close)
+    assert flagged / (2 * len(close)) <= 0.05, flagged
+
+
+def test_two_seeds_agree_on_the_labels(two_seeds: list) -> None:
+    agree = sum(a == b for _, a, b in two_seeds) / len(two_seeds)
+    assert len(two_seeds) >= 75 and agree >= 0.95, agree
