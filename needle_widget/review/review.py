@@ -206,6 +206,17 @@ class Review:
         return (f"{player_name(self.seat)}: accuracy {acc}, {counts or 'no marks'}; result {_share(self.end_value)}, "
                 f"luck {_signed(self.luck_total)}, luck-adjusted {_share(self.luck_adjusted)}.")
 
+    def ledger_svg(self) -> str:
+        """The ledger drawn as SVG (`ledger.ledger_svg`)."""
+        from .ledger import ledger_svg
+
+        return ledger_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .ledger import review_html
+
+        return review_html(self)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, the same numbers on every machine for the same seed."""
         return {"seat": self.seat, "entries": [e.to_dict() for e in self.entries],

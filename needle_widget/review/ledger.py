@@ -1,0 +1,108 @@
+"""The ledger drawn: a review's value line with a skill bar at each decision and a luck bar after it, as SVG.
+
+For a notebook (`Review._repr_html_` shows it with the summary and the marks), a terminal that writes
+files, or a page. Plain SVG text with an accessible title and description; colours are mid-tones that
+read on light and dark backgrounds, axes and text use `currentColor`.
+
+>>> from needle_widget import examples
+>>> from needle_widget.review import review
+>>> svg = ledger_svg(review(examples.load("found_early"), 1, worlds=4))
+>>> svg.startswith("<svg") and "<title>" in svg and svg.count('class="skill') >= 1
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from ..engine.seats import player_name
+
+if TYPE_CHECKING:
+    from .review import Review
+
+__all__ = ["COLOURS", "ledger_svg", "review_html"]
+
+COLOURS = {"value": "#5c6bc0", "skill+": "#2e7d32", "skill-": "#c62828", "luck+": "#1e88e5", "luck-": "#ef6c00"}
+"""Skill green (gained) or red (lost); luck blue (gained) or orange (lost); the value line indigo."""
+
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def ledger_svg(review: Review, width: int = 640, height: int = 220) -> str:
+    """The ledger of `review` as an SVG document (see the module docstring)."""
+    left, right, top, bottom = 40, 12, 26, 28
+    span = max(1, max([e.step for e in review.entries] + [_end_step(review)]))
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(step: float) -> float:
+        return left + plot_w * step / span
+
+    def y(value: float) -> float:
+        return top + plot_h * (1 - value)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+             f'height="{height}" role="img" aria-labelledby="ledger-title ledger-desc" '
+             'style="font: 11px sans-serif; color: inherit">',
+             f'<title id="ledger-title">{escape(player_name(review.seat))}\'s ledger</title>',
+             f'<desc id="ledger-desc">{escape(review.summary())}</desc>']
+    for v in (0, 0.5, 1):
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="currentColor" '
+                     f'stroke-opacity="{0.35 if v == 0.5 else 0.2}"/>')
+        parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" fill="currentColor">{v:.0%}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle" fill="currentColor">'
+                 'step</text>')
+    for step, anchor, words in ((0, "start", "1"), (span, "end", str(span))):
+        parts.append(f'<text x="{x(step):.1f}" y="{height - 6}" text-anchor="{anchor}" fill="currentColor">'
+                     f'{words}</text>')
+    legend = (("value", "value (GreedyBot plays on)"), ("skill+", "skill +"), ("skill-", "skill −"),
+              ("luck+", "luck +"), ("luck-", "luck −"))
+    lx = left + 8
+    for key, words in legend:
+        parts.append(f'<rect x="{lx}" y="{top - 10}" width="9" height="9" fill="{COLOURS[key]}"/>'
+                     f'<text x="{lx + 12}" y="{top - 2}" fill="currentColor">{words}</text>')
+        lx += 24 + 6.2 * len(words)
+    points = []
+    for i, e in enumerate(review.entries):
+        points.append((e.step, e.reference_value))
+        bar = max(2.0, plot_w / span * 0.35)
+        colour = COLOURS["skill+" if e.skill >= 0 else "skill-"]
+        low, high = sorted((y(e.reference_value), y(e.chosen_value)))
+        parts.append(f'<rect class="skill" x="{x(e.step) - bar / 2:.1f}" y="{low:.1f}" width="{bar:.1f}" '
+                     f'height="{max(1.0, high - low):.1f}" fill="{colour}"><title>Step {e.step + 1}: '
+                     f'{escape(str(e.action))}, skill {100 * e.skill:+.0f} points ({e.label})</title></rect>')
+        if e.label in SYMBOLS:
+            parts.append(f'<text x="{x(e.step):.1f}" y="{top + 10}" text-anchor="middle" fill="{COLOURS["skill-"]}" '
+                         f'font-weight="bold">{SYMBOLS[e.label]}</text>')
+        if i < len(review.luck):
+            t = review.luck[i]
+            mid = (t.start + t.end) / 2
+            after = t.luck + e.chosen_value
+            low, high = sorted((y(e.chosen_value), y(after)))
+            colour = COLOURS["luck+" if t.luck >= 0 else "luck-"]
+            parts.append(f'<rect class="luck" x="{x(mid) - bar / 2:.1f}" y="{low:.1f}" width="{bar:.1f}" '
+                         f'height="{max(1.0, high - low):.1f}" fill="{colour}" fill-opacity="0.8"><title>'
+                         f'Steps {t.start + 2}-{t.end}: luck {100 * t.luck:+.0f} points</title></rect>')
+    if review.complete and review.entries:
+        points.append((_end_step(review), review.end_value))
+    if len(points) > 1:
+        path = " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in points)
+        parts.append(f'<polyline class="value" points="{path}" fill="none" stroke="{COLOURS["value"]}" '
+                     'stroke-width="2"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def review_html(review: Review) -> str:
+    """The summary, the ledger and the marked decisions, as HTML (a notebook's `_repr_html_`)."""
+    rows = "".join(f"<tr><td>{e.step + 1}</td><td>{escape(str(e.action))}</td><td>{e.label} "
+                   f"{SYMBOLS.get(e.label, '')}</td><td>{100 * e.loss:.0f} ± {100 * e.se:.0f}</td>"
+                   f"<td style='text-align:left'>{escape(e.explain())}</td></tr>"
+                   for e in review.entries if e.label in SYMBOLS)
+    table = ("<table><thead><tr><th>step</th><th>action</th><th>mark</th><th>loss (points)</th>"
+             f"<th>why</th></tr></thead><tbody>{rows}</tbody></table>") if rows else "<p>No marks.</p>"
+    return f"<div><p>{escape(review.summary())}</p>{ledger_svg(review)}{table}</div>"
+
+
+def _end_step(review: Review) -> int:
+    return review.luck[-1].end if review.luck else (review.entries[-1].step if review.entries else 0)
