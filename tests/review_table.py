@@ -9,7 +9,7 @@ gives the same numbers on every machine). Rewrite it after changing how the revi
 Each row is one decision of a seat in a game played by `game_of(kind, index)`: GreedyBot ("greedy",
 both seats) or RandomBot ("random", against GreedyBot), with the chosen action's 10x loss and the
 worst candidate by the 10x values, and (where that worst is a planted-blunder candidate) its own 10x
-judgment.
+judgment. The 10x budget is fixed (`more=0`: no decision is valued again).
 """
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ def moments(kind: str, index: int) -> list[Moment]:
 
 def row(kind: str, index: int, m: Moment) -> dict[str, Any]:
     """The table's row for decision `m`."""
-    big = judge(m.view, m.action, m.step, worlds=BIG, seed=SEED)
+    big = judge(m.view, m.action, m.step, worlds=BIG, seed=SEED, more=0)
     top = max(v.value for v in big.values)
     worst = min(big.values, key=lambda v: v.value)
     out: dict[str, Any] = {"kind": kind, "game": index, "seat": m.view["perspective"], "step": m.step,
                            "loss": big.loss, "se": big.se, "worst": worst.action.to_dict(),
                            "worst_gap": top - worst.value}
     if top - worst.value > THRESHOLDS["blunder"] and worst.action != m.action:
-        planted = judge(m.view, worst.action, m.step, worlds=BIG, seed=SEED)
+        planted = judge(m.view, worst.action, m.step, worlds=BIG, seed=SEED, more=0)
         out["planted"] = [planted.loss, planted.se, planted.label]
     return out
 

@@ -21,7 +21,7 @@ from needle_widget.engine import actions as A
 from needle_widget.engine.errors import ArgumentError
 from needle_widget.players.bots import GreedyBot, RandomBot
 from needle_widget.players.sim import play_game
-from needle_widget.review import LABELS, Reviewer, judge, review
+from needle_widget.review import LABELS, MORE, Reviewer, judge, review
 from needle_widget.review.marks import NOISE, THRESHOLDS, accuracy, label
 from needle_widget.review.story import seat_story
 from needle_widget.review.values import NEEDLE_CANDIDATES
@@ -56,7 +56,7 @@ def test_one_entry_per_decision_with_a_choice_and_only_those(long_game: Replay) 
             assert e.label in LABELS and e.loss >= 0 and e.se >= 0 and 0 <= e.accuracy <= 100
             assert e.best in [v.action for v in e.values] and e.action in [v.action for v in e.values]
             assert e.value_of(e.best).value == max(v.value for v in e.values)
-            assert all(0 <= v.value <= 1 for v in e.values) and e.worlds == SMALL
+            assert all(0 <= v.value <= 1 for v in e.values) and e.worlds in (SMALL, (1 + MORE) * SMALL)
             assert e.explain().startswith(str(e.action).split()[0][:4].capitalize()) or "as your needle" in e.explain()
 
 
@@ -130,6 +130,16 @@ def test_a_review_arrives_one_decision_at_a_time(long_game: Replay) -> None:
     assert [len(r.entries) for r in seen] == list(range(1, first.decisions + 1))
     assert seen[-1].complete and seen[-1] == review(long_game, 1, worlds=SMALL)
     assert not reviewer.step()
+
+
+def test_a_mark_in_doubt_is_settled_on_more_worlds_while_the_ledger_keeps_the_first(long_game: Replay) -> None:
+    plain, more = review(long_game, 1, worlds=SMALL, more=0), review(long_game, 1, worlds=SMALL)
+    again = [k for k, e in enumerate(more.entries) if e.worlds == (1 + MORE) * SMALL]
+    assert again and all(plain.entries[k].worlds == SMALL for k in again)
+    for a, b in zip(plain.entries, more.entries, strict=True):
+        assert (a.chosen_value, a.reference_value, a.step, a.action) == (b.chosen_value, b.reference_value, b.step,
+                                                                          b.action)
+    assert [t.luck for t in plain.luck] == [t.luck for t in more.luck] and plain.end_value == more.end_value
 
 
 def test_judge_gives_the_review_s_entry(long_game: Replay) -> None:

@@ -9,7 +9,7 @@ docs/REVIEW.md explains the method and its limits.
 """
 
 from .marks import LABELS, THRESHOLDS, accuracy, label
-from .review import DEFAULT_WORLDS, CandidateValue, Entry, LuckTerm, Review, Reviewer, judge, review, reviews
+from .review import DEFAULT_WORLDS, MORE, CandidateValue, Entry, LuckTerm, Review, Reviewer, judge, review, reviews
 
-__all__ = ["DEFAULT_WORLDS", "LABELS", "THRESHOLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer",
-           "accuracy", "judge", "label", "review", "reviews"]
+__all__ = ["DEFAULT_WORLDS", "LABELS", "MORE", "THRESHOLDS", "CandidateValue", "Entry", "LuckTerm", "Review",
+           "Reviewer", "accuracy", "judge", "label", "review", "reviews"]

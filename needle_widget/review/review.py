@@ -34,10 +34,16 @@ from . import marks
 from .story import Moment, SeatStory, seat_story
 from .values import Settings, Valuation, mean, score, std_error, value_decision, value_now
 
-__all__ = ["DEFAULT_WORLDS", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "judge", "review", "reviews"]
+__all__ = ["DEFAULT_WORLDS", "MORE", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "decide", "judge",
+           "review", "reviews"]
 
 DEFAULT_WORLDS = 96
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
+
+MORE = 3
+"""A decision whose mark is in doubt (one standard error either way would change it) is valued on
+MORE times as many worlds again, for its loss and mark only: the ledger keeps the first worlds' values,
+a fixed budget, so its luck terms stay unbiased."""
 
 
 @dataclass(frozen=True)
@@ -235,14 +241,14 @@ class Reviewer:
     """
 
     def __init__(self, replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0,
-                 model: Any = None, policy: Any = None) -> None:
-        self.settings = self.settings_for(worlds, seed, model, policy)
+                 model: Any = None, policy: Any = None, more: int = MORE) -> None:
+        self.settings = self.settings_for(worlds, seed, model, policy, more)
         self.story: SeatStory = seat_story(replay, seat)
         self._valued: list[Valuation] = []
         self._end: tuple[float, ...] | None = None
 
     @staticmethod
-    def settings_for(worlds: Any, seed: Any, model: Any, policy: Any) -> Settings:
+    def settings_for(worlds: Any, seed: Any, model: Any, policy: Any, more: Any = MORE) -> Settings:
         """The checked settings (ArgumentError quoting the first bad one)."""
         n = DEFAULT_WORLDS if worlds is None else worlds
         if type(n) is not int or not 2 <= n <= MAX_WORLDS:
@@ -253,7 +259,9 @@ class Reviewer:
             raise ArgumentError(f"model must be a bot or None, not {model!r}"[:200])
         if policy is not None and not callable(getattr(policy, "choose", None)):
             raise ArgumentError(f"policy must be a bot (an object with choose) or None, not {policy!r}"[:200])
-        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy)
+        if type(more) is not int or not 0 <= more <= 10:
+            raise ArgumentError(f"more must be an integer from 0 to 10, not {more!r}"[:200])
+        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more)
 
     @property
     def done(self) -> bool:
@@ -263,7 +271,7 @@ class Reviewer:
     def jobs(self) -> list[Callable[[], Any]]:
         """What is left to compute, in order, as picklable calls (for an executor); give each result to `add`."""
         story, settings = self.story, self.settings
-        out: list[Callable[[], Any]] = [partial(value_decision, m.view, m.action, settings, f"{story.seat} {m.step}")
+        out: list[Callable[[], Any]] = [partial(decide, m.view, m.action, settings, f"{story.seat} {m.step}")
                                         for m in story.moments[len(self._valued):]]
         if story.result is None and self._end is None:
             out.append(partial(value_now, story.end_view, settings, f"{story.seat} end {story.length}"))
@@ -306,10 +314,11 @@ class Reviewer:
         for i, entry in enumerate(entries):
             if i + 1 < len(entries):
                 nxt = entries[i + 1]
-                value, se = nxt.reference_value, math.hypot(_se_of(self._valued[i + 1].reference), _chosen_se(entry))
+                value = nxt.reference_value
+                se = math.hypot(std_error(self._valued[i + 1][0].reference), self._chosen_se(i))
                 end = nxt.step
             elif self.done:
-                value, se = self._end_value(), math.hypot(self._end_se(), _chosen_se(entry))
+                value, se = self._end_value(), math.hypot(self._end_se(), self._chosen_se(i))
                 end = story.length
             else:
                 break
@@ -322,6 +331,11 @@ class Reviewer:
                       story.result.describe() if story.result else None, settings.worlds, settings.seed, model,
                       complete=self.done, decisions=len(story.moments))
 
+    def _chosen_se(self, i: int) -> float:
+        """The standard error of decision i's chosen value on its first worlds (the ledger's)."""
+        base = self._valued[i][0]
+        return std_error(base.rows[base.chosen])
+
     def _end_value(self) -> float:
         if self.story.result is not None:
             return score(self.story.result, self.story.seat)
@@ -333,13 +347,14 @@ class Reviewer:
 
 def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor | None = None,
             worlds: int | None = None, seed: int | None = 0, model: Any = None,
-            policy: Any = None) -> tuple[Review, ...]:
+            policy: Any = None, more: int = MORE) -> tuple[Review, ...]:
     """The reviews of several seats of one game (both by default), the same as `review` gives for each.
 
     `executor`: a `concurrent.futures.Executor` (e.g. `ProcessPoolExecutor(2)`, or a dask cluster's
     `client.get_executor()`) values the decisions of all seats in parallel; the numbers do not depend on it.
     """
-    reviewers = [Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy) for seat in seats]
+    reviewers = [Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more)
+                 for seat in seats]
     if executor is None:
         return tuple(r.run() for r in reviewers)
     futures = [[executor.submit(job) for job in r.jobs()] for r in reviewers]
@@ -350,55 +365,75 @@ def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor
 
 
 def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0, model: Any = None,
-           policy: Any = None) -> Review:
+           policy: Any = None, more: int = MORE) -> Review:
     """Review `seat`'s decisions (0: Player 1, 1: Player 2) in a recorded game, finished or not.
 
     Each decision is valued over `worlds` worlds sampled from the seat's own view (default
     `DEFAULT_WORLDS`; uniform over the worlds the view allows, or weighed by `model`, a bot
     modelling the opponent's choices), every candidate played to the end by `policy` on both seats
     (GreedyBot by default). The same replay, seat and settings give the same review on every
-    machine; `seed=None` draws a fresh seed (kept in `Review.seed`).
+    machine; `seed=None` draws a fresh seed (kept in `Review.seed`). A decision whose mark is in doubt is
+    valued on `more` times as many worlds again, for its loss and mark (`MORE`; 0: never).
     """
-    return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy).run()
+    return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more).run()
 
 
 def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None = None, seed: int = 0,
-          model: Any = None, policy: Any = None) -> Entry:
+          model: Any = None, policy: Any = None, more: int = MORE) -> Entry:
     """The entry of one decision: `action` played from `view` (a seat's `game.view(seat)`) at `step` (the
     index of the action in its game), valued as `review` values it (the same worlds for the same seed).
     """
-    settings = Reviewer.settings_for(worlds, seed, model, policy)
+    settings = Reviewer.settings_for(worlds, seed, model, policy, more)
     legal = view.get("legal_actions") or ()
     moment = Moment(step, view, action, len(legal))
-    return _entry(moment, value_decision(view, action, settings, f"{view['perspective']} {step}"))
+    return _entry(moment, decide(view, action, settings, f"{view['perspective']} {step}"))
 
 
-def _entry(moment: Moment, v: Valuation) -> Entry:
-    rows, n = v.rows, v.worlds
+def decide(view: dict[str, Any], chosen: Action, settings: Settings,
+           key: str) -> tuple[Valuation, Valuation | None]:
+    """A decision valued on `settings.worlds` worlds, and again on `settings.more` times as many when its
+    mark is in doubt (None if not).
+    """
+    base = value_decision(view, chosen, settings, key)
+    if settings.more and _in_doubt(base):
+        return base, value_decision(view, chosen, settings, f"{key} more", settings.more * settings.worlds)
+    return base, None
+
+
+def _in_doubt(v: Valuation) -> bool:
+    loss, se, best = _loss(v.rows, v.chosen)
+    mark = marks.label(loss, se, best)
+    return marks.label(loss + se, se, False) != mark or marks.label(max(0.0, loss - se), se, best) != mark
+
+
+def _loss(rows: Sequence[Sequence[float]], chosen: int) -> tuple[float, float, bool]:
+    """The loss (best picked on one half of the worlds, measured on the other), its standard error, and
+    whether the chosen action is the best on all the worlds.
+    """
+    n = len(rows[0])
+    means = [mean(r) for r in rows]
+    half = ([w for w in range(n) if w % 2 == 0], [w for w in range(n) if w % 2 == 1])
+    pick = [_argmax([mean([r[w] for w in part]) for r in rows], chosen) for part in half]
+    diffs = [rows[pick[1 - w % 2]][w] - rows[chosen][w] for w in range(n)]
+    return max(0.0, mean(diffs)), std_error(diffs), _argmax(means, chosen) == chosen
+
+
+def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None]) -> Entry:
+    v, extra = valued
+    rows = v.rows if extra is None else tuple(a + b for a, b in zip(v.rows, extra.rows, strict=True))
+    n = len(rows[0])
     means = [mean(r) for r in rows]
     values = tuple(CandidateValue(a, m, std_error(r)) for a, m, r in zip(v.candidates, means, rows, strict=True))
     best = _argmax(means, v.chosen)
-    half = ([w for w in range(n) if w % 2 == 0], [w for w in range(n) if w % 2 == 1])
-    pick = [_argmax([mean([r[w] for w in part]) for r in rows], v.chosen) for part in half]
-    diffs = [rows[pick[1 - w % 2]][w] - rows[v.chosen][w] for w in range(n)]
-    loss, se = max(0.0, mean(diffs)), std_error(diffs)
-    chosen_best = best == v.chosen
+    loss, se, chosen_best = _loss(rows, v.chosen)
     return Entry(moment.step, moment.view["perspective"], moment.action, v.candidates[best], values, loss, se,
-                 marks.label(loss, se, chosen_best), means[v.chosen], mean(v.reference), n, moment.choices)
+                 marks.label(loss, se, chosen_best), mean(v.rows[v.chosen]), mean(v.reference), n, moment.choices)
 
 
 def _argmax(xs: list[float], prefer: int) -> int:
     """The index of the largest value; in a tie `prefer` if it is among the largest, else the first."""
     top = max(xs)
     return prefer if xs[prefer] == top else xs.index(top)
-
-
-def _se_of(xs: tuple[float, ...]) -> float:
-    return std_error(xs)
-
-
-def _chosen_se(entry: Entry) -> float:
-    return entry.value_of(entry.action).se
 
 
 def _events(story: SeatStory, start: int, end: int) -> tuple[str, ...]:

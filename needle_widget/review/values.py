@@ -48,6 +48,8 @@ class Settings:
     seed: int
     model: Any = None
     policy: Any = None
+    more: int = 0
+    """A decision whose mark is in doubt (`review`) is valued on `more` times as many worlds again."""
 
 
 @dataclass(frozen=True)
@@ -88,9 +90,9 @@ def std_error(xs: Sequence[float]) -> float:
     return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1) / n)
 
 
-def _worlds(view: dict[str, Any], settings: Settings, key: str) -> list[Game]:
+def _worlds(view: dict[str, Any], settings: Settings, key: str, n: int | None = None) -> list[Game]:
     seed = random.Random(f"needle review {settings.seed} {key}").getrandbits(63)
-    return W.sample(view, settings.worlds, seed=seed, model=settings.model)
+    return W.sample(view, n or settings.worlds, seed=seed, model=settings.model)
 
 
 def _policies(settings: Settings, world: Game) -> tuple[Any, Any]:
@@ -120,10 +122,13 @@ def _candidates(world: Game, seat: int, chosen: Action) -> list[Action]:
     return ranked + [chosen] * (chosen not in ranked)
 
 
-def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key: str) -> Valuation:
-    """Every candidate at a decision of `view`'s seat, valued on the same worlds (see the module docstring)."""
+def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key: str,
+                   n: int | None = None) -> Valuation:
+    """Every candidate at a decision of `view`'s seat, valued on the same worlds (see the module docstring):
+    `settings.worlds` of them, or `n`.
+    """
     seat = view["perspective"]
-    worlds = _worlds(view, settings, key)
+    worlds = _worlds(view, settings, key, n)
     candidates = _candidates(worlds[0], seat, chosen)
     policy = settings.policy or _GREEDY[0]
     rows: list[list[float]] = [[] for _ in candidates]
