@@ -142,6 +142,16 @@ def test_a_mark_in_doubt_is_settled_on_more_worlds_while_the_ledger_keeps_the_fi
     assert [t.luck for t in plain.luck] == [t.luck for t in more.luck] and plain.end_value == more.end_value
 
 
+def test_the_ledger_alone_gives_the_full_review_s_skill_and_luck(long_game: Replay) -> None:
+    for seat in (0, 1):
+        full, ledger = review(long_game, seat, worlds=SMALL), review(long_game, seat, worlds=SMALL, ledger=True)
+        assert [t.luck for t in full.luck] == [t.luck for t in ledger.luck]
+        assert [e.skill for e in full.entries] == [e.skill for e in ledger.entries]
+        assert (full.start_value, full.end_value, full.luck_adjusted) == (ledger.start_value, ledger.end_value,
+                                                                           ledger.luck_adjusted)
+        assert all(len(e.values) <= 2 for e in ledger.entries)
+
+
 def test_judge_gives_the_review_s_entry(long_game: Replay) -> None:
     r = review(long_game, 0, worlds=SMALL, seed=3)
     for e in r.entries[::5]:

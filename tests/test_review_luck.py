@@ -1,9 +1,10 @@
 """The review's ledger and accuracy, statistically (docs/REVIEW.md), each with its level, sized for a CI run.
 
 - Luck is fair: with the opponent modelled as it plays (GreedyBot), 1,000+ luck terms of GreedyBot games
-  have mean 0 within their 95% interval (the terms are unbiased at any budget, so 2 worlds a decision do).
+  have mean 0 within their 95% interval (the terms are unbiased at any budget, so 2 worlds a decision do, and the ledger alone, `ledger=True`, gives
+  the same terms as the full review: test_review.py).
 - Graded players: at the same positions (the GreedyBot decisions of tests/data/review_10x.jsonl), mean
-  accuracy orders RandomBot's choices < GreedyBot's with a planted mistake at one decision in ten (the
+  accuracy orders RandomBot's choices < GreedyBot's with a planted mistake at one decision in five (the
   worst candidate by the 10x review) < GreedyBot's own, each paired gap more than 2 standard errors.
 """
 
@@ -33,7 +34,7 @@ def luck_terms(model, games: range) -> list[float]:
     for seed in games:
         replay = play_game(GreedyBot(), GreedyBot(), seed=seed).replay()
         for seat in (0, 1):
-            out += [t.luck for t in review(replay, seat, worlds=2, seed=seed, model=model).luck]
+            out += [t.luck for t in review(replay, seat, worlds=2, seed=seed, model=model, ledger=True).luck]
     return out
 
 
@@ -62,12 +63,12 @@ def test_accuracy_orders_random_then_planted_mistakes_then_greedy() -> None:
     for n, r in enumerate(rows):
         m = moments[r["game"], r["seat"], r["step"]]
         legal = m.view["legal_actions"]
-        own = judge(m.view, m.action, m.step, worlds=worlds).accuracy
+        own = judge(m.view, m.action, m.step, worlds=worlds, more=0).accuracy
         greedy.append(own)
         worst = T.worst_action(r)
-        planted.append(judge(m.view, worst, m.step, worlds=worlds).accuracy if n % 10 == 0 else own)
+        planted.append(judge(m.view, worst, m.step, worlds=worlds, more=0).accuracy if n % 5 == 0 else own)
         pick = from_dict(legal[rng.randrange(len(legal))])
-        random_.append(judge(m.view, pick, m.step, worlds=worlds).accuracy if pick != m.action else own)
+        random_.append(judge(m.view, pick, m.step, worlds=worlds, more=0).accuracy if pick != m.action else own)
     for low, high in ((random_, planted), (planted, greedy)):
         gaps = [h - lo for lo, h in zip(low, high, strict=True)]
         mean, se = mean_and_se(gaps)

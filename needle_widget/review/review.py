@@ -241,14 +241,15 @@ class Reviewer:
     """
 
     def __init__(self, replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0,
-                 model: Any = None, policy: Any = None, more: int = MORE) -> None:
-        self.settings = self.settings_for(worlds, seed, model, policy, more)
+                 model: Any = None, policy: Any = None, more: int = MORE, ledger: bool = False) -> None:
+        self.settings = self.settings_for(worlds, seed, model, policy, more, ledger)
         self.story: SeatStory = seat_story(replay, seat)
         self._valued: list[Valuation] = []
         self._end: tuple[float, ...] | None = None
 
     @staticmethod
-    def settings_for(worlds: Any, seed: Any, model: Any, policy: Any, more: Any = MORE) -> Settings:
+    def settings_for(worlds: Any, seed: Any, model: Any, policy: Any, more: Any = MORE,
+                     ledger: Any = False) -> Settings:
         """The checked settings (ArgumentError quoting the first bad one)."""
         n = DEFAULT_WORLDS if worlds is None else worlds
         if type(n) is not int or not 2 <= n <= MAX_WORLDS:
@@ -261,7 +262,9 @@ class Reviewer:
             raise ArgumentError(f"policy must be a bot (an object with choose) or None, not {policy!r}"[:200])
         if type(more) is not int or not 0 <= more <= 10:
             raise ArgumentError(f"more must be an integer from 0 to 10, not {more!r}"[:200])
-        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more)
+        if type(ledger) is not bool:
+            raise ArgumentError(f"ledger must be True or False, not {ledger!r}"[:200])
+        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more, ledger)
 
     @property
     def done(self) -> bool:
@@ -347,14 +350,14 @@ class Reviewer:
 
 def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor | None = None,
             worlds: int | None = None, seed: int | None = 0, model: Any = None,
-            policy: Any = None, more: int = MORE) -> tuple[Review, ...]:
+            policy: Any = None, more: int = MORE, ledger: bool = False) -> tuple[Review, ...]:
     """The reviews of several seats of one game (both by default), the same as `review` gives for each.
 
     `executor`: a `concurrent.futures.Executor` (e.g. `ProcessPoolExecutor(2)`, or a dask cluster's
     `client.get_executor()`) values the decisions of all seats in parallel; the numbers do not depend on it.
     """
-    reviewers = [Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more)
-                 for seat in seats]
+    reviewers = [Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more,
+                          ledger=ledger) for seat in seats]
     if executor is None:
         return tuple(r.run() for r in reviewers)
     futures = [[executor.submit(job) for job in r.jobs()] for r in reviewers]
@@ -365,7 +368,7 @@ def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor
 
 
 def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0, model: Any = None,
-           policy: Any = None, more: int = MORE) -> Review:
+           policy: Any = None, more: int = MORE, ledger: bool = False) -> Review:
     """Review `seat`'s decisions (0: Player 1, 1: Player 2) in a recorded game, finished or not.
 
     Each decision is valued over `worlds` worlds sampled from the seat's own view (default
@@ -374,8 +377,14 @@ def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | 
     (GreedyBot by default). The same replay, seat and settings give the same review on every
     machine; `seed=None` draws a fresh seed (kept in `Review.seed`). A decision whose mark is in doubt is
     valued on `more` times as many worlds again, for its loss and mark (`MORE`; 0: never).
+
+    `ledger=True` values only what the ledger needs (the chosen action and the reference player's: a
+    few times faster): skill, luck and `luck_adjusted` are the same as in the full review, but each
+    entry compares only those two actions, so its loss and mark are not the review's (a tournament's
+    luck adjustment uses it).
     """
-    return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more).run()
+    return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more,
+                    ledger=ledger).run()
 
 
 def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None = None, seed: int = 0,
@@ -395,7 +404,7 @@ def decide(view: dict[str, Any], chosen: Action, settings: Settings,
     mark is in doubt (None if not).
     """
     base = value_decision(view, chosen, settings, key)
-    if settings.more and _in_doubt(base):
+    if settings.more and not settings.ledger and _in_doubt(base):
         return base, value_decision(view, chosen, settings, f"{key} more", settings.more * settings.worlds)
     return base, None
 

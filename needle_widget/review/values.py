@@ -50,6 +50,8 @@ class Settings:
     policy: Any = None
     more: int = 0
     """A decision whose mark is in doubt (`review`) is valued on `more` times as many worlds again."""
+    ledger: bool = False
+    """Value only what the ledger needs: the chosen action and the rollout policy's (no marks worth reading)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,7 @@ def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key
     """
     seat = view["perspective"]
     worlds = _worlds(view, settings, key, n)
-    candidates = _candidates(worlds[0], seat, chosen)
+    candidates = [chosen] if settings.ledger else _candidates(worlds[0], seat, chosen)
     policy = settings.policy or _GREEDY[0]
     rows: list[list[float]] = [[] for _ in candidates]
     trusted = is_trusted(policy)
@@ -139,6 +141,8 @@ def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key
             rows[k].append(score(play_out(_applied(world, action), _policies(settings, world)), seat))
         if not trusted:
             extra.append(score(play_out(world.copy(), _policies(settings, world)), seat))
+    if settings.ledger and not trusted:
+        return Valuation(tuple(candidates), tuple(map(tuple, rows)), 0, tuple(extra))
     if trusted:
         ref = policy.choose_trusted(worlds[0].player_view(seat))
         if ref not in candidates:
