@@ -277,7 +277,7 @@ def test_spoiler_free_review_shows_no_review_before_the_end(made: list[int]) -> 
 def test_the_review_fills_in_on_the_worker_and_never_holds_up_a_request() -> None:
     async def run() -> tuple[dict, dict, list[int], dict]:
         w = NeedleWidget.from_replay(blundered(), perspective=0, reveal_at_end=False)
-        w._review.worlds = WORLDS
+        w.review_worlds = WORLDS
         send(w, kind="review", open=True, id=1)
         first = w.review["reviews"][0]
         answered = {"answer": w.answer, "status": w.review["status"]}
@@ -340,4 +340,6 @@ def test_python_s_bad_budget_raises_and_changes_nothing() -> None:
     for worlds in (1, 0, 2.5, "many", True):
         with pytest.raises(NeedleError, match="worlds must be an integer from 2"):
             w.show_review(worlds=worlds)
-        assert synced(w) == before
+        with pytest.raises(NeedleError, match="worlds must be an integer from 2"):
+            w.review_worlds = worlds
+        assert synced(w) == before and w.review_worlds == WORLDS

@@ -105,7 +105,11 @@ export function ledgerLayer(review, scale) {
   const { line, bars } = ledger(review);
   if (!line.length) return null;
   const clamp = (v) => Math.max(0, Math.min(1, v));
-  const width = Math.max(2, Math.min(10, scale.stepWidth * 0.4));
+  // A skill bar half a step from the nearest luck bar: the two never overlap (0.45 / 2 + 0.3 / 2 < 0.5).
+  const widths = {
+    skill: Math.max(2.5, Math.min(10, scale.stepWidth * 0.45)),
+    luck: Math.max(1.5, Math.min(7, scale.stepWidth * 0.3)),
+  };
   const points = line.map((p) => `${scale.x(p.x).toFixed(1)},${scale.y(clamp(p.value)).toFixed(1)}`).join(" ");
   return s(
     "g",
@@ -114,6 +118,7 @@ export function ledgerLayer(review, scale) {
     bars.map((b) => {
       const y1 = scale.y(clamp(b.from));
       const y2 = scale.y(clamp(b.to));
+      const width = widths[b.kind];
       return s("rect", {
         class: ["nw-ledger-bar", `nw-ledger-${b.kind}`, b.to < b.from ? "nw-ledger-down" : "nw-ledger-up"],
         x: (scale.x(b.x) - width / 2).toFixed(1), y: Math.min(y1, y2).toFixed(1),
@@ -210,7 +215,7 @@ function summaryTable(reviews, legend) {
       h("thead", null, h("tr", null,
         h("th", { scope: "col" }, "Seat"),
         h("th", { scope: "col" }, "Accuracy"),
-        marked.map((l) => h("th", { scope: "col" }, h("span", { class: `nw-mark-${l.label}`, "aria-hidden": "true" }, `${l.mark} `), `${l.words}s`)),
+        marked.map((l) => h("th", { scope: "col" }, h("span", { class: `nw-mark-${l.label}`, "aria-hidden": "true" }, `${l.mark} `), l.plural || l.words)),
         h("th", { scope: "col" }, "Luck"),
         h("th", { scope: "col" }, "Result"),
         h("th", { scope: "col" }, "Luck-adjusted"))),
@@ -226,7 +231,7 @@ function summaryTable(reviews, legend) {
 
 function candidates(entry) {
   return h("table", { class: "nw-data-table nw-review-values" },
-    h("caption", null, `Each choice's expected score over ${entry.worlds} worlds`),
+    h("caption", null, `Each choice's expected score, over ${entry.worlds} worlds`),
     h("thead", null, h("tr", null, h("th", { scope: "col" }, "Choice"), h("th", { scope: "col" }, "Won"),
       h("th", { scope: "col" }, "±"))),
     h("tbody", null, (entry.values || []).map((v) => h("tr", { class: [v.chosen ? "nw-chosen" : null, v.best ? "nw-review-best" : null] },

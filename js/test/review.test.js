@@ -86,7 +86,7 @@ describe("the review panel", () => {
     expect(rows.length).toBe(1);
     expect(rows[0].textContent).toContain("Player 1");
     expect([...panel.querySelectorAll(".nw-review-summary th")].map((th) => th.textContent)).toEqual(
-      expect.arrayContaining(["Accuracy", "?? blunders", "Luck", "Result", "Luck-adjusted"]));
+      expect.arrayContaining(["Accuracy", "?? blunders", "?! inaccuracies", "Luck", "Result", "Luck-adjusted"]));
     const entry = reviewFor(s, 0).entries.find((e) => e.at === 13);
     const here = panel.querySelector(".nw-review-here");
     expect(here.getAttribute("aria-label")).toBe("Player 1's decision at step 13");

@@ -31,7 +31,7 @@ from ..screen.features import FEATURES, REQUESTS, feature_traits
 from ..screen.guard import play_bots, seat_bots
 from ..screen.plugin import Feature
 from ..screen.quizmode import QuizMode
-from ..screen.reviewpanel import ReviewPanel
+from ..screen.reviewpanel import ReviewPanel, check_worlds
 from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
 from ..screen.synced import Synced
 from ..teaching.answers import Answer, QuizRun, save_answers
@@ -383,6 +383,17 @@ class NeedleWidget(anywidget.AnyWidget):
     def close_review(self) -> None:
         """Close the review (what was computed stays cached)."""
         self._python(self._review.show, self._session.perspective, False)
+
+    @property
+    def review_worlds(self) -> int:
+        """The review's budget: worlds per decision (default `review.DEFAULT_WORLDS`), for the review opened
+        from Python or from the browser; set it before opening (fewer is faster and noisier).
+        """
+        return self._review.worlds
+
+    @review_worlds.setter
+    def review_worlds(self, worlds: int) -> None:
+        self._python(setattr, self._review, "worlds", check_worlds(worlds))
 
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""

@@ -52,14 +52,14 @@ from .plugin import Feature, Trait, request
 
 __all__ = ["CANDIDATES_SHOWN", "MARKS", "REVIEW_SEED", "ReviewPanel", "check_worlds", "review_dict"]
 
-MARKS: dict[str, tuple[str, str]] = {
-    "best": ("", "best"),
-    "good": ("", "good"),
-    "inaccuracy": ("?!", "inaccuracy"),
-    "mistake": ("?", "mistake"),
-    "blunder": ("??", "blunder"),
+MARKS: dict[str, tuple[str, str, str]] = {
+    "best": ("", "best", "best"),
+    "good": ("", "good", "good"),
+    "inaccuracy": ("?!", "inaccuracy", "inaccuracies"),
+    "mistake": ("?", "mistake", "mistakes"),
+    "blunder": ("??", "blunder", "blunders"),
 }
-"""Each label's symbol (chess's; none for best and good) and its words for screen readers."""
+"""Each label's symbol (chess's; none for best and good), its words for screen readers, and their plural."""
 assert tuple(MARKS) == LABELS
 CANDIDATES_SHOWN = 6
 """Candidates listed per decision (the best first), plus the chosen one if it is not among them."""
@@ -98,7 +98,7 @@ def _entry_dict(e: Entry) -> dict[str, Any]:
     shown = ranked[:CANDIDATES_SHOWN]
     if chosen not in shown:
         shown.append(chosen)
-    symbol, words = MARKS[e.label]
+    symbol, words, _plural = MARKS[e.label]
     return {
         "step": e.step, "at": e.step + 1, "seat": e.seat, "label": e.label, "mark": symbol, "words": words,
         "text": str(e.action), "best_text": str(e.best), "is_best": e.best == e.action, "explain": e.explain(),
@@ -238,7 +238,8 @@ class ReviewPanel(Feature):
         if not self.open:
             return None
         seats = self.seats(perspective)
-        legend = [{"label": label, "mark": MARKS[label][0], "words": MARKS[label][1]} for label in LABELS]
+        legend = [{"label": label, "mark": mark, "words": words, "plural": plural}
+                  for label, (mark, words, plural) in MARKS.items()]
         out: dict[str, Any] = {"status": "hidden", "reason": self.reason(perspective), "worlds": self.worlds,
                                "seats": seats, "reviews": [], "legend": legend, "note": None}
         if not seats:
