@@ -266,9 +266,17 @@ function here(state, review) {
   return h("div", { class: "nw-review-here", role: "group", "aria-label": `${who}'s decision at step ${step}` }, parts);
 }
 
+/** The decision the list's one tab stop is on: the one that led to `step`, else the last before it, else the first. */
+export function tabStop(entries, step) {
+  let stop = entries.length ? entries[0] : null;
+  for (const e of entries) if (e.at <= step) stop = e;
+  return stop;
+}
+
 function decisions(state, review, uid) {
   const step = Number.isInteger(state.asked) ? state.asked : state.step;
   const entries = review.entries || [];
+  const stop = tabStop(entries, step);
   return h(
     "ol",
     { class: "nw-review-list", id: `${uid}-review-list`, "aria-label": `${review.name || playerName(review.seat)}'s decisions` },
@@ -277,7 +285,7 @@ function decisions(state, review, uid) {
       {
         type: "button", class: ["nw-review-item", e.at === step ? "nw-current" : null],
         "data-key": `review-at-${review.seat}-${e.at}`, "data-request": { kind: "step", to: e.at },
-        "aria-current": e.at === step ? "step" : null,
+        "aria-current": e.at === step ? "step" : null, tabindex: e === stop ? "0" : "-1",
       },
       markSymbol(e),
       h("span", { class: "nw-review-step" }, `Step ${e.at}`),
@@ -315,11 +323,13 @@ export function renderReview(state, ui) {
           h("select", { class: "nw-select", "data-key": "review-seat", "data-input": "review-seat", "aria-label": "Whose decisions", value: String(seat) },
             reviews.map((x) => h("option", { value: String(x.seat), selected: x.seat === seat }, x.name || playerName(x.seat))))))
       : null,
+    // The live line says what is being done once; the count is the progress bar's (no announcement per decision).
     h("p", { class: "nw-busy-text", "aria-live": "polite" },
-      working ? `Reviewing ${working.name || playerName(working.seat)}: ${working.done || 0} of ${working.total ?? "?"} decisions…` : ""),
+      working ? `Reviewing ${working.name || playerName(working.seat)}'s decisions…` : ""),
     working
       ? h("div", { class: "nw-progress" },
-          h("progress", { max: String(working.total || 1), value: String(working.done || 0), "aria-label": "Review progress" }))
+          h("progress", { max: String(working.total || 1), value: String(working.done || 0), "aria-label": "Review progress" }),
+          h("span", null, `${working.done || 0} of ${working.total ?? "?"} decisions`))
       : null,
     r.status === "hidden" ? h("p", { class: "nw-tool-reason" }, r.reason || "No review on this screen now.") : null,
     reviews.filter((x) => x.status === "failed").map((x) => h("p", { class: "nw-whatif-error" }, x.error || "The review failed.")),
@@ -341,16 +351,32 @@ export const reviewFeature = {
   // The seat whose decisions are listed is this view's choice: every review shown is already here.
   changes: { "review-seat": (el) => ({ ui: "review-seat", seat: Number(el.value) }) },
   focus: ["review-seat", "tool-review"],
-  connect: ({ root }) => ({
-    // Keep the current decision in sight in its list as the step changes.
-    rendered({ stepChanged }) {
-      if (!stepChanged) return;
-      const list = root.querySelector(".nw-review-list");
-      const current = list && list.querySelector('[aria-current="step"]');
-      if (!current || !(list.clientHeight > 0)) return;
-      const a = current.getBoundingClientRect();
-      const b = list.getBoundingClientRect();
-      if (a.top < b.top || a.bottom > b.bottom) list.scrollTop += a.top - b.top - (list.clientHeight - a.height) / 2;
-    },
-  }),
+  connect: ({ root }) => {
+    // The list of decisions is one tab stop; ↑ / ↓ move the focus along it (Enter goes there). The root's
+    // own handler leaves these keys alone here: they step only in the list of moves and on sliders.
+    function onKeydown(event) {
+      if (event.key !== "ArrowUp" && event.key !== "ArrowDown") return;
+      const item = event.target.closest && event.target.closest(".nw-review-item");
+      if (!item || !root.contains(item)) return;
+      const items = [...item.closest(".nw-review-list").querySelectorAll(".nw-review-item")];
+      const next = items[items.indexOf(item) + (event.key === "ArrowDown" ? 1 : -1)];
+      event.preventDefault();
+      if (next) next.focus();
+    }
+    root.addEventListener("keydown", onKeydown);
+    return { rendered: keepInSight(root), disconnect: () => root.removeEventListener("keydown", onKeydown) };
+  },
 };
+
+/** After a render: keep the current decision in sight in its list as the step changes. */
+function keepInSight(root) {
+  return function rendered({ stepChanged }) {
+    if (!stepChanged) return;
+    const list = root.querySelector(".nw-review-list");
+    const current = list && list.querySelector('[aria-current="step"]');
+    if (!current || !(list.clientHeight > 0)) return;
+    const a = current.getBoundingClientRect();
+    const b = list.getBoundingClientRect();
+    if (a.top < b.top || a.bottom > b.bottom) list.scrollTop += a.top - b.top - (list.clientHeight - a.height) / 2;
+  };
+}

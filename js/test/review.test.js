@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import states from "./whatif_states.json";
 import { renderApp } from "../src/app.js";
 import { initialUi, reduceUi } from "../src/ui.js";
-import { entryAt, ledger, luckAt, reviewFor, shownSeat, signed, stepMarks } from "../src/review.js";
+import { entryAt, ledger, luckAt, reviewFor, shownSeat, signed, stepMarks, tabStop } from "../src/review.js";
 import { click, flush, mountsCleanedAfterEach, synced } from "./helpers.js";
 
 const open = mountsCleanedAfterEach();
@@ -168,6 +168,33 @@ describe("the review panel", () => {
     expect(app.querySelector("section.nw-review")).toBeNull();
     expect(request(byKey(app, "tool-review"))).toEqual({ kind: "review", open: true });
     expect(app.querySelector(".nw-ev-mark")).toBeNull();
+  });
+});
+
+describe("the list of decisions by keyboard", () => {
+  it("is one tab stop: the decision that led to the step, else the last before it, else the first", () => {
+    const entries = [{ at: 3 }, { at: 7 }, { at: 12 }];
+    expect(tabStop(entries, 7)).toBe(entries[1]);
+    expect(tabStop(entries, 10)).toBe(entries[1]);
+    expect(tabStop(entries, 0)).toBe(entries[0]);
+    expect(tabStop(entries, 40)).toBe(entries[2]);
+    expect(tabStop([], 4)).toBeNull();
+    const app = render("review_player");
+    const stops = [...app.querySelectorAll(".nw-review-list button")].filter((b) => b.getAttribute("tabindex") === "0");
+    expect(stops.map((b) => b.getAttribute("data-key"))).toEqual(["review-at-0-13"]);
+  });
+
+  it("moves the focus along the list with ↑ / ↓ and leaves the step alone until Enter", async () => {
+    const { root, model } = open(stateOf("review_player"));
+    const current = byKey(root, "review-at-0-13");
+    current.focus();
+    current.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowDown", bubbles: true, cancelable: true }));
+    const next = document.activeElement;
+    expect(next).not.toBe(current);
+    expect(next.classList.contains("nw-review-item")).toBe(true);
+    next.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowUp", bubbles: true, cancelable: true }));
+    expect(document.activeElement).toBe(current);
+    expect(model.sent).toEqual([]);
   });
 });
 
