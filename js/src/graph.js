@@ -6,7 +6,8 @@
 import { h, percent, s } from "./dom.js";
 import { cardText } from "./cards.js";
 import { perspectiveLabel, playerName } from "./names.js";
-import { ledgerLayer, ledgerLegend, ledgerText, reviewFor } from "./review.js";
+import { ledgerLayer, ledgerLegend, ledgerText } from "./ledger.js";
+import { reviewFor } from "./review.js";
 import { offer, offerReason, panelRequest } from "./whatif.js";
 
 export const W = 720;

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import states from "./whatif_states.json";
 import { renderApp } from "../src/app.js";
 import { initialUi, reduceUi } from "../src/ui.js";
-import { entryAt, ledger, luckAt, reviewFor, shownSeat, signed, stepMarks, tabStop } from "../src/review.js";
+import { ledger, signed } from "../src/ledger.js";
+import { entryAt, luckAt, reviewFor, shownSeat, stepMarks, tabStop } from "../src/review.js";
 import { click, flush, mountsCleanedAfterEach, synced } from "./helpers.js";
 
 const open = mountsCleanedAfterEach();
