@@ -54,9 +54,9 @@ export function stepMarks(state) {
   return out.sort((a, b) => a.at - b.at || a.seat - b.seat);
 }
 
-/** 0.5 -> "0.50": an expected score (1 a win, ½ a draw, 0 a loss). */
+/** 0.5 -> "0.50", -1.25 -> "−1.25": an expected score (1 a win, ½ a draw, 0 a loss), or the luck-adjusted result. */
 export function score(x) {
-  return typeof x === "number" && Number.isFinite(x) ? x.toFixed(2) : "–";
+  return typeof x === "number" && Number.isFinite(x) ? x.toFixed(2).replace("-", "−") : "–";
 }
 
 // ---- the list of moves and the slider ------------------------------------------------------------

@@ -6,7 +6,7 @@ import states from "./whatif_states.json";
 import { renderApp } from "../src/app.js";
 import { initialUi, reduceUi } from "../src/ui.js";
 import { ledger, signed } from "../src/ledger.js";
-import { entryAt, luckAt, reviewFor, shownSeat, stepMarks, tabStop } from "../src/review.js";
+import { entryAt, luckAt, reviewFor, score, shownSeat, stepMarks, tabStop } from "../src/review.js";
 import { click, flush, mountsCleanedAfterEach, synced } from "./helpers.js";
 
 const open = mountsCleanedAfterEach();
@@ -45,6 +45,8 @@ describe("the ledger", () => {
     expect(signed(-0.3)).toBe("−0.30");
     expect(signed(0.001)).toBe("0.00");
     expect(signed(null)).toBe("–");
+    expect(score(0.5)).toBe("0.50");
+    expect(score(-1.25)).toBe("−1.25");
   });
 });
 
