@@ -156,6 +156,49 @@ def test_twins_differing_in_a_reshuffles_order_give_identical_files(watcher: int
     assert compared == 3
 
 
+def reviewed(replay: Replay, perspective: Any, **options: Any) -> str:
+    return to_html(replay, perspective=perspective, review=True, review_worlds=4, **options)
+
+
+def seats_reviewed(page: str) -> list[list[int]]:
+    """The seats whose review each step's state carries."""
+    return [[r["seat"] for r in (state["review"] or {}).get("reviews", [])] for state in unpack(embedded(page))]
+
+
+@pytest.mark.parametrize("seed, hidden_owner", [(0, 1), (3, 0)])
+def test_twins_give_identical_files_with_the_review_a_player_may_see(seed: int, hidden_owner: int) -> None:
+    """A player's page carries its own seat's review at every step (spoiler-free: at the end only), and
+    twins that differ in the opponent's cards give the same file; the spectator's page carries none.
+    Everything revealed at the end (reveal_at_end=True) adds the opponent's review, and then the
+    twins' files differ: the opponent's review lists the opponent's cards.
+    """
+    watcher = 1 - hidden_owner
+    a, b = twins_over(seed, hidden_owner)
+    ra, rb = a.replay(), b.replay()
+    for options in ({}, {"spoilers": False}):
+        page = reviewed(ra, watcher, **options)
+        assert page == reviewed(rb, watcher, **options)
+        seats = seats_reviewed(page)
+        assert seats[-1] == [watcher]
+        assert seats[:-1] == ([[watcher]] * len(ra) if not options else [[]] * len(ra))
+    spectator = reviewed(ra, "spectator")
+    assert spectator == reviewed(rb, "spectator") and seats_reviewed(spectator)[-1] == []
+    revealed = [reviewed(r, watcher, reveal_at_end=True) for r in (ra, rb)]
+    assert seats_reviewed(revealed[0])[-1] == [watcher, hidden_owner] and revealed[0] != revealed[1]
+    assert seats_reviewed(reviewed(ra, "teacher"))[-1] == [0, 1]
+    assert seats_reviewed(to_html(ra, perspective=watcher))[-1] == [], "no review unless asked for"
+
+
+def test_the_export_command_adds_the_review(tmp_path: Path) -> None:
+    source = examples.FOLDER / "found_early.json"
+    out = tmp_path / "game.html"
+    code, _ = run_cli("export", str(source), "--perspective", "2", "-o", str(out), "--review", "--review-worlds", "4")
+    assert code == 0 and seats_reviewed(out.read_text(encoding="utf-8"))[-1] == [1]
+    code, _ = run_cli("export", str(source), "--perspective", "2", "-o", str(out), "--review", "--reveal-at-end",
+                      "--review-worlds", "4")
+    assert code == 0 and seats_reviewed(out.read_text(encoding="utf-8"))[-1] == [1, 0]
+
+
 def test_the_deal_s_seed_is_not_in_the_file() -> None:
     """Two replays that differ only in the seed they record give the same files, for every perspective."""
     replay = examples.load("found_early")

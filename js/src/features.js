@@ -11,13 +11,14 @@ import { perspectiveFeature } from "./perspective.js";
 import { pictureFeature } from "./picture.js";
 import { quizFeature } from "./quiz.js";
 import { replayFeature } from "./replaybar.js";
+import { reviewFeature } from "./review.js";
 import { tableFeature } from "./table.js";
 import { branchFeature } from "./whatif.js";
 import { worldsFeature } from "./worlds.js";
 
 // The order is the order of their views within each part of the layout (app.js): on the board the
 // branch banner, the paused banner, the table and controls, the error line; in the analysis area the
-// "what if" toolbar and the branch form, then the worlds, then the graph.
+// "what if" toolbar and the branch form, then the worlds, then the graph, then the review.
 export const FEATURES = [
   branchFeature,
   pausedFeature,
@@ -30,6 +31,7 @@ export const FEATURES = [
   infoFeature,
   worldsFeature,
   graphFeature,
+  reviewFeature,
   perspectiveFeature,
   pictureFeature,
 ];

@@ -6,6 +6,8 @@
 import { h, percent, s } from "./dom.js";
 import { cardText } from "./cards.js";
 import { perspectiveLabel, playerName } from "./names.js";
+import { ledgerLayer, ledgerLegend, ledgerText } from "./ledger.js";
+import { reviewFor } from "./review.js";
 import { offer, offerReason, panelRequest } from "./whatif.js";
 
 export const W = 720;
@@ -53,7 +55,7 @@ function lines(points, key, steps) {
   return runs;
 }
 
-function plot(g, cursor) {
+function plot(g, cursor, review) {
   const steps = g.steps || 0;
   const points = (g.points || []).filter((p) => typeof p.win === "number");
   const every = tickEvery(steps);
@@ -74,6 +76,7 @@ function plot(g, cursor) {
     s("text", { class: "nw-axis", x: W - PAD.right, y: H - 2, "text-anchor": "end" }, "step"),
     (g.markers || []).map((m) => s("line", { class: "nw-mk-line", x1: xOf(m.step, steps), x2: xOf(m.step, steps), y1: PAD.top - 4, y2: H - PAD.bottom })),
     band ? s("polygon", { class: "nw-band", points: band }) : null,
+    review ? ledgerLayer(review, { x: (k) => xOf(k, steps), y: yOf, stepWidth: steps > 0 ? PW / steps : PW }) : null,
     lines(points, "win", steps).map((r) => s("polyline", { class: "nw-line-win", points: r.join(" ") })),
     g.needle ? lines(points, "belief", steps).map((r) => s("polyline", { class: "nw-line-belief", points: r.join(" ") })) : null,
     points.length === 1 ? s("circle", { class: "nw-dot-win", cx: xOf(points[0].step, steps), cy: yOf(points[0].win), r: 3 }) : null,
@@ -86,7 +89,7 @@ function plot(g, cursor) {
   );
 }
 
-function legend(g, who) {
+function legend(g, who, review) {
   const swatch = (cls) => s("svg", { class: "nw-legend-swatch", viewBox: "0 0 24 12", "aria-hidden": "true" },
     s("line", { class: cls, x1: 1, x2: 23, y1: 6, y2: 6 }));
   const shape = (kind) => s("svg", { class: "nw-legend-swatch nw-legend-mk", viewBox: "0 0 12 12", "aria-hidden": "true" },
@@ -94,10 +97,11 @@ function legend(g, who) {
   return h("ul", { class: "nw-graph-legend" },
     h("li", null, swatch("nw-line-win"), `${who}'s win share (band: 95% interval)`),
     g.needle ? h("li", null, swatch("nw-line-belief"), `${who}'s belief that the opponent's needle is ${cardText(g.needle)}`) : null,
-    Object.entries(MARKERS).map(([kind, text]) => h("li", null, shape(kind), text)));
+    Object.entries(MARKERS).map(([kind, text]) => h("li", null, shape(kind), text)),
+    ledgerLegend(review, who));
 }
 
-function graphTable(g, ui) {
+function graphTable(g, ui, review) {
   const byStep = new Map();
   for (const m of g.markers || []) byStep.set(m.step, [...(byStep.get(m.step) || []), m.text]);
   const open = Boolean(ui && ui.graph && ui.graph.tableOpen);
@@ -108,12 +112,13 @@ function graphTable(g, ui) {
     open ? h("div", { class: "nw-table-scroll" }, h("table", { class: "nw-data-table" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "Step"), h("th", { scope: "col" }, "Win"),
         h("th", { scope: "col" }, "Interval"), g.needle ? h("th", { scope: "col" }, "Belief") : null,
-        h("th", { scope: "col" }, "Events"))),
+        h("th", { scope: "col" }, "Events"), review ? h("th", { scope: "col" }, "Review: skill and luck") : null)),
       h("tbody", null, (g.points || []).map((p) => h("tr", null,
         h("th", { scope: "row" }, String(p.step)), h("td", null, percent(p.win)),
         h("td", null, p.certain ? "certain" : `${percent(p.lo)}–${percent(p.hi)}`),
         g.needle ? h("td", null, percent(p.belief)) : null,
-        h("td", { class: "nw-td-text" }, (byStep.get(p.step) || []).join("; "))))))) : null,
+        h("td", { class: "nw-td-text" }, (byStep.get(p.step) || []).join("; ")),
+        review ? h("td", { class: "nw-td-text" }, ledgerText(review, p.step)) : null))))) : null,
   );
 }
 
@@ -136,6 +141,8 @@ export function renderGraph(state, ui) {
   const here = (g.points || []).find((p) => p.step === cursor);
   const computing = g.status === "computing";
   const models = o.models && o.models.length ? o.models : [{ id: g.model, label: g.model_label || g.model }];
+  // The review of the graph's seat, when this perspective has it open: its ledger is drawn on the graph.
+  const review = reviewFor(state, g.seat);
   return h(
     "section",
     { class: "nw-graph nw-panel", id: `${ui.uid || "nw"}-graph`, "aria-label": "Graph", "aria-busy": String(computing) },
@@ -161,11 +168,11 @@ export function renderGraph(state, ui) {
         "aria-valuenow": String(cursor),
         "aria-valuetext": here ? `Step ${cursor}: ${who} wins ${percent(here.win)}` : `Step ${cursor}`,
       },
-      plot(g, cursor),
+      plot(g, cursor, review),
     ),
-    legend(g, who),
+    legend(g, who, review),
     h("p", { class: "nw-note" }, `Each step: ${g.n} worlds drawn from ${who}'s view, the opponent ${g.model_label || g.model}, played out by GreedyBots.`),
-    graphTable(g, ui),
+    graphTable(g, ui, review),
   );
 }
 

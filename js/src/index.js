@@ -18,6 +18,7 @@ export const DEFAULTS = {
   bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
   can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
   branch_info: null, offers: {}, worlds: null, graph: null, notes: [], quiz: null, shown_notes: [], quiz_state: null,
+  review: null,
 };
 
 /** Traits the view reads under another name: widget.py keeps `notes` and `quiz` for its Python API. */

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import { playerName, playerShort } from "./names.js";
 import { noteMark, noteSteps, noteTicks } from "./notes.js";
+import { eventMarks, marksByStep, reviewTicks } from "./review.js";
 import { AUTOPLAY_MODES, SPEEDS } from "./shared.js";
 
 export { SPEEDS };
@@ -64,6 +65,7 @@ function eventList(state) {
   const items = [{ step: 0, turn: null, player: null, text: "Start: the cards are dealt." }, ...(state.events || [])];
   let lastTurn = null;
   const noted = new Set(noteSteps(state));
+  const marked = marksByStep(state);
   return h(
     "ol",
     { class: "nw-events", "aria-label": "Moves" },
@@ -89,6 +91,7 @@ function eventList(state) {
           h("span", { class: "nw-ev-who", "aria-hidden": "true" },
             ev.player === 0 || ev.player === 1 ? playerShort(ev.player) : ""),
           h("span", { class: "nw-ev-text" }, ev.text),
+          marked.has(ev.step) ? eventMarks(marked.get(ev.step)) : null,
           ev.player === 0 || ev.player === 1 ? h("span", { class: "nw-sr" }, ` (${playerName(ev.player)})`) : null,
           noted.has(ev.step) ? noteMark() : null,
         ),
@@ -169,7 +172,7 @@ export function renderReplayBar(state) {
         "aria-label": "Step",
         "aria-valuetext": `Step ${asked} of ${steps}`,
         disabled: steps === 0,
-      }), noteTicks(state)),
+      }), noteTicks(state), reviewTicks(state)),
       h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${asked} / ${steps}`),
     ),
     h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" }, liveText(state)),

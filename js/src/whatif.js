@@ -19,7 +19,7 @@ export function panelRequest(state, panel, field, value) {
   return request;
 }
 
-/** The offer of `kind` ("branch" | "worlds" | "graph"), or null when Python offers nothing. */
+/** The offer of `kind` ("branch" | "worlds" | "graph" | "review"), or null when Python offers nothing. */
 export function offer(state, kind) {
   const o = state.offers && state.offers[kind];
   return o && typeof o === "object" ? o : null;
@@ -62,10 +62,11 @@ function toggle({ key, label, name, pressed, request, ui, reason, reasonId, cont
 /** The toolbar of the analysis area, or null when Python offers none of it: the toggles side by side
  * at its start, then why any of them is closed. */
 export function renderToolbar(state, ui) {
-  if (state.mode === "quiz") return null; // the quiz reveals the models' figures itself, after each answer
+  // The quiz reveals the models' figures itself, after each answer: only the review, once it is done.
+  const quiz = state.mode === "quiz";
   const uid = ui.uid || "nw";
   const tools = [];
-  if (offer(state, "worlds")) {
+  if (!quiz && offer(state, "worlds")) {
     const open = Boolean(state.worlds);
     tools.push(toggle({
       key: "tool-worlds", label: "Possible worlds", name: "Possible worlds", pressed: open, controls: `${uid}-worlds`,
@@ -73,7 +74,7 @@ export function renderToolbar(state, ui) {
       reason: offerReason(state, "worlds"), reasonId: `${uid}-worlds-why`,
     }));
   }
-  if (offer(state, "graph")) {
+  if (!quiz && offer(state, "graph")) {
     const open = Boolean(state.graph);
     tools.push(toggle({
       key: "tool-graph", label: "Graph", name: "Graph", pressed: open, controls: `${uid}-graph`,
@@ -81,12 +82,19 @@ export function renderToolbar(state, ui) {
       reason: offerReason(state, "graph"), reasonId: `${uid}-graph-why`,
     }));
   }
-  if (offer(state, "branch")) {
+  if (!quiz && offer(state, "branch")) {
     const reason = offerReason(state, "branch");
     tools.push(toggle({
       key: "tool-branch", label: "Play from here…", name: "Play from here",
       pressed: Boolean(ui.branch && ui.branch.open) && !reason,
       controls: `${uid}-branch-form`, ui: { ui: "branch-form" }, reason, reasonId: `${uid}-branch-why`,
+    }));
+  }
+  if (offer(state, "review")) {
+    const open = Boolean(state.review);
+    tools.push(toggle({
+      key: "tool-review", label: "Review", name: "Review", pressed: open, controls: `${uid}-review`,
+      request: { kind: "review", open: !open }, reason: offerReason(state, "review"), reasonId: `${uid}-review-why`,
     }));
   }
   if (!tools.length) return null;

@@ -146,6 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--step", type=_count(0), default=0, help="the step the page opens at (default 0)")
     export.add_argument("--no-spoilers", action="store_true",
                         help="show nothing past the step shown until the reader steps there")
+    export.add_argument("--review", action="store_true",
+                        help="add the review the perspective may see (a player's: its own seat's)")
+    export.add_argument("--reveal-at-end", action="store_true",
+                        help="with --review, a player's page also carries the opponent's review")
+    export.add_argument("--review-worlds", type=_count(2, 100_000), default=None,
+                        help="worlds per decision in the review (default: the review's own)")
 
     play = commands.add_parser("play", help="play a game against a bot in the terminal")
     play.add_argument("--opponent", default="greedy", choices=sorted(BOTS), metavar="BOT",
@@ -248,7 +254,8 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
     _check_writable(args.out)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GuessableSeedWarning)
-        page = to_html(replay, args.out, perspective=args.perspective, step=args.step, spoilers=not args.no_spoilers)
+        page = to_html(replay, args.out, perspective=args.perspective, step=args.step, spoilers=not args.no_spoilers,
+                       review=args.review, reveal_at_end=args.reveal_at_end, review_worlds=args.review_worlds)
     for warning in caught:
         print(f"needle-widget: warning: {warning.message}", file=sys.stderr)
     size = len(page.encode("utf-8"))

@@ -7,6 +7,13 @@ with the controls that need Python taken out (other perspectives, the panels, br
 editing). Nothing else from the replay is written (not its seed, deck or actions), so twin
 replays that differ only in what the perspective cannot see give byte-identical files.
 
+With `review=True` the file also carries the review the perspective may see (the review panel's
+rule, `screen.reviewpanel`): a player's page its own seat's review, and the opponent's only with
+`reveal_at_end=True` (everything revealed at the end: the opponent's review lists the opponent's
+cards, so twins that differ in them then differ in the file too); the teacher's page both; the
+spectator's both with `reveal_at_end=True`, else none. Spoiler-free, the review is in the last
+step's state only.
+
 Steps share most of their state, so the states are stored once as a pool of distinct JSON
 values: every object or array that is not tiny becomes one pool entry, and a state refers to
 its parts as ``{"$r": index}``. The page's script (js/src/standalone.js) rebuilds the states
@@ -36,6 +43,8 @@ from ..engine.paths import check_path, write_text
 from ..engine.seats import PERSPECTIVE_LABELS
 from ..engine.views import Perspective, check_perspective
 from ..records.replay import Replay
+from ..screen.desk import Desk
+from ..screen.reviewpanel import ReviewPanel
 from ..screen.session import Session
 from ..screen.synced import Synced
 
@@ -75,17 +84,29 @@ def _label(perspective: Perspective) -> str:
     return label if perspective in (0, 1) else f"the {label.lower()}"
 
 
-def states(replay: Replay, perspective: Perspective = 0, spoilers: bool = True) -> list[dict[str, Any]]:
+def states(replay: Replay, perspective: Perspective = 0, spoilers: bool = True, *, review: bool = False,
+           reveal_at_end: bool = False, review_worlds: int | None = None) -> list[dict[str, Any]]:
     """The synced state at every step (0 to the end) of `replay` seen from `perspective`, as a file
-    shows it (spoiler-free review with `spoilers=False`: no step tells of a later one).
+    shows it (spoiler-free review with `spoilers=False`: no step tells of a later one). `review`:
+    with the review open, at `review_worlds` worlds per decision (default the review's own), for the
+    seats the perspective may see (the opponent's only with `reveal_at_end`: see the module docstring).
     """
     perspective = check_perspective(perspective)
-    session = Session(replay=replay, perspective=perspective, spoilers=spoilers)
-    synced = Synced(session)
+    for name, value in (("review", review), ("reveal_at_end", reveal_at_end)):
+        if not isinstance(value, bool):
+            raise ArgumentError(f"{name} must be True or False, not {quote(value)}")
+    session = Session(replay=replay, perspective=perspective, spoilers=spoilers, reveal_at_end=reveal_at_end)
+    desk = Desk(session)
+    synced = Synced(desk)
+    if review:
+        panel = next(f for f in synced.features if isinstance(f, ReviewPanel))
+        panel.show(perspective, True, review_worlds)
     only = f"This file holds {_label(perspective)}'s view only"
     out = []
     for k in range(len(replay) + 1):
         session.go(k)
+        while (job := desk.next_job()) is not None:
+            job.run()
         state = {**synced.state(), **_FIXED, "perspectives": [perspective], "hidden_reason": only}
         out.append(state)
     return out
@@ -195,10 +216,13 @@ def _foot(actions: int, label: str, spoilers: bool) -> str:
 
 
 def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: Perspective = 0, step: int = 0,
-            spoilers: bool = True) -> str:
+            spoilers: bool = True, *, review: bool = False, reveal_at_end: bool = False,
+            review_worlds: int | None = None) -> str:
     """The replay seen from `perspective` as one HTML page, opening at `step`; written to `path`
     if given (the page is returned either way). `spoilers=False`: the reader sees nothing past the
-    step shown until stepping there. See the module's docstring for what the file holds.
+    step shown until stepping there. `review=True`: the page carries the review `perspective` may
+    see (its own seat's for a player; the opponent's too only with `reveal_at_end=True`), at
+    `review_worlds` worlds per decision. See the module's docstring for what the file holds.
     """
     perspective = check_perspective(perspective)
     if path is not None:
@@ -215,7 +239,8 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
     script = re.sub(r"</(script)", r"<\\/\1", _asset("standalone.js"), flags=re.IGNORECASE)
     css = re.sub(r"</(style)", r"<\\/\1", _asset("standalone.css"), flags=re.IGNORECASE)
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
-    data = {**pack(states(replay, perspective, spoilers)), "step": step}
+    data = {**pack(states(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
+                          review_worlds=review_worlds)), "step": step}
     label = _label(perspective)
     title = f"Needle in a Card Stack: {label}'s view"
     page = "\n".join([

@@ -31,6 +31,7 @@ from ..screen.features import FEATURES, REQUESTS, feature_traits
 from ..screen.guard import play_bots, seat_bots
 from ..screen.plugin import Feature
 from ..screen.quizmode import QuizMode
+from ..screen.reviewpanel import ReviewPanel, check_worlds
 from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
 from ..screen.synced import Synced
 from ..teaching.answers import Answer, QuizRun, save_answers
@@ -362,6 +363,37 @@ class NeedleWidget(anywidget.AnyWidget):
     def close_graph(self) -> None:
         """Close the game's graph (its figures stay cached)."""
         self._python(self._desk.analysis.show_graph, self._session.perspective, False)
+
+    @property
+    def _review(self) -> ReviewPanel:
+        return next(f for f in self._features if isinstance(f, ReviewPanel))
+
+    def show_review(self, worlds: int | None = None) -> None:
+        """Open the review: each decision of the seats the shown perspective may see marked (best, good,
+        inaccuracy ?!, mistake ?, blunder ??), a summary per seat and the ledger of skill and luck
+        (`needle_widget.review`). A player sees its own seat's review once the round is over (never
+        during a live round, a quiz not yet done, or spoiler-free review short of the end), the opponent's
+        only when everything is revealed at the end; the teacher sees both (`ReviewPanel.seats`); until
+        then the panel says why it is empty. `worlds`: worlds per decision (default
+        `review.DEFAULT_WORLDS`; fewer is faster and noisier). From Python the review is computed at
+        once; from the browser it fills in between requests, one decision at a time.
+        """
+        self._python(self._review.show, self._session.perspective, True, worlds)
+
+    def close_review(self) -> None:
+        """Close the review (what was computed stays cached)."""
+        self._python(self._review.show, self._session.perspective, False)
+
+    @property
+    def review_worlds(self) -> int:
+        """The review's budget: worlds per decision (default `review.DEFAULT_WORLDS`), for the review opened
+        from Python or from the browser; set it before opening (fewer is faster and noisier).
+        """
+        return self._review.worlds
+
+    @review_worlds.setter
+    def review_worlds(self, worlds: int) -> None:
+        self._python(setattr, self._review, "worlds", check_worlds(worlds))
 
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""

@@ -215,14 +215,18 @@ class Replay:
         write_text(path, self.to_json(), "Replay.save", ReplayError)
 
     def to_html(self, path: str | os.PathLike | None = None, perspective: Any = 0, step: int = 0,
-                spoilers: bool = True) -> str:
+                spoilers: bool = True, *, review: bool = False, reveal_at_end: bool = False,
+                review_worlds: int | None = None) -> str:
         """One self-contained HTML page of this replay seen from `perspective` (0, 1, "spectator",
         "teacher"), opening at `step`, that steps like the widget with no kernel: written to `path`
-        if given, and returned. Only that perspective's view is in it (`needle_widget.apps.export`).
+        if given, and returned. Only that perspective's view is in it (`needle_widget.apps.export`);
+        `review=True` adds the review it may see (a player's own; the opponent's only with
+        `reveal_at_end=True`).
         """
         from ..apps.export import to_html  # the page is built by the layers above this one
 
-        return to_html(self, path, perspective=perspective, step=step, spoilers=spoilers)
+        return to_html(self, path, perspective=perspective, step=step, spoilers=spoilers, review=review,
+                       reveal_at_end=reveal_at_end, review_worlds=review_worlds)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Replay:

@@ -396,6 +396,7 @@ class Desk:
         self._branch: dict[str, Any] | None = None
         self._analyses: dict[int, Analysis] = {id(session): Analysis(session)}
         self._made = 0
+        self._workers: list[Any] = []
         first = session.whole() if session.live else None
         self._deals: list[int] = [] if first is None else [first.seed]
 
@@ -600,13 +601,28 @@ class Desk:
         """{kind: "graph", open, seat?, model?}: open or close the game's graph."""
         self.analysis.show_graph(self.session.perspective, open_, seat, model)
 
+    def add_worker(self, worker: Any) -> None:
+        """A feature with work of its own (the review): `worker.next_job(perspective)` gives a `Job` or None,
+        `worker.has_work(perspective)` says whether it would. Its jobs come after the panels' own.
+        """
+        self._workers.append(worker)
+
     def next_job(self) -> Job | None:
-        """The next piece of work of the shown session's panels, or None (see `Analysis.next_job`)."""
-        return self.analysis.next_job(self.session.perspective)
+        """The next piece of work of the shown session's panels (see `Analysis.next_job`), then of the
+        workers (`add_worker`), or None.
+        """
+        perspective = self.session.perspective
+        job = self.analysis.next_job(perspective)
+        for worker in self._workers:
+            if job is not None:
+                break
+            job = worker.next_job(perspective)
+        return job
 
     def has_work(self) -> bool:
-        """Whether the shown session's panels have work left that is not in hand."""
-        return self.analysis.has_work(self.session.perspective)
+        """Whether the shown session's panels (or a worker) have work left that is not in hand."""
+        perspective = self.session.perspective
+        return self.analysis.has_work(perspective) or any(w.has_work(perspective) for w in self._workers)
 
 
 def _not_in_quiz(session: Session, open_: bool) -> None:

@@ -13,11 +13,12 @@ from .desk import Desk
 from .notepad import Notepad
 from .plugin import Feature, Request, Trait, requests_of
 from .quizmode import QuizMode
+from .reviewpanel import ReviewPanel
 from .session import Session
 
 __all__ = ["FEATURES", "REQUESTS", "feature_traits"]
 
-FEATURES: tuple[type[Feature], ...] = (Notepad, QuizMode)
+FEATURES: tuple[type[Feature], ...] = (Notepad, QuizMode, ReviewPanel)
 """The features of a screen, in the order their traits are synced."""
 
 REQUESTS: dict[str, Request] = requests_of(Session, Desk, *FEATURES)

@@ -110,8 +110,9 @@ class Synced:
 def example_whatif_states() -> dict[str, dict[str, Any]]:
     """Named synced states with the hypotheticals open, from real sessions (for the front end's tests):
     the teacher's and a player's worlds (with a play-out) and graph on a bundled replay, the
-    spectator's worlds, a branch, and a SearchBot's thought. `python -m needle_widget.screen.synced PATH`
-    writes them as JSON; tests/test_js.py fails when js/test/whatif_states.json differs.
+    spectator's worlds, a branch, a SearchBot's thought, the notes, a quiz and the review.
+    `python -m needle_widget.screen.synced PATH` writes them as JSON; tests/test_js.py fails when
+    js/test/whatif_states.json differs.
     """
     from ..engine.game import Game
     from ..players.bots import GreedyBot
@@ -144,6 +145,40 @@ def example_whatif_states() -> dict[str, dict[str, Any]]:
     watch.advance(6)
     out["search_thought_teacher"] = Synced(watch).state()
     out.update(_example_notes_and_quiz())
+    out.update(_example_review())
+    return out
+
+
+def _example_review() -> dict[str, dict[str, Any]]:
+    """The review open (at a small budget) on a game of RandomBot against GreedyBot with a blunder of
+    Player 1's at step 13: Player 1's (its own only, the graph open with the ledger) at that step, the
+    teacher's (both seats), and a live round's, hidden until the round is over.
+    """
+    from ..engine.game import Game
+    from ..players.bots import GreedyBot, RandomBot
+    from ..players.sim import play_game
+    from .reviewpanel import ReviewPanel
+
+    out: dict[str, dict[str, Any]] = {}
+    replay = play_game(RandomBot(seed=161), GreedyBot(), seed=161).replay()
+    desk = Desk(Session(replay=replay, perspective=0, reveal_at_end=False))
+    synced = Synced(desk)
+    panel = next(f for f in synced.features if isinstance(f, ReviewPanel))
+    panel.show(0, worlds=4)
+    desk.request_graph(True)
+    desk.session.go(13)
+    while (job := desk.next_job()) is not None:
+        job.run()
+    out["review_player"] = synced.state()
+    desk.session.show("teacher")
+    desk.request_graph(False)
+    while (job := desk.next_job()) is not None:
+        job.run()
+    out["review_teacher"] = synced.state()
+    live = Desk(Session(Game(seed=5), perspective=0))
+    synced = Synced(live)
+    next(f for f in synced.features if isinstance(f, ReviewPanel)).show(0, worlds=4)
+    out["review_live_hidden"] = synced.state()
     return out
 
 

@@ -106,7 +106,7 @@ def test_toolbar_sets_and_move_list(jupyter: dict, page: Page) -> None:
     for perspective in PERSPECTIVES:
         show(page, root, perspective)
         bar = root.locator(".nw-toolbar")
-        expect(bar.locator("button")).to_have_count(3)  # Possible worlds, Graph, Play from here…
+        expect(bar.locator("button")).to_have_count(4)  # Possible worlds, Graph, Play from here…, Review
         boxes = bar.locator("button").evaluate_all("bs => bs.map((b) => b.getBoundingClientRect().toJSON())")
         start = bar.evaluate("e => e.getBoundingClientRect().left")
         gap = root.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")  # 1em
