@@ -1,8 +1,8 @@
 """The review's ledger and accuracy, statistically (docs/REVIEW.md), each with its level, sized for a CI run.
 
 - Luck is fair: with the opponent modelled as it plays (GreedyBot), 1,000+ luck terms of GreedyBot games
-  have mean 0 within their 95% interval (the terms are unbiased at any budget, so 2 worlds a decision do, and the ledger alone, `ledger=True`, gives
-  the same terms as the full review: test_review.py).
+  have mean 0 within their 95% interval (the terms are unbiased at any budget, so 2 worlds a decision do; the ledger
+  alone, `ledger=True`, gives the same terms as the full review: test_review.py).
 - Graded players: at the same positions (the GreedyBot decisions of tests/data/review_10x.jsonl), mean
   accuracy orders RandomBot's choices < GreedyBot's with a planted mistake at one decision in five (the
   worst candidate by the 10x review) < GreedyBot's own, each paired gap more than 2 standard errors.
