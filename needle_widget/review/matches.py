@@ -48,9 +48,10 @@ from .values import Settings, mean, score, value_decision
 
 __all__ = ["MATCH_WORLDS", "SeatLedger", "LuckScorer", "ledger", "match_score", "tournament"]
 
-MATCH_WORLDS = 8
-"""Worlds per decision in a luck-adjusted tournament's reviews (docs/REVIEW.md: the budget was measured;
-the estimate is unbiased at any budget, fewer worlds only add noise)."""
+MATCH_WORLDS = 16
+"""Worlds per decision in a luck-adjusted tournament's reviews. Measured (docs/REVIEW.md, "Duplicate matches
+and luck"): the luck-adjusted score's noise is almost all the reviews' (its variance falls as 1/worlds),
+and 16 worlds gave the most precision per second of the budgets tried; any budget is as unbiased."""
 
 LUCK_CHUNK = 2
 """Games per chunk of a luck-adjusted tournament (a game's reviews take a good fraction of a second)."""
