@@ -34,8 +34,9 @@ from .engine.rules import Rules, set_points
 from .engine.views import view
 from .inference import knowledge
 from .players import bots
-from .players.sim import play_game, tournament
+from .players.sim import play_game
 from .records.replay import Replay
+from .review.matches import tournament
 
 _MOVED = {
     "engine": ("actions", "bitmasks", "cards", "errors", "figures", "game", "narration", "observation", "observers",

@@ -1,4 +1,4 @@
-"""The `needle-widget` command: simulate, show, play, bench.
+"""The `needle-widget` command: simulate, show, export, play, review, bench.
 
 Bad arguments and bad files give a one-line error and exit code 2, never a traceback.
 """
@@ -111,8 +111,16 @@ def _perspective(text: str):
     return value
 
 
+def _seats(text: str) -> tuple[int, ...]:
+    value = {"1": (0,), "2": (1,), "p1": (0,), "p2": (1,), "both": (0, 1)}.get(text.strip().lower())
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1, 2 or both")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `needle-widget` and its five commands."""
+    """The argument parser of `needle-widget` and its six commands."""
+    from ..inference.worlds import MAX_WORLDS
     from ..players.bots import BOTS
     from ..players.sim import MAX_GAMES
 
@@ -160,6 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--you", type=int, choices=(1, 2), default=1, help="your seat (default 1)")
     play.add_argument("--save", metavar="REPLAY.json", help="save the game's replay here at the end")
 
+    review = commands.add_parser("review", help="review a replay: marks for each decision, a ledger of skill and luck")
+    review.add_argument("replay", metavar="REPLAY.json")
+    review.add_argument("--seat", type=_seats, default=(0, 1), help="1, 2 or both (default both)")
+    review.add_argument("--json", action="store_true", help="print each seat's review as JSON (a list)")
+    review.add_argument("--worlds", type=_count(2, MAX_WORLDS, " worlds"), default=None,
+                        help="worlds sampled per decision (default 48: about 1-2 s a seat for a 70-action game)")
+    review.add_argument("--seed", type=_count(0), default=0, help="the review's seed (default 0)")
+
     bench = commands.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--seconds", type=_seconds, default=2.0,
                        help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
@@ -177,6 +193,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             return _show(args, out)
         if args.command == "export":
             return _export(args, out)
+        if args.command == "review":
+            return _review(args, out)
         if args.command == "play":
             from .terminal import play_in_terminal
 
@@ -289,6 +307,51 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
         print(f"  {line}", file=out)
     print(describe_table(game.view(args.perspective)), file=out)
     return 0
+
+
+def _review(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from ..review import review
+    from .terminal import printable
+
+    replay = _load_replay(args.replay)
+    reviews = [review(replay, seat, worlds=args.worlds, seed=args.seed) for seat in args.seat]
+    if args.json:
+        print(json.dumps([r.to_dict() for r in reviews], ensure_ascii=False, indent=1), file=out)
+        return 0
+    state = "finished" if replay.result is not None else "unfinished"
+    print(f"{printable(replay.players[0])} (Player 1) vs {printable(replay.players[1])} (Player 2), "
+          f"{len(replay)} actions, {state}; {reviews[0].worlds} worlds a decision, seed {args.seed}", file=out)
+    for r in reviews:
+        print("", file=out)
+        for line in review_lines(r, printable(replay.players[r.seat])):
+            print(printable(line), file=out)
+    return 0
+
+
+def review_lines(r, name: str) -> list[str]:
+    """A seat's review as text: the summary line, the marks (each decision: step, action, label, loss ±
+    its standard error, and the sentence for an inaccuracy or worse), and the ledger (the start value,
+    each luck term's sentence, the skill and luck totals, the result and the luck-adjusted result).
+    """
+    lines = [f"{r.summary()}  [{name}]", "Marks:"]
+    if not r.entries:
+        lines.append("  (no decision with a choice)")
+    for e in r.entries:
+        lines.append(f"  step {e.step + 1:>3}  {str(e.action):<24} {e.label:<10} loss {100 * e.loss:4.1f} "
+                     f"±{100 * e.se:.1f} points")
+        if e.label not in ("best", "good"):
+            lines.append(f"             {e.explain()}")
+    lines.append("Ledger:")
+    lines.append(f"  start value          {r.start_value:.2f}")
+    lines += [f"  {t.sentence()}" for t in r.luck]
+    lines.append(f"  skill total          {r.skill_total:+.2f}")
+    lines.append(f"  luck total           {r.luck_total:+.2f}")
+    lines.append(f"  {'result' if r.finished else 'value at the end':<20} {r.end_value:.2f}"
+                 + (f"  ({r.result})" if r.result else "  (the game is unfinished)"))
+    lines.append(f"  luck-adjusted        {r.luck_adjusted:.2f}")
+    return lines
 
 
 if __name__ == "__main__":  # pragma: no cover

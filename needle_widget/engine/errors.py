@@ -76,8 +76,10 @@ class InvalidAction(IllegalAction):
     """
 
 
-class TournamentError(NeedleError):
-    """Arguments `sim.tournament` cannot run: too few bots, a bad game count or seed."""
+class TournamentError(ArgumentError):
+    """Arguments `sim.tournament` cannot run: too few bots, a bad game count or seed, an odd game count
+    for a duplicate match, a bad review budget.
+    """
 
 
 class PerspectiveError(NeedleError):

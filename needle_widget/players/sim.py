@@ -1,4 +1,11 @@
-"""Simulation: play bots against each other, one game or whole tournaments."""
+"""Simulation: play bots against each other, one game or whole tournaments.
+
+A tournament may be a duplicate match (`duplicate=True`): every deal is played twice, with the
+seats swapped, so what the deal gives one seat it gives each bot once. A `scorer` adds columns to
+each game's row (the review layer's luck-adjusted scores: `needle_widget.review.matches`), and
+`Tournament.summary` gives each bot's mean score with a 95% interval taken over deals, the unit
+that is independent (both games of a deal share its cards).
+"""
 
 from __future__ import annotations
 
@@ -6,21 +13,30 @@ import contextlib
 import copy
 import csv
 import itertools
+import math
 import os
 import stat
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..engine.errors import TournamentError
+from ..engine.errors import TournamentError, quote
 from ..engine.game import Game
 from ..engine.playout import play_out
 from ..engine.rules import Rules
 
 MAX_GAMES = 10_000_000
 """The most games per pair of bots that `tournament` accepts (its rows are kept in memory)."""
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution: intervals are mean ± Z95 standard errors."""
+COLUMNS = ("game", "seed", "player1", "player2", "winner", "reason", "score1", "score2", "turns")
+"""The columns of every row (a duplicate match adds `deal`, a scorer its own columns)."""
+
+Scorer = Callable[[Game], dict[str, Any]]
+"""A per-game hook: called with each finished game (in the worker that played it) and returning extra
+columns for its row. It must be picklable to run on an executor."""
 
 
 def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -> Game:
@@ -54,28 +70,34 @@ class GameSpec:
     seed: int
     seats: tuple[int, int]
     """Entrant numbers in seat order: seats[0] is Player 1."""
+    deal: int | None = None
+    """In a duplicate match, the deal's number within its pair of bots (both of its games share it)."""
 
 
-def _play_specs(entrants: Sequence[Any], rules: Rules | None, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+def _play_specs(entrants: Sequence[Any], rules: Rules | None, specs: Sequence[GameSpec],
+                scorer: Scorer | None = None) -> list[dict[str, Any]]:
     entrants = copy.deepcopy(list(entrants))  # bots keep state: each chunk gets its own, for any executor
     rows = []
     for spec in specs:
         a, b = spec.seats
         game = play_game(entrants[a], entrants[b], seed=spec.seed, rules=rules)
         result = game.result
-        rows.append(
-            {
-                "game": spec.index,
-                "seed": spec.seed,
-                "player1": a,
-                "player2": b,
-                "winner": None if result.winner is None else spec.seats[result.winner],
-                "reason": result.reason.value,
-                "score1": result.scores[0],
-                "score2": result.scores[1],
-                "turns": game.turn,
-            }
-        )
+        row = {
+            "game": spec.index,
+            "seed": spec.seed,
+            "player1": a,
+            "player2": b,
+            "winner": None if result.winner is None else spec.seats[result.winner],
+            "reason": result.reason.value,
+            "score1": result.scores[0],
+            "score2": result.scores[1],
+            "turns": game.turn,
+        }
+        if spec.deal is not None:
+            row["deal"] = spec.deal
+        if scorer is not None:
+            row.update(scorer(game))
+        rows.append(row)
     return rows
 
 
@@ -84,44 +106,69 @@ class Tournament:
     """What `tournament` returns: one row per game, and a summary per entrant.
 
     Rows name entrants by their labels (`names`); `summary` gives games, wins,
-    losses, draws and the win rate among decided games.
+    losses, draws and the win rate among decided games. A duplicate match (`duplicate`),
+    or one with extra per-seat scores (`scores`: names whose rows carry `<name>1` and
+    `<name>2`, each seat's score in 0..1), adds each entrant's mean score with its 95% interval.
     """
 
     names: list[str]
     rows: list[dict[str, Any]]
+    duplicate: bool = False
+    """Whether every deal was played twice, the seats swapped (rows carry `deal`)."""
+    scores: tuple[str, ...] = ()
+    """Extra per-seat scores the summary reports (e.g. `("adjusted",)`: columns `adjusted1`, `adjusted2`)."""
 
     @property
     def summary(self) -> list[dict[str, Any]]:
-        """Per entrant: games, wins, losses, draws and the win rate among decided games."""
+        """Per entrant: games, wins, losses, draws and the win rate among decided games.
+
+        For a duplicate match or with `scores`, also `deals` (how many deals it played), `score`
+        (its mean result per game: win 1, draw 1/2, loss 0) and `score_low`, `score_high` (the 95%
+        interval), and the same for each of `scores`. The interval treats each deal as one
+        observation, the entrant's mean over its games of that deal: both games of a deal (and a
+        deal's games against other entrants, which share its seed) are not independent, deals are.
+        """
         out = []
+        scored = self.duplicate or bool(self.scores)
         for name in self.names:
             played = [r for r in self.rows if name in (r["player1"], r["player2"])]
             wins = sum(1 for r in played if r["winner"] == name)
             draws = sum(1 for r in played if r["winner"] is None)
             losses = len(played) - wins - draws
             decided = wins + losses
-            out.append(
-                {
-                    "bot": name,
-                    "games": len(played),
-                    "wins": wins,
-                    "losses": losses,
-                    "draws": draws,
-                    "win_rate": round(wins / decided, 4) if decided else None,
-                }
-            )
+            entry: dict[str, Any] = {
+                "bot": name,
+                "games": len(played),
+                "wins": wins,
+                "losses": losses,
+                "draws": draws,
+                "win_rate": round(wins / decided, 4) if decided else None,
+            }
+            if scored:
+                entry["deals"] = len({r["seed"] for r in played})
+                for column in ("score", *self.scores):
+                    mean, low, high = interval(_by_deal(played, name, column))
+                    entry[column], entry[f"{column}_low"], entry[f"{column}_high"] = mean, low, high
+            out.append(entry)
         return out
 
     def table(self) -> str:
-        """The summary as a plain-text table."""
+        """The summary as a plain-text table (with each score and its 95% interval where `summary` has them)."""
+        summary = self.summary
+        scored = self.duplicate or bool(self.scores)
+        columns = ("score", *self.scores) if scored else ()
         width = max([16] + [len(name) + 1 for name in self.names])
         head = f"{'bot':<{width}} {'games':>7} {'wins':>7} {'losses':>7} {'draws':>7} {'win %':>7}"
+        head += "".join(f" {c + ' (95%)':>22}" for c in columns)
         lines = [head, "-" * len(head)]
-        for s in self.summary:
+        for s in summary:
             rate = "-" if s["win_rate"] is None else f"{100 * s['win_rate']:.1f}"
-            lines.append(
-                f"{s['bot']:<{width}} {s['games']:>7} {s['wins']:>7} {s['losses']:>7} {s['draws']:>7} {rate:>7}"
-            )
+            line = f"{s['bot']:<{width}} {s['games']:>7} {s['wins']:>7} {s['losses']:>7} {s['draws']:>7} {rate:>7}"
+            line += "".join(f" {_shown(s[c], s[c + '_low'], s[c + '_high']):>22}" for c in columns)
+            lines.append(line)
+        if scored:
+            unit = "deal (both seats)" if self.duplicate else "deal"
+            lines.append(f"95% intervals over deals: one observation per {unit} and bot.")
         return "\n".join(lines)
 
     def reasons(self) -> dict[str, int]:
@@ -136,13 +183,58 @@ class Tournament:
 
         The rows go to a temporary file in the same directory, which then replaces
         `path` (`os.replace`): a failure part-way leaves any earlier file untouched.
+        The columns are `COLUMNS`, then `deal` and a scorer's columns where the rows have them.
         """
-        columns = ["game", "seed", "player1", "player2", "winner", "reason", "score1", "score2", "turns"]
+        columns = list(COLUMNS)
+        if self.rows:
+            columns += [k for k in self.rows[0] if k not in COLUMNS]
         with _atomic_text(path) as f:
             writer = csv.DictWriter(f, fieldnames=columns)
             writer.writeheader()
             for row in self.rows:
                 writer.writerow({k: ("" if row[k] is None else row[k]) for k in columns})
+
+
+def seat_score(row: dict[str, Any], name: str, column: str = "score") -> float:
+    """`name`'s score in the game of `row`: for `column="score"` its result (win 1, draw 1/2, loss 0), else
+    the row's `<column>1` or `<column>2`, by the seat it played.
+    """
+    if column == "score":
+        return 0.5 if row["winner"] is None else float(row["winner"] == name)
+    return float(row[f"{column}1"] if row["player1"] == name else row[f"{column}2"])
+
+
+def _by_deal(played: Sequence[dict[str, Any]], name: str, column: str) -> list[float]:
+    """`name`'s mean `column` score over its games of each deal (games sharing a seed), deal by deal."""
+    deals: dict[int, list[float]] = {}
+    for r in played:
+        deals.setdefault(r["seed"], []).append(seat_score(r, name, column))
+    return [math.fsum(xs) / len(xs) for xs in deals.values()]
+
+
+def interval(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
+    """The mean of independent `values` and its 95% interval (normal approximation, mean ± Z95 standard
+    errors, with the n - 1 variance); (None, None, None) without values, no interval from one value.
+
+    >>> [round(x, 3) for x in interval([0.0, 1.0, 0.5, 0.5])]
+    [0.5, 0.1, 0.9]
+    """
+    n = len(values)
+    if not n:
+        return None, None, None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None, None
+    half = Z95 * math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (n - 1) / n)
+    return mean, mean - half, mean + half
+
+
+def _shown(mean: float | None, low: float | None, high: float | None) -> str:
+    if mean is None:
+        return "-"
+    if low is None or high is None:
+        return f"{mean:.3f}"
+    return f"{mean:.3f} [{low:.3f}, {high:.3f}]"
 
 
 @contextlib.contextmanager
@@ -170,13 +262,19 @@ def _labels(entrants: Sequence[Any]) -> list[str]:
     return [f"{n}#{names[:i].count(n) + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
-def _specs(entrants: int, games: int, seed: int) -> Iterator[GameSpec]:
-    """Every game of a round robin, in order, made one at a time."""
+def _specs(entrants: int, games: int, seed: int, duplicate: bool = False) -> Iterator[GameSpec]:
+    """Every game of a round robin, in order, made one at a time. Each pair plays `games` games: game i
+    has seed `seed + i` and the seats alternated; in a duplicate match deal k has seed `seed + k` and is
+    games 2k (the pair in order) and 2k + 1 (the seats swapped).
+    """
     index = 0
     for a in range(entrants):
         for b in range(a + 1, entrants):
             for i in range(games):
-                yield GameSpec(index, seed + i, (a, b) if i % 2 == 0 else (b, a))
+                if duplicate:
+                    yield GameSpec(index, seed + i // 2, (a, b) if i % 2 == 0 else (b, a), deal=i // 2)
+                else:
+                    yield GameSpec(index, seed + i, (a, b) if i % 2 == 0 else (b, a))
                 index += 1
 
 
@@ -186,7 +284,8 @@ def _chunks(specs: Iterator[GameSpec], size: int) -> Iterator[list[GameSpec]]:
 
 
 def _run_bounded(
-    executor: Executor, entrants: list[Any], rules: Rules | None, chunks: Iterator[list[GameSpec]]
+    executor: Executor, entrants: list[Any], rules: Rules | None, chunks: Iterator[list[GameSpec]],
+    scorer: Scorer | None = None,
 ) -> Iterator[list[dict[str, Any]]]:
     """Each chunk's rows, in the order they finish, with a bounded number of chunks submitted at once."""
     window = max(64, 4 * (os.cpu_count() or 1))
@@ -197,7 +296,7 @@ def _run_bounded(
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield future.result()
-            pending.add(executor.submit(_play_specs, entrants, rules, part))
+            pending.add(executor.submit(_play_specs, entrants, rules, part, scorer))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -215,8 +314,19 @@ def tournament(
     progress: bool = True,
     rules: Rules | None = None,
     chunk: int = 200,
+    *,
+    duplicate: bool = False,
+    scorer: Scorer | None = None,
+    scores: Sequence[str] = (),
 ) -> Tournament:
     """Every pair of `bots` plays `games` games, seats alternated; game i of a pair has seed `seed + i`.
+
+    `duplicate=True` makes it a duplicate match: deal k of a pair (seed `seed + k`) is played twice,
+    the pair in order (game 2k) and the seats swapped (game 2k + 1), and the rows carry `deal` (k);
+    `games` must then be even. `scorer(game)` is called after each game, in the process that played
+    it, and its columns are added to the row (`Scorer`); `scores` names the per-seat scores among them
+    that the summary reports (`Tournament.scores`). The luck-adjusted match of the review layer
+    (`needle_widget.tournament`) is this with a scorer that reviews both seats.
 
     `executor`: any `concurrent.futures.Executor` runs the games in chunks, e.g.
     `ProcessPoolExecutor(2)` on one machine, or a dask.distributed cluster's
@@ -244,9 +354,17 @@ def tournament(
         raise TournamentError(f"seed must be a non-negative integer, not {seed!r}")
     if type(chunk) is not int or chunk < 1:
         raise TournamentError(f"chunk must be a positive integer, not {chunk!r}")
+    if type(duplicate) is not bool:
+        raise TournamentError(f"duplicate must be True or False, not {quote(duplicate)}")
+    if duplicate and games % 2:
+        raise TournamentError(f"a duplicate match plays every deal twice: games must be even, not {games!r}")
+    if scorer is not None and not callable(scorer):
+        raise TournamentError(f"scorer must be a function of the finished game, or None, not {quote(scorer)}")
+    if isinstance(scores, str) or not all(isinstance(name, str) and name for name in scores):
+        raise TournamentError(f"scores must be a sequence of column names, not {quote(scores)}")
     names = _labels(bots)
     pairs = len(bots) * (len(bots) - 1) // 2
-    chunks = _chunks(_specs(len(bots), games, seed), chunk)
+    chunks = _chunks(_specs(len(bots), games, seed, duplicate), chunk)
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -256,11 +374,11 @@ def tournament(
     try:
         if executor is None:
             for part in chunks:
-                rows += _play_specs(bots, rules, part)
+                rows += _play_specs(bots, rules, part, scorer)
                 if bar is not None:
                     bar.update(len(part))
         else:
-            for part_rows in _run_bounded(executor, list(bots), rules, chunks):
+            for part_rows in _run_bounded(executor, list(bots), rules, chunks, scorer):
                 rows += part_rows
                 if bar is not None:
                     bar.update(len(part_rows))
@@ -271,4 +389,4 @@ def tournament(
     for r in rows:
         r["player1"], r["player2"] = names[r["player1"]], names[r["player2"]]
         r["winner"] = None if r["winner"] is None else names[r["winner"]]
-    return Tournament(names, rows)
+    return Tournament(names, rows, duplicate, tuple(scores))
