@@ -212,6 +212,10 @@ class Review:
         return (f"{player_name(self.seat)}: accuracy {acc}, {counts or 'no marks'}; result {_share(self.end_value)}, "
                 f"luck {_signed(self.luck_total)}, luck-adjusted {_share(self.luck_adjusted)}.")
 
+    def __repr__(self) -> str:
+        state = "" if self.complete else f", {len(self.entries)} of {self.decisions} decisions so far"
+        return f"<Review {self.summary()[:-1]}{state}>"
+
     def ledger_svg(self) -> str:
         """The ledger drawn as SVG (`ledger.ledger_svg`)."""
         from .ledger import ledger_svg
