@@ -225,6 +225,20 @@ def test_the_teacher_sees_both_reviews_and_a_player_s_perspective_its_own() -> N
     assert shown(live) == [0, 1]
 
 
+def test_a_review_is_told_to_its_seat_and_about_it_to_everyone_else() -> None:
+    w = NeedleWidget.from_replay(blundered(), perspective="teacher", reveal_at_end=False)
+    w.show_review(worlds=WORLDS)
+    teacher = {r["seat"]: r for r in w.review["reviews"]}
+    w.perspective = 1
+    own = w.review["reviews"][0]
+    assert own["seat"] == 1 and "worlds you could not tell apart" in own["entries"][0]["explain"]
+    assert "Your chances" in own["luck"][-1]["sentence"]
+    about = teacher[1]
+    assert "worlds Player 2 could not tell apart" in about["entries"][0]["explain"]
+    assert "Player 2's chances" in about["luck"][-1]["sentence"] and "Your" not in about["luck"][-1]["sentence"]
+    assert not any(k.endswith("_about") for e in about["entries"] for k in e)
+
+
 def test_the_spectator_sees_the_reviews_only_when_everything_is_revealed_at_the_end(made: list[int]) -> None:
     hidden = NeedleWidget.from_replay(blundered(), perspective="spectator", reveal_at_end=False)
     hidden.show_review(worlds=WORLDS)

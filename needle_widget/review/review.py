@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -100,22 +101,27 @@ class Entry:
                 return v
         raise KeyError(str(action))
 
-    def explain(self) -> str:
-        """The decision in a sentence, with the best alternative, its value and the chosen one's."""
+    def explain(self, who: str | None = None) -> str:
+        """The decision in a sentence, with the best alternative, its value and the chosen one's; told to the
+        seat ("worlds you could not tell apart"), or about `who` (a name: "worlds Player 2 could not tell apart").
+        """
         mine, best = self.value_of(self.action), self.value_of(self.best)
-        worlds = f"{self.worlds:,} worlds you could not tell apart"
-        doing = _doing(self.action, True)
+        whose = "your" if who is None else f"{who}'s"
+        worlds = f"{self.worlds:,} worlds {who or 'you'} could not tell apart"
+        doing = _doing(self.action, True, whose)
         if self.best == self.action:
             others = sorted((v for v in self.values if v.action != self.action), key=lambda v: -v.value)
             text = f"{doing} was the best choice found: it won {percent(mine.value)} of {worlds}"
             if others:
-                text += f"; the next best, {_doing(others[0].action)}, won {percent(others[0].value)}"
+                text += f"; the next best, {_doing(others[0].action, False, whose)}, won {percent(others[0].value)}"
             return text + "."
         if self.label == "best":
-            return (f"{doing} won {percent(mine.value)} of {worlds}; {_doing(self.best)} won {percent(best.value)}, "
+            return (f"{doing} won {percent(mine.value)} of {worlds}; {_doing(self.best, False, whose)} won "
+                    f"{percent(best.value)}, "
                     "too close to tell apart from chance.")
         return (f"{doing} gave up {_points(self.loss)} of win chance (±{round(100 * self.se)}): "
-                f"{_doing(self.best)} instead won {percent(best.value)} of {worlds}, against {percent(mine.value)}.")
+                f"{_doing(self.best, False, whose)} instead won {percent(best.value)} of {worlds}, against "
+                f"{percent(mine.value)}.")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -141,14 +147,17 @@ class LuckTerm:
     se: float
     events: tuple[str, ...]
 
-    def sentence(self) -> str:
-        """"After you discarded 9♣ (steps 13-16): you drew 6♦ ... Your chances rose 11 points (±4)."."""
+    def sentence(self, who: str | None = None) -> str:
+        """"Steps 14-16: Player 2 drew a card from the pile. ... You drew 6♦ from the pile. Your chances rose
+        11 points (±4).": told to the seat, or about `who` (a name: "Player 1 drew 6♦ ... Player 1's chances").
+        """
         moved = "rose" if self.luck > 0 else "fell" if self.luck < 0 else "stayed"
         size = f" {_points(abs(self.luck))} (±{round(100 * self.se)})" if self.luck else ""
         more = len(self.events) - 4
         told = " ".join(self.events[:4]) + (f" And {more} more action{'s' * (more > 1)}." if more > 0 else "")
         where = f"step {self.start + 1}" if self.end == self.start + 1 else f"steps {self.start + 1}-{self.end}"
-        return f"{where.capitalize()}: {told} Your chances {moved}{size}.".replace("  ", " ")
+        text = f"{where.capitalize()}: {told} Your chances {moved}{size}.".replace("  ", " ")
+        return text if who is None else _about(text, who)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -461,7 +470,15 @@ _CHANCY = frozenset({"DrawPile", "Steal", "EndSets"})
 """Actions with a chance part: the card drawn or stolen, the cards drawn to replenish after the sets."""
 
 
-def _doing(action: Action, capital: bool = False) -> str:
+def _about(text: str, who: str) -> str:
+    """A sentence told to a seat ("You drew 6♦", "stole 10♥ from you", "Your chances") told about `who`."""
+    text = re.sub(r"\bYour\b", f"{who}'s", text)
+    text = re.sub(r"\byour\b", f"{who}'s", text)
+    text = re.sub(r"\bYou\b", who, text)
+    return re.sub(r"\byou\b", who, text)
+
+
+def _doing(action: Action, capital: bool = False, whose: str = "your") -> str:
     kind = type(action)
     if kind is A.Discard:
         text = f"discarding {action.card}"
@@ -470,7 +487,7 @@ def _doing(action: Action, capital: bool = False) -> str:
     elif kind is A.EndSets:
         text = "laying no more sets"
     elif kind is A.ChooseNeedle:
-        text = f"choosing {action.card} as your needle"
+        text = f"choosing {action.card} as {whose} needle"
     elif kind is A.Steal:
         text = "stealing"
     else:

@@ -102,6 +102,7 @@ def _entry_dict(e: Entry) -> dict[str, Any]:
     return {
         "step": e.step, "at": e.step + 1, "seat": e.seat, "label": e.label, "mark": symbol, "words": words,
         "text": str(e.action), "best_text": str(e.best), "is_best": e.best == e.action, "explain": e.explain(),
+        "explain_about": e.explain(player_name(e.seat)),
         "loss": _r(e.loss), "se": _r(e.se), "skill": _r(e.skill), "accuracy": _r(e.accuracy),
         "chosen_value": _r(chosen.value), "best_value": _r(best.value), "reference_value": _r(e.reference_value),
         "worlds": e.worlds, "choices": e.choices, "valued": len(e.values),
@@ -125,9 +126,25 @@ def review_dict(review: Review, status: str | None = None) -> dict[str, Any]:
         "luck_adjusted": _r(review.luck_adjusted), "finished": review.finished, "result": review.result,
         "summary": review.summary() if review.complete else None,
         "entries": [_entry_dict(e) for e in review.entries],
-        "luck": [{"start": t.start, "end": t.end, "luck": _r(t.luck), "se": _r(t.se), "sentence": t.sentence()}
-                 for t in review.luck],
+        "luck": [{"start": t.start, "end": t.end, "luck": _r(t.luck), "se": _r(t.se), "sentence": t.sentence(),
+                  "sentence_about": t.sentence(player_name(t.seat))} for t in review.luck],
     }
+
+
+def _told(state: dict[str, Any], to_seat: bool) -> dict[str, Any]:
+    """A seat's review state in the words for the screen: to the seat itself ("you could not tell apart"),
+    or about it for another perspective ("Player 2 could not tell apart").
+    """
+    def pick(item: dict[str, Any], key: str) -> dict[str, Any]:
+        about = item.get(f"{key}_about")
+        out = {k: v for k, v in item.items() if k != f"{key}_about"}
+        if not to_seat and about is not None:
+            out[key] = about
+        return out
+
+    entries = [pick(e, "explain") for e in state.get("entries", [])]
+    luck = [pick(t, "sentence") for t in state.get("luck", [])]
+    return {**state, "entries": entries, "luck": luck}
 
 
 def _waiting(seat: int) -> dict[str, Any]:
@@ -245,7 +262,8 @@ class ReviewPanel(Feature):
         if not seats:
             return out
         _record, works = self._works()
-        reviews = [works[seat].state if seat in works else _waiting(seat) for seat in seats]
+        reviews = [_told(works[seat].state, perspective == seat) if seat in works else _waiting(seat)
+                   for seat in seats]
         statuses = {r["status"] for r in reviews}
         who = player_name(seats[0]) if len(seats) == 1 else "each player"
         out.update(status="failed" if "failed" in statuses else "computing" if "computing" in statuses else "ready",
