@@ -423,14 +423,21 @@ def decide(view: dict[str, Any], chosen: Action, settings: Settings,
 
 
 def _in_doubt(v: Valuation) -> bool:
+    """Whether one standard error either way would change the mark, or the plain gap to the best mean (biased
+    up by the max) and the split-half loss disagree by more than a standard error.
+    """
     loss, se, best = _loss(v.rows, v.chosen)
     mark = marks.label(loss, se, best)
-    return marks.label(loss + se, se, False) != mark or marks.label(max(0.0, loss - se), se, best) != mark
+    means = [mean(r) for r in v.rows]
+    gap = max(means) - means[v.chosen]
+    return (marks.label(loss + se, se, False) != mark or marks.label(max(0.0, loss - se), se, best) != mark
+            or gap - loss > max(se, marks.BEST_WITHIN))
 
 
 def _loss(rows: Sequence[Sequence[float]], chosen: int) -> tuple[float, float, bool]:
-    """The loss (best picked on one half of the worlds, measured on the other), its standard error, and
-    whether the chosen action is the best on all the worlds.
+    """The loss (best picked on one half of the worlds, measured on the other, both ways round, so the max
+    over noisy means does not inflate it), its standard error, and whether the chosen action is the best on
+    all the worlds.
     """
     n = len(rows[0])
     means = [mean(r) for r in rows]
