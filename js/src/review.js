@@ -161,7 +161,7 @@ function here(state, review) {
       h("p", { class: "nw-review-head" }, markSymbol(entry), h("strong", null, `Step ${entry.at}: ${entry.text}`), " ", words(entry)),
       h("p", { class: "nw-review-explain" }, entry.explain),
       entry.is_best ? null : h("p", { class: "nw-review-better" },
-        h("strong", null, "Better: "), `${entry.best_text}, ${percent(entry.best_value)} against ${percent(entry.chosen_value)} `,
+        h("strong", null, "Better: "), `${entry.best_text}, ${percent(entry.best_value)} against ${percent(entry.chosen_shown ?? entry.chosen_value)} `,
         `for ${entry.text} (${entry.valued} of ${entry.choices} choices valued, over ${entry.worlds} worlds ${who} could not tell apart).`),
       candidates(entry),
       h("button", {
