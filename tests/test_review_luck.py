@@ -63,12 +63,12 @@ def test_accuracy_orders_random_then_planted_mistakes_then_greedy() -> None:
     for n, r in enumerate(rows):
         m = moments[r["game"], r["seat"], r["step"]]
         legal = m.view["legal_actions"]
-        own = judge(m.view, m.action, m.step, worlds=worlds, more=0).accuracy
+        own = judge(m.view, m.action, m.step, worlds=worlds).accuracy
         greedy.append(own)
         worst = T.worst_action(r)
-        planted.append(judge(m.view, worst, m.step, worlds=worlds, more=0).accuracy if n % 5 == 0 else own)
+        planted.append(judge(m.view, worst, m.step, worlds=worlds).accuracy if n % 5 == 0 else own)
         pick = from_dict(legal[rng.randrange(len(legal))])
-        random_.append(judge(m.view, pick, m.step, worlds=worlds, more=0).accuracy if pick != m.action else own)
+        random_.append(judge(m.view, pick, m.step, worlds=worlds).accuracy if pick != m.action else own)
     for low, high in ((random_, planted), (planted, greedy)):
         gaps = [h - lo for lo, h in zip(low, high, strict=True)]
         mean, se = mean_and_se(gaps)
