@@ -257,7 +257,8 @@ class Reviewer:
                  model: Any = None, policy: Any = None, more: int = MORE, ledger: bool = False) -> None:
         self.settings = self.settings_for(worlds, seed, model, policy, more, ledger)
         self.story: SeatStory = seat_story(replay, seat)
-        self._valued: list[Valuation] = []
+        self._valued: list[tuple[Valuation, Valuation | None]] = []
+        self._entries: list[Entry] = []
         self._end: tuple[float, ...] | None = None
 
     @staticmethod
@@ -325,7 +326,9 @@ class Reviewer:
     def review(self) -> Review:
         """The review so far."""
         story, settings = self.story, self.settings
-        entries = tuple(_entry(m, v) for m, v in zip(story.moments, self._valued, strict=False))
+        for k in range(len(self._entries), len(self._valued)):  # each entry made once, as its decision is valued
+            self._entries.append(_entry(story.moments[k], self._valued[k]))
+        entries = tuple(self._entries)
         luck: list[LuckTerm] = []
         for i, entry in enumerate(entries):
             if i + 1 < len(entries):
