@@ -116,3 +116,14 @@ def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
         path = str(item.fspath).replace("\\", "/")
         if "/tests/browser/" in path or (path.endswith(".ipynb") and not path.endswith("/01_play.ipynb")):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    """A private redis-server on a free port of 127.0.0.1 for this test worker (tests/redis_server.py)."""
+    from redis_server import RedisServer, require_redis
+
+    require_redis()
+    server = RedisServer().start()
+    yield server
+    server.stop()

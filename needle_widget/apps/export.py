@@ -40,21 +40,12 @@ from typing import Any
 from .._version import __version__
 from ..engine.errors import ArgumentError, quote
 from ..engine.paths import check_path, write_text
-from ..engine.seats import PERSPECTIVE_LABELS
 from ..engine.views import Perspective, check_perspective
 from ..records.replay import Replay
-from ..screen.desk import Desk
-from ..screen.reviewpanel import ReviewPanel
-from ..screen.session import Session
-from ..screen.synced import Synced
+from ..screen.frames import FORMAT, REF, Frames, label, pack, unpack
 
 __all__ = ["FORMAT", "GUESSABLE_SEED", "REF", "GuessableSeedWarning", "pack", "states", "to_html", "unpack"]
 
-FORMAT = "needle-html-1"
-"""The version of the embedded data (`pack`'s "format")."""
-
-REF = "$r"
-"""The key of a reference to a pool entry: ``{"$r": 3}`` stands for ``pool[3]``."""
 
 GUESSABLE_SEED = 2**48
 """Seeds below this can be tried one by one (a reader's laptop does billions of shuffles a day)."""
@@ -66,22 +57,9 @@ class GuessableSeedWarning(UserWarning):
     """
 
 
-_SMALLEST = 24  # objects and arrays whose JSON is shorter than this stay inline
 _STATIC = pathlib.Path(__file__).parent.parent / "static"
 
-# The traits a file shows as a widget of a finished replay with nothing to ask Python: one
-# perspective, no panels, no branch, no notes editing, no autoplay running, no error.
-_FIXED: dict[str, Any] = {
-    "offers": {}, "nearby": {}, "playing": False, "speed": 1.0, "busy": False, "cover": None, "paused": None,
-    "branch_info": None, "quiz_state": None, "worlds": None, "graph": None, "error": None, "answer": None,
-    "scale": 1,
-}
-
-
-def _label(perspective: Perspective) -> str:
-    """"Player 1", "Player 2", "the spectator", "the teacher" (from seats.PERSPECTIVE_LABELS)."""
-    label = PERSPECTIVE_LABELS[perspective]
-    return label if perspective in (0, 1) else f"the {label.lower()}"
+_label = label
 
 
 def states(replay: Replay, perspective: Perspective = 0, spoilers: bool = True, *, review: bool = False,
@@ -91,78 +69,9 @@ def states(replay: Replay, perspective: Perspective = 0, spoilers: bool = True, 
     with the review open, at `review_worlds` worlds per decision (default the review's own), for the
     seats the perspective may see (the opponent's only with `reveal_at_end`: see the module docstring).
     """
-    perspective = check_perspective(perspective)
-    for name, value in (("review", review), ("reveal_at_end", reveal_at_end)):
-        if not isinstance(value, bool):
-            raise ArgumentError(f"{name} must be True or False, not {quote(value)}")
-    session = Session(replay=replay, perspective=perspective, spoilers=spoilers, reveal_at_end=reveal_at_end)
-    desk = Desk(session)
-    synced = Synced(desk)
-    if review:
-        panel = next(f for f in synced.features if isinstance(f, ReviewPanel))
-        panel.show(perspective, True, review_worlds)
-    only = f"This file holds {_label(perspective)}'s view only"
-    out = []
-    for k in range(len(replay) + 1):
-        session.go(k)
-        while (job := desk.next_job()) is not None:
-            job.run()
-        state = {**synced.state(), **_FIXED, "perspectives": [perspective], "hidden_reason": only}
-        out.append(state)
-    return out
-
-
-def pack(values: list[Any]) -> dict[str, Any]:
-    """`values` as {"format", "pool", "items"}: every object or array whose JSON is at least
-    _SMALLEST characters is stored once in the pool and referred to as {"$r": index}.
-
-    >>> hand = ["AC", "2C", "3C", "4C", "5C"]
-    >>> packed = pack([{"hand": hand, "turn": 1}, {"hand": hand, "turn": 2}])
-    >>> packed["pool"]
-    [['AC', '2C', '3C', '4C', '5C'], {'hand': {'$r': 0}, 'turn': 1}, {'hand': {'$r': 0}, 'turn': 2}]
-    >>> packed["items"]
-    [{'$r': 1}, {'$r': 2}]
-    >>> unpack(packed) == [{"hand": hand, "turn": 1}, {"hand": hand, "turn": 2}]
-    True
-    """
-    pool: list[Any] = []
-    index: dict[str, int] = {}
-
-    def intern(value: Any) -> Any:
-        if isinstance(value, dict):
-            if REF in value:
-                raise ArgumentError(f"Cannot pack a state with a {REF!r} key: {quote(value)}")
-            encoded: Any = {str(k): intern(v) for k, v in value.items()}
-        elif isinstance(value, (list, tuple)):
-            encoded = [intern(v) for v in value]
-        else:
-            return value
-        text = _json(encoded)
-        if len(text) < _SMALLEST:
-            return encoded
-        if text not in index:
-            index[text] = len(pool)
-            pool.append(encoded)
-        return {REF: index[text]}
-
-    items = [intern(v) for v in values]
-    return {"format": FORMAT, "pool": pool, "items": items}
-
-
-def unpack(packed: dict[str, Any]) -> list[Any]:
-    """The values `pack` stored (the page's script does the same in JavaScript)."""
-    pool = packed["pool"]
-
-    def expand(value: Any) -> Any:
-        if isinstance(value, dict):
-            if set(value) == {REF}:
-                return expand(pool[value[REF]])
-            return {k: expand(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [expand(v) for v in value]
-        return value
-
-    return [expand(v) for v in packed["items"]]
+    frames = Frames(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
+                    review_worlds=review_worlds)
+    return [frames.at(k) for k in range(len(replay) + 1)]
 
 
 def _json(value: Any) -> str:

@@ -59,9 +59,10 @@ needle_widget.teaching.quiz.AnswerError: answer 1.5 to a winner question is not 
 
 from __future__ import annotations
 
+import copy
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,7 @@ from ..records.notes import MAX_PROMPT_LENGTH, QUESTION_KINDS, Question
 __all__ = [
     "CHOICES", "MAX_CHOSEN", "QUIZ_WORLDS", "AnswerError", "AnswerFileError", "AnswerLocked", "QuizError",
     "QuizQuestion", "QuizQuestionError", "ask", "brier", "check_answer", "check_question", "questions_from_notes",
-    "reveal",
+    "reveal", "revealer",
 ]
 
 QUIZ_WORLDS = 200
@@ -380,19 +381,61 @@ def reveal(replay: Any, question: QuizQuestion | dict, answer: Any, *, seed: int
     same arguments give the same dict. A bad answer raises AnswerError; a question that
     cannot be asked, or whose truth the replay does not record, QuizQuestionError.
     """
+    return revealer(replay, question, seed=seed, n=n)(answer)
+
+
+def revealer(replay: Any, question: QuizQuestion | dict, *, seed: int = 0,
+             n: int = QUIZ_WORLDS) -> Callable[[Any], dict[str, Any]]:
+    """`reveal` for many answers to one question (a class's): the truth and the models' figures are
+    worked out once, at the first answer (after it is checked), and each answer is scored against them.
+
+    >>> from needle_widget import examples
+    >>> score = revealer(examples.load("detective"), QuizQuestion(36, "winner", 0), n=20)
+    >>> [round(score(p)["score"]["brier"], 2) for p in (0.2, 0.9)]
+    [0.64, 0.01]
+    """
     q = QuizQuestion.of(question)
     seed, n = check_seed(seed), check_count(n)
     game = _game_at(replay, q)
     _applicable(game, q)
     _truth_available(replay, q)
     candidates = _candidates(game, q.seat) if q.kind == "needle" else None
-    answer = check_answer(q, answer, candidates)
     view = game.view(q.seat)
-    head = {"question": q.to_dict(), "prompt": q.text, "answer": list(answer) if q.kind == "needle" else answer}
+    figures: dict[str, Any] = {}
+
+    def model() -> dict[str, Any]:
+        if not figures:
+            figures.update(_figures(replay, game, q, view, seed, n))
+        return figures
+
+    def score(answer: Any) -> dict[str, Any]:
+        answer = check_answer(q, answer, candidates)
+        head = {"question": q.to_dict(), "prompt": q.text, "answer": list(answer) if q.kind == "needle" else answer}
+        f = model()
+        if q.kind == "needle":
+            return {**head, **_score_needle(f, answer)}
+        if q.kind == "pile_or_steal":
+            return {**head, **_score_draw(f, answer)}
+        outcome = f["truth"]["outcome"]
+        score = {"brier": brier(answer, outcome), "model_brier": f["model"]["free"]["brier"],
+                 "greedy_brier": f["model"]["greedy"]["brier"]}
+        return {**head, "truth": dict(f["truth"]), "model": copy.deepcopy(f["model"]), "score": score}
+
+    return score
+
+
+def _figures(replay: Any, game: Game, q: QuizQuestion, view: dict, seed: int, n: int) -> dict[str, Any]:
+    """What every answer to `q` is scored against: the truth and the models' figures."""
     if q.kind == "needle":
-        return {**head, **_reveal_needle(game, q, answer, view, seed, n)}
+        return {"truth": game.needle(1 - q.seat).code, "free": opponent_needle_odds(game.player_view(q.seat)),
+                "greedy": opponent_needle_odds(view, model=GreedyBot(), n=n, seed=_part_seed(seed, q, "greedy"))}
     if q.kind == "pile_or_steal":
-        return {**head, **_reveal_draw(replay, game, q, answer, view, seed, n)}
+        played = replay.steps[q.step].action if q.step < len(replay) else None
+        truth = {"played": "pile" if type(played) is A.DrawPile else "steal" if type(played) is A.Steal else None,
+                 "winner": replay.result.winner, "result": replay.result.describe()}
+        free = _draw_values(view, q, _part_seed(seed, q, "free"), None, n)
+        greedy = _draw_values(view, q, _part_seed(seed, q, "greedy"), GreedyBot(), n)
+        return {"truth": truth, "model": {"free": free, "greedy": greedy}}
     if q.kind == "winner":
         outcome = int(replay.result.winner == q.seat)
         truth = {"outcome": outcome, "winner": replay.result.winner, "result": replay.result.describe()}
@@ -409,26 +452,30 @@ def reveal(replay: Any, question: QuizQuestion | dict, answer: Any, *, seed: int
         free = own_needle_odds(game.player_view(q.seat)).next_draw
         worlds = sample(view, n, seed=_part_seed(seed, q, "greedy"), model=GreedyBot())
         greedy = sum(w.pile_size and (needle in w.draw_pile) / w.pile_size for w in worlds) / n
-    model = {"free": {"forecast": free, "brier": brier(free, outcome)},
-             "greedy": {"forecast": greedy, "brier": brier(greedy, outcome)}}
-    score = {"brier": brier(answer, outcome), "model_brier": model["free"]["brier"],
-             "greedy_brier": model["greedy"]["brier"]}
-    return {**head, "truth": truth, "model": model, "score": score}
+    return {"truth": truth, "model": {"free": {"forecast": free, "brier": brier(free, outcome)},
+                                      "greedy": {"forecast": greedy, "brier": brier(greedy, outcome)}}}
 
 
-def _reveal_needle(game: Game, q: QuizQuestion, chosen: tuple[str, ...], view: dict, seed: int,
-                   n: int) -> dict[str, Any]:
-    truth = game.needle(1 - q.seat).code
-    free = opponent_needle_odds(game.player_view(q.seat))
-    greedy = opponent_needle_odds(view, model=GreedyBot(), n=n, seed=_part_seed(seed, q, "greedy"))
+def _score_needle(f: dict[str, Any], chosen: tuple[str, ...]) -> dict[str, Any]:
+    truth = f["truth"]
     model = {}
-    for name, odds in (("free", free), ("greedy", greedy)):
+    for name in ("free", "greedy"):
+        odds = f[name]
         top = odds.most_likely(MAX_CHOSEN)
         model[name] = {"top": [[c.code, p] for c, p in top], "best_coverage": sum(p for _, p in top),
                        "coverage": sum(odds.of(c) for c in chosen), "truth_odds": odds.of(truth)}
     score = {"coverage": model["free"]["coverage"], "hit": truth in chosen,
              "greedy_coverage": model["greedy"]["coverage"], "best_coverage": model["free"]["best_coverage"]}
     return {"truth": {"needle": truth}, "model": model, "score": score}
+
+
+def _score_draw(f: dict[str, Any], choice: str) -> dict[str, Any]:
+    model = copy.deepcopy(f["model"])
+    for m in model.values():
+        m["vs_best"] = m["shares"][choice] - max(m["shares"].values())
+    score = {"vs_best": model["free"]["vs_best"], "greedy_vs_best": model["greedy"]["vs_best"],
+             "best": model["free"]["best"]}
+    return {"truth": dict(f["truth"]), "model": model, "score": score}
 
 
 def _roll_share(worlds: list[Game], action: A.Action, seat: int) -> list[int]:
@@ -453,17 +500,3 @@ def _draw_values(view: dict, q: QuizQuestion, seed: int, model: Any, n: int) -> 
     best = "pile" if shares["pile"] >= shares["steal"] else "steal"
     return {"shares": shares, "intervals": {"pile": list(wilson(sum(pile), n)), "steal": list(wilson(sum(steal), n))},
             "best": best, "difference": mean, "se": se, "n": n}
-
-
-def _reveal_draw(replay: Any, game: Game, q: QuizQuestion, choice: str, view: dict, seed: int,
-                 n: int) -> dict[str, Any]:
-    played = replay.steps[q.step].action if q.step < len(replay) else None
-    truth = {"played": "pile" if type(played) is A.DrawPile else "steal" if type(played) is A.Steal else None,
-             "winner": replay.result.winner, "result": replay.result.describe()}
-    model = {"free": _draw_values(view, q, _part_seed(seed, q, "free"), None, n),
-             "greedy": _draw_values(view, q, _part_seed(seed, q, "greedy"), GreedyBot(), n)}
-    for m in model.values():
-        m["vs_best"] = m["shares"][choice] - max(m["shares"].values())
-    score = {"vs_best": model["free"]["vs_best"], "greedy_vs_best": model["greedy"]["vs_best"],
-             "best": model["free"]["best"]}
-    return {"truth": truth, "model": model, "score": score}

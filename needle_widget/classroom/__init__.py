@@ -1,0 +1,91 @@
+"""A class session across kernels: the teacher leads, every student's screen follows, answers come back.
+
+The teacher opens a room and invites the students; each student joins from their own notebook with the
+room's address and their ticket:
+
+>>> import tempfile
+>>> from needle_widget import classroom, examples
+>>> folder = tempfile.mkdtemp()
+>>> room = classroom.open(f"folder:{folder}/monday", start=False)
+>>> ticket = room.invite("Ann")
+>>> ann = classroom.join(room.url, ticket.code, start=False)
+>>> lesson = room.lead(examples.load("detective"), perspective=0)
+>>> room.pump(); ann.pump(); room.pump(); ann.pump()
+>>> lesson.go(5); room.pump(); ann.pump()
+>>> ann.name, ann.step, ann.state()["follow"]["text"]
+('Ann', 5, 'Following the teacher at step 5')
+>>> ann.close(); room.close()
+
+Addresses: `folder:PATH`, a shared folder (one machine, or a JupyterHub's shared volume: no server),
+and `redis://HOST:PORT/DB?room=NAME`, Redis for a class across machines. Every message is sealed with
+a key only its two ends hold (`seal`); a student's kernel receives only its own seat's frames
+(`screen.frames`), never the replay or a seed. README.md, "Teaching a class", says what each channel
+protects.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from ..engine.errors import quote
+from .address import Address, parse
+from .challenge import Challenge
+from .channel import connect
+from .errors import ChannelDown, ClassError, TicketError
+from .lesson import Lesson
+from .room import Room, decode_secret, encode_secret, new_secret
+from .student import Student, check_room
+from .tickets import Ticket, read, redis_user
+
+__all__ = ["open", "join", "Room", "Lesson", "Challenge", "Student", "Ticket", "Address", "ClassError",
+           "ChannelDown", "TicketError"]
+
+
+def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = True,  # noqa: A001
+         clock: Callable[[], int] | None = None) -> Room:
+    """The room at `url` (`folder:PATH` or `redis://HOST:PORT/DB?room=NAME`): made if new, reopened with
+    its students, lesson, answers and challenge if it exists (a teacher's kernel restarted).
+
+    `secret` (32 bytes) makes a new room with that secret (tests and twin rooms); `start=False` leaves
+    the workers off (call `room.pump()`); `clock` numbers the messages (microseconds; tests).
+    """
+    address = parse(url)
+    channel = connect(address, create=True)
+    stored = channel.load("secret")
+    if stored is None:
+        if secret is not None and (not isinstance(secret, bytes) or len(secret) != 32):
+            raise ClassError(f"A room's secret is 32 bytes, not {quote(secret)}")
+        secret = secret or new_secret()
+        channel.save("secret", encode_secret(secret))
+    else:
+        existing = decode_secret(stored)
+        if secret is not None and secret != existing:
+            raise ClassError(f"The room at {quote(address.public)} exists with another secret: open it without "
+                             "secret=, or make a new room")
+        secret = existing
+    room = Room(address, channel, secret, clock=clock)
+    state = room.load_state()
+    if state is not None:
+        room.restore(state)
+    if start:
+        room.start()
+    return room
+
+
+def join(url: str | os.PathLike, ticket: Any, *, start: bool = True,
+         clock: Callable[[], int] | None = None) -> Student:
+    """Join the room at `url` with `ticket` (its code, as the teacher gave it): the student's end of the
+    class (`Student`); `NeedleWidget.join(url, ticket)` shows it. A restarted kernel joins again with
+    the same ticket and catches up.
+    """
+    address = parse(url)
+    room, index, secret = read(ticket)
+    check_room(address, room)
+    user, password = redis_user(address.room, index, secret)
+    channel = connect(address, create=False, user=user, password=password)
+    student = Student(address, channel, index, secret, clock=clock)
+    if start:
+        student.start()
+    return student

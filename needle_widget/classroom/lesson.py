@@ -1,0 +1,339 @@
+"""A lesson: a replay the teacher leads, step by step, with questions asked of the class.
+
+The lesson holds the replay (in the teacher's kernel only) and, for each seat a student may be shown,
+the spoiler-free frames of that seat (`screen.frames.Frames`): a student receives the frames of
+the steps the teacher has shown, never the replay. `go`, `ask` and `reveal` change the lesson; the
+room sends each student what changed (`Room`), and the teacher's widget can drive it (`widget`).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..engine.errors import NeedleError, quote
+from ..engine.game import Game
+from ..records.notes import QUESTION_KINDS
+from ..records.replay import Replay
+from ..screen.frames import Frames
+from ..screen.notepad import KIND_LABELS
+from ..screen.quizmode import HIDDEN_INFO, reveal_text
+from ..teaching.answers import Answer
+from ..teaching.quiz import QuizQuestion, ask, check_answer, check_question, revealer
+from .errors import ClassError
+
+if TYPE_CHECKING:
+    from .room import Room
+
+__all__ = ["Lesson", "Asked", "AUDIENCES", "CLASS_WORLDS"]
+
+AUDIENCES = (0, 1, "assigned")
+"""What every student sees: Player 1's seat, Player 2's, or each student the seat the room assigned."""
+CLASS_WORLDS = 100
+"""Worlds behind a class question's model figures (the reveal's; a quiz alone uses QUIZ_WORLDS)."""
+WAITING = "Sent: the teacher reveals the answer to everyone at once."
+
+
+@dataclass
+class Asked:
+    """A question put to the class: its kind and step, the question each seat is asked, the answers
+    by student number, and whether it is revealed.
+    """
+
+    index: int
+    kind: str
+    step: int
+    questions: dict[int, QuizQuestion]
+    answers: dict[int, Any] = field(default_factory=dict)
+    times: dict[int, str] = field(default_factory=dict)
+    revealed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for the room's saved state."""
+        return {"index": self.index, "kind": self.kind, "step": self.step,
+                "seats": sorted(self.questions), "answers": {str(k): v for k, v in self.answers.items()},
+                "times": {str(k): v for k, v in self.times.items()}, "revealed": self.revealed}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Asked:
+        """The inverse of `to_dict`."""
+        questions = {seat: QuizQuestion(data["step"], data["kind"], seat) for seat in data["seats"]}
+        answers = {int(k): tuple(v) if isinstance(v, list) else v for k, v in data["answers"].items()}
+        return cls(data["index"], data["kind"], data["step"], questions, answers,
+                   {int(k): v for k, v in data.get("times", {}).items()}, data["revealed"])
+
+
+class Lesson:
+    """The lesson `room.lead(replay, perspective=...)` started (see the module docstring).
+
+    `perspective`: 0 or 1 (every student sees that seat) or "assigned" (each student the seat the
+    room gave them at `invite`). `step` is where the class is; `reached` the furthest step shown.
+    """
+
+    def __init__(self, room: Room, replay: Replay | Game, perspective: Any = "assigned", *, title: str | None = None,
+                 ident: int = 1, worlds: int = CLASS_WORLDS) -> None:
+        if isinstance(replay, Game):
+            replay = replay.replay()
+        if not isinstance(replay, Replay):
+            raise ClassError(f"A lesson leads a Replay or a Game, not {type(replay).__name__}")
+        if perspective not in AUDIENCES or isinstance(perspective, bool):
+            raise ClassError(f"perspective must be 0, 1 or 'assigned' (each student their own seat), "
+                             f"not {quote(perspective)}")
+        if title is not None and (not isinstance(title, str) or not 0 < len(title) <= 100):
+            raise ClassError(f"A lesson's title is text of 1 to 100 characters, not {quote(title)}")
+        self.room, self.replay, self.perspective = room, replay, perspective
+        self.title = title or "lesson"
+        self.id = ident
+        self.worlds = worlds
+        self.step = 0
+        self.reached = 0
+        self.asked: list[Asked] = []
+        self._frames: dict[int, Frames] = {}
+        self._cache: dict[tuple[int, int], dict[str, Any]] = {}
+        self._scorers: dict[tuple[int, int], Callable[[Any], dict[str, Any]]] = {}
+        self._reveals: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def __repr__(self) -> str:
+        return f"Lesson({self.title!r}, step={self.step}/{len(self.replay)}, questions={len(self.asked)})"
+
+    # ---- what the teacher does ----------------------------------------------------------------
+
+    def go(self, step: int) -> None:
+        """Move the class to `step` (0 to the replay's end): every student's screen follows."""
+        if type(step) is not int or not 0 <= step <= len(self.replay):
+            raise ClassError(f"Cannot go to step {quote(step)}: the lesson's replay has steps 0 to {len(self.replay)}")
+        self.room._changed_lesson(self, lambda: self._go(step))
+
+    def _go(self, step: int) -> None:
+        self.step = step
+        self.reached = max(self.reached, step)
+
+    def next(self) -> None:
+        """One step on."""
+        self.go(min(self.step + 1, len(self.replay)))
+
+    def back(self) -> None:
+        """One step back."""
+        self.go(max(self.step - 1, 0))
+
+    def ask(self, kind: str, step: int | None = None) -> Asked:
+        """Ask every student a question of `kind` ("needle", "next_draw", "winner", "pile_or_steal") at
+        `step` (default the class's step; the class goes there): each student from the seat they are shown.
+        A question still open is closed first (revealed).
+        """
+        if kind not in QUESTION_KINDS:
+            raise ClassError(f"A question's kind is one of {', '.join(QUESTION_KINDS)}, not {quote(kind)}")
+        step = self.step if step is None else step
+        if type(step) is not int or not 0 <= step <= len(self.replay):
+            raise ClassError(f"Cannot ask at step {quote(step)}: the replay has steps 0 to {len(self.replay)}")
+        questions = {}
+        why = []
+        for seat in self.seats():
+            try:
+                questions[seat] = check_question(self.replay, QuizQuestion(step, kind, seat))
+            except NeedleError as refused:
+                why.append(str(refused))
+        if not questions:
+            raise ClassError(f"Cannot ask {quote(kind)} at step {step}: {'; '.join(why)}")
+        asked = Asked(len(self.asked), kind, step, questions)
+
+        def change() -> None:
+            if self.asked and not self.asked[-1].revealed:
+                self._reveal(self.asked[-1])
+            self.asked.append(asked)
+            self._go(step)
+
+        self.room._changed_lesson(self, change)
+        return asked
+
+    def reveal(self) -> None:
+        """Reveal the open question to every screen at once: each student sees the truth, the models'
+        figures and their own score; the board shows the truth and the class's calibration.
+        """
+        question = self.open_question
+        if question is None:
+            raise ClassError("No question is open: ask one first (lesson.ask)")
+        self.room._changed_lesson(self, lambda: self._reveal(question))
+
+    def _reveal(self, asked: Asked) -> None:
+        for index, answer in asked.answers.items():
+            self._revealed(asked, index, answer)
+        asked.revealed = True
+
+    def widget(self, **kwargs: Any) -> Any:
+        """The teacher's widget of the replay (teacher's perspective); stepping in it moves the class."""
+        from ..jupyter.follow import lead_widget
+
+        return lead_widget(self, **kwargs)
+
+    # ---- what the room asks -------------------------------------------------------------------
+
+    @property
+    def open_question(self) -> Asked | None:
+        """The question asked and not yet revealed, or None."""
+        return self.asked[-1] if self.asked and not self.asked[-1].revealed else None
+
+    def seats(self) -> tuple[int, ...]:
+        """The seats students are shown."""
+        return (0, 1) if self.perspective == "assigned" else (self.perspective,)
+
+    def seat_of(self, assigned: int) -> int:
+        """The seat shown to a student whose assigned seat is `assigned`."""
+        return assigned if self.perspective == "assigned" else self.perspective
+
+    def frame(self, seat: int, k: int) -> dict[str, Any]:
+        """Seat `seat`'s frame of step `k` (computed once)."""
+        if (seat, k) not in self._cache:
+            if seat not in self._frames:
+                self._frames[seat] = Frames(self.replay, seat, spoilers=False)
+            self._cache[seat, k] = self._frames[seat].at(k, "In a class you see your own seat only")
+        return self._cache[seat, k]
+
+    def answer(self, index: int, seat: int, question: int, answer: Any) -> Any:
+        """Student `index`'s answer to question `question` (checked; ClassError if it cannot be taken)."""
+        asked = self.open_question
+        if asked is None or asked.index != question:
+            raise ClassError(f"Question {quote(question)} is not open (answers are taken until the reveal)")
+        if index in asked.answers:
+            raise ClassError(f"Question {question} is already answered: answers are final")
+        if seat not in asked.questions:
+            raise ClassError(f"Question {question} is not asked of {seat}")
+        q = asked.questions[seat]
+        form = self._asked_form(asked, seat)
+        value = check_answer(q, answer, form.get("candidates"))
+        asked.answers[index] = value
+        asked.times[index] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        return value
+
+    def _asked_form(self, asked: Asked, seat: int) -> dict[str, Any]:
+        return ask(self.replay, asked.questions[seat])["form"]
+
+    def _scorer(self, asked: Asked, seat: int) -> Callable[[Any], dict[str, Any]]:
+        key = (asked.index, seat)
+        if key not in self._scorers:
+            self._scorers[key] = revealer(self.replay, asked.questions[seat], seed=asked.index, n=self.worlds)
+        return self._scorers[key]
+
+    def revealed(self, asked: Asked, index: int) -> dict[str, Any]:
+        """Student `index`'s reveal of `asked` (their answer scored)."""
+        return self._revealed(asked, index, asked.answers[index])
+
+    def _revealed(self, asked: Asked, index: int, answer: Any) -> dict[str, Any]:
+        key = (asked.index, index)
+        if key not in self._reveals:
+            self._reveals[key] = self._scorer(asked, self._seat_for(index, asked))(answer)
+        return self._reveals[key]
+
+    def _seat_for(self, index: int, asked: Asked) -> int:
+        seat = self.seat_of(self.room._assigned(index))
+        return seat if seat in asked.questions else next(iter(asked.questions))
+
+    def quiz_state(self, index: int, name: str) -> dict[str, Any] | None:
+        """The `quiz_state` a student sees: the latest question asked of their seat, their answer's
+        state, and (once revealed) the reveal with their score.
+        """
+        if not self.asked:
+            return None
+        asked = self.asked[-1]
+        seat = self.seat_of(self.room._assigned(index))
+        if seat not in asked.questions:
+            return None
+        shown = ask(self.replay, asked.questions[seat])
+        answered = index in asked.answers
+        reveal = None
+        if asked.revealed:
+            if answered:
+                reveal = reveal_text(self._revealed(asked, index, asked.answers[index]))
+            else:
+                reveal = {"answer_text": "You did not answer this one.", "verdict": self._truth_line(asked, seat),
+                          "rows": [], "note": ""}
+        return {"seat": seat, "student": name, "total": len(self.asked), "index": asked.index, "done": False,
+                "items": [], "class": True,
+                "question": {"index": asked.index, "step": asked.step, "kind": asked.kind, "prompt": shown["prompt"],
+                             "label": KIND_LABELS[asked.kind], "answered": answered, "form": shown["form"]},
+                "answer": _jsonable(asked.answers.get(index)),
+                "reveal": reveal, "summary": None,
+                "waiting": WAITING if answered and not asked.revealed else None}
+
+    def hides_odds(self, seat: int) -> bool:
+        """The seat's odds are hidden while a question of theirs is open (they would answer it)."""
+        asked = self.open_question
+        return asked is not None and seat in asked.questions
+
+    def hidden(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """`frame` with the odds hidden (while a question is open)."""
+        return {**frame, "info": dict(HIDDEN_INFO)}
+
+    def _truth_line(self, asked: Asked, seat: int) -> str:
+        """The truth of `asked` for `seat` in one sentence."""
+        figures = self._scorer(asked, seat)
+        form = self._asked_form(asked, seat)
+        sample = (form.get("candidates") or ["pile"])[:1] if asked.kind == "needle" else \
+            "pile" if asked.kind == "pile_or_steal" else 0.5
+        shown = figures(sample)
+        truth = shown["truth"]
+        if asked.kind == "needle":
+            return f"The needle was {truth['needle']}."
+        if asked.kind == "pile_or_steal":
+            return f"The better draw, by the model-free figures: {shown['score']['best']}."
+        if asked.kind == "winner":
+            return f"How it ended: {truth['result']}"
+        return "Your next pile draw found your needle." if truth["outcome"] else \
+            "Your next pile draw did not find your needle."
+
+    def quiz_prompt(self, asked: Asked) -> str:
+        """The words of `asked` (for the first seat asked)."""
+        return ask(self.replay, next(iter(asked.questions.values())))["prompt"]
+
+    def truth_line(self, asked: Asked) -> str:
+        """The truth of `asked` in words (each seat's, where both were asked)."""
+        lines = [self._truth_line(asked, seat) for seat in sorted(asked.questions)]
+        if len(lines) == 2 and lines[0] != lines[1]:
+            return f"Player 1: {lines[0]} Player 2: {lines[1]}"
+        return lines[0]
+
+    def truth_value(self, asked: Asked) -> Any:
+        """The answer a distribution marks as the truth (the needle's code, the better draw), or None:
+        None for forecasts and where the two seats' truths differ.
+        """
+        if asked.kind not in ("needle", "pile_or_steal") or len(asked.questions) != 1:
+            return None
+        seat = next(iter(asked.questions))
+        form = self._asked_form(asked, seat)
+        sample = (form.get("candidates") or [])[:1] if asked.kind == "needle" else "pile"
+        shown = self._scorer(asked, seat)(sample)
+        return shown["truth"]["needle"] if asked.kind == "needle" else shown["score"]["best"]
+
+    def records(self) -> list[Answer]:
+        """The answers to the revealed questions, as answer records (`teaching.answers.Answer`)."""
+        out = []
+        for asked in self.asked:
+            if not asked.revealed:
+                continue
+            for index in sorted(asked.answers):
+                shown = self._revealed(asked, index, asked.answers[index])
+                out.append(Answer.from_reveal(shown, student=self.room._name(index), replay=self.title,
+                                              time=asked.times.get(index)))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for the room's saved state."""
+        return {"id": self.id, "title": self.title, "perspective": self.perspective, "step": self.step,
+                "reached": self.reached, "worlds": self.worlds, "replay": self.replay.to_dict(),
+                "asked": [a.to_dict() for a in self.asked]}
+
+    @classmethod
+    def from_dict(cls, room: Room, data: dict[str, Any]) -> Lesson:
+        """The inverse of `to_dict`."""
+        lesson = cls(room, Replay.from_dict(data["replay"]), data["perspective"], title=data["title"],
+                     ident=data["id"], worlds=data.get("worlds", CLASS_WORLDS))
+        lesson.step, lesson.reached = data["step"], data["reached"]
+        lesson.asked = [Asked.from_dict(a) for a in data["asked"]]
+        return lesson
+
+
+def _jsonable(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+

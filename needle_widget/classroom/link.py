@@ -1,0 +1,165 @@
+"""A channel's two workers for one end of a class: a sender that posts queued messages in order (and
+keeps them while the channel is down, retrying), and a reader that waits for new messages and hands
+them over. Nothing here waits in the caller's thread: `send` queues, the workers post and read.
+Without the workers (`start` not called: a test, a script) `pump` does one round of both.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+from collections.abc import Callable
+
+from .channel import Channel, Message
+from .errors import ChannelDown, ClassError
+
+__all__ = ["Link", "MAX_QUEUE", "READ_WAIT"]
+
+log = logging.getLogger("needle_widget.classroom")
+MAX_QUEUE = 20_000
+"""Messages that may wait to be posted while the channel is down."""
+READ_WAIT = 1.0
+"""Seconds one read waits for a message before it looks again."""
+BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
+"""Seconds between tries while the channel is down."""
+
+
+class Link:
+    """Posts `send`'s messages to `channel`; reads the boxes `cursors()` names and calls `handle(messages)`.
+    `status(connected, why)` is told when the channel goes down or comes back.
+    """
+
+    def __init__(self, channel: Channel, cursors: Callable[[], dict[str, int]],
+                 handle: Callable[[list[Message]], None], status: Callable[[bool, str | None], None],
+                 name: str) -> None:
+        self.channel, self._cursors, self._handle, self._status, self.name = channel, cursors, handle, status, name
+        self._queue: collections.deque[tuple[str, Callable[[], None], str | None]] = collections.deque()
+        self._lock = threading.Lock()
+        self._wake, self._stop = threading.Event(), threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.connected, self.why = True, None
+
+    @property
+    def waiting(self) -> int:
+        """Operations queued and not yet done."""
+        return len(self._queue)
+
+    def do(self, what: str, operation: Callable[[], None], key: str | None = None) -> None:
+        """Queue `operation` (a call on the channel) for the sender, after what is queued before. With
+        `key`, a queued operation of the same key is replaced (only the latest state is worth saving).
+        """
+        with self._lock:
+            if key is not None:
+                for n, (_, _, queued) in enumerate(self._queue):
+                    if queued == key:
+                        self._queue[n] = (what, operation, key)
+                        break
+                else:
+                    self._queue.append((what, operation, key))
+            else:
+                if len(self._queue) >= MAX_QUEUE:
+                    raise ClassError(f"{len(self._queue):,} messages are waiting for the class's channel "
+                                     f"({self.why or 'it does not answer'}): nothing more is queued")
+                self._queue.append((what, operation, None))
+        self._wake.set()
+
+    def send(self, box: str, seq: int, data: bytes) -> None:
+        """Queue a message; the sender posts it (at once if it is running)."""
+        self.do(f"message {seq} for {box}", lambda: self.channel.post(box, seq, data))
+
+    def drop(self, box: str, upto: int) -> None:
+        """Queue the dropping of `box`'s messages numbered `upto` or lower."""
+        self.do(f"dropping {box} up to {upto}", lambda: self.channel.drop(box, upto))
+
+    def _set(self, connected: bool, why: str | None) -> None:
+        if (connected, why) != (self.connected, self.why):
+            self.connected, self.why = connected, why
+            if not connected:
+                log.warning("class (%s): %s", self.name, why)
+            self._status(connected, why)
+
+    def flush(self) -> bool:
+        """Do every queued operation in order; False (the rest kept) if the channel is down."""
+        while True:
+            with self._lock:
+                if not self._queue:
+                    return True
+                what, operation, _ = self._queue[0]
+            try:
+                operation()
+            except ChannelDown as down:
+                self._set(False, str(down))
+                return False
+            except ClassError as refused:
+                log.warning("class (%s): gave up %s: %s", self.name, what, refused)
+            with self._lock:
+                if self._queue and self._queue[0][1] is operation:
+                    self._queue.popleft()
+            self._set(True, None)
+
+    def read(self, timeout: float = 0.0) -> bool:
+        """One read of the boxes (waiting up to `timeout`) and the handling of what came; False if down."""
+        try:
+            messages = self.channel.read(self._cursors(), timeout, self._stop)
+        except ChannelDown as down:
+            self._set(False, str(down))
+            return False
+        self._set(True, None)
+        if messages:
+            self._handle(messages)
+        return True
+
+    def pump(self, timeout: float = 0.0) -> None:
+        """Without the workers: post what is queued, then read once."""
+        self.flush()
+        self.read(timeout)
+        self.flush()
+
+    def start(self) -> None:
+        """Start the sender and the reader (daemon threads)."""
+        if self._threads:
+            return
+        self._stop.clear()
+        self._threads = [threading.Thread(target=self._sending, name=f"needle-class-{self.name}-send", daemon=True),
+                         threading.Thread(target=self._reading, name=f"needle-class-{self.name}-read", daemon=True)]
+        for thread in self._threads:
+            thread.start()
+
+    def stop(self) -> None:
+        """Stop the workers (what is queued stays queued)."""
+        self._stop.set()
+        self._wake.set()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=5)
+        self._threads = []
+
+    @property
+    def running(self) -> bool:
+        """The workers are running."""
+        return bool(self._threads)
+
+    def _sending(self) -> None:
+        tries = 0
+        while not self._stop.is_set():
+            self._wake.wait(READ_WAIT)
+            self._wake.clear()
+            while not self._stop.is_set() and not self.flush():
+                self._stop.wait(BACKOFF[min(tries, len(BACKOFF) - 1)])
+                tries += 1
+            tries = 0
+
+    def _reading(self) -> None:
+        tries = 0
+        while not self._stop.is_set():
+            try:
+                ok = self.read(READ_WAIT)
+            except Exception:  # a handler's bug must not end the class: it is logged, the reader goes on
+                log.exception("class (%s): a message could not be handled", self.name)
+                ok = True
+            if ok:
+                tries = 0
+            else:
+                self._stop.wait(BACKOFF[min(tries, len(BACKOFF) - 1)])
+                tries += 1

@@ -1,0 +1,510 @@
+"""The teacher's room: the roster and tickets, the lesson or challenge on every student's screen, the
+answers and games that come back, and the board's state. Kept in the channel, sealed, so a teacher
+whose kernel restarts reopens it (`classroom.open` with the same address).
+
+Everything a student is sent is built here from their own seat's frames (`Lesson.frame`,
+`Challenge.frame`) and their own quiz state; it goes out through the channel sealed with their key.
+Messages that do not open with a student's key, or come again with an old number, are ignored with
+a log line ("needle_widget.classroom" logger, and `Room.log`).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import datetime
+import json
+import logging
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.errors import NeedleError, quote
+from ..engine.game import Game
+from ..records.replay import Replay
+from ..screen.frames import pack
+from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
+from .address import Address
+from .board import board_state
+from .challenge import Challenge
+from .channel import Channel, Message, box_parts
+from .errors import ClassError
+from .lesson import Lesson
+from .link import Link
+from .seal import derive, next_seq, seal, unseal
+from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
+
+__all__ = ["Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX"]
+
+log = logging.getLogger("needle_widget.classroom")
+FRAMES_PER_MESSAGE = 12
+"""Frames in one message (a late student's catch-up comes in several)."""
+KEEP_IN_BOX = 64
+"""Messages the room leaves in a student's box (a student reads only what comes after it joins)."""
+MAX_LOG = 200
+_NAME = re.compile(rf"[^\x00-\x1f\x7f]{{1,{MAX_STUDENT_LENGTH}}}")
+
+
+@dataclass
+class Member:
+    """An invited student: number, name, assigned seat, and what the room knows of them."""
+
+    index: int
+    name: str
+    seat: int
+    key: bytes
+    joined: bool = False
+    last_in: int = 0
+    sent: int = -1
+    shown: tuple[str, int] = ("", 0)
+    posted: collections.deque[int] = dataclasses.field(default_factory=lambda: collections.deque(maxlen=KEEP_IN_BOX))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (no key: it is derived again from the room's secret)."""
+        return {"index": self.index, "name": self.name, "seat": self.seat, "joined": self.joined,
+                "last_in": self.last_in}
+
+
+class Room:
+    """A class room (made or reopened by `classroom.open`): see the module docstring.
+
+    `invite(name)` gives a ticket; `lead(replay)` starts a lesson, `challenge()` a challenge; `board()`
+    is the teacher's live board; `answers` the records of the revealed questions. The room's workers
+    (`start`, on by default) post and read in the background; `pump()` does one round by hand.
+    """
+
+    def __init__(self, address: Address, channel: Channel, secret: bytes, *,
+                 clock: Callable[[], int] | None = None) -> None:
+        self.address, self.channel = address, channel
+        self.name = address.room
+        self._secret = secret
+        self._key = derive(secret, "teacher", self.name)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._members: dict[int, Member] = {}
+        self._seq = 0
+        self.lesson: Lesson | None = None
+        """The lesson led now (or last), or None."""
+        self.challenge_game: Challenge | None = None
+        self.showing = "idle"
+        """What the students' screens show: "idle", "lesson" or "challenge"."""
+        self._earlier: list[Answer] = []
+        self._subscribers: list[Callable[[], None]] = []
+        self.log: collections.deque[str] = collections.deque(maxlen=MAX_LOG)
+        """The room's recent log lines (ignored messages, a channel down), newest last."""
+        self._reviews = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-class-review")
+        self._dirty = False
+        self.link = Link(channel, self._cursors, self._handle, self._status, f"room {self.name}")
+
+    def __repr__(self) -> str:
+        joined = sum(m.joined for m in self._members.values())
+        return (f"Room({self.address.public!r}, students={len(self._members)}, joined={joined}, "
+                f"showing={self.showing!r})")
+
+    @property
+    def url(self) -> str:
+        """The address to give the students (no teacher's credentials in it)."""
+        return self.address.public
+
+    # ---- roster -------------------------------------------------------------------------------
+
+    def invite(self, name: str, seat: int | None = None) -> Ticket:
+        """Student `name`'s ticket (the same ticket if `name` was invited before). `seat` (0 or 1) is the
+        seat they are shown when a lesson shows each student their own; by default seats alternate.
+        """
+        if not isinstance(name, str) or not _NAME.fullmatch(name) or name != name.strip():
+            raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
+                             f"or spaces around it, not {quote(name)}")
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
+            raise ClassError(f"seat must be 0 (Player 1), 1 (Player 2) or None, not {quote(seat)}")
+        with self._lock:
+            for member in self._members.values():
+                if member.name == name:
+                    return self._ticket(member)
+            if len(self._members) >= MAX_STUDENTS:
+                raise ClassError(f"A room takes at most {MAX_STUDENTS} students")
+            index = len(self._members)
+            member = self._member(index, name, index % 2 if seat is None else seat)
+            user, password = redis_user(self.name, index, sign(self._secret, self.name, index))
+            self.channel.grant(index, user, password)
+            self._members[index] = member
+            self._dirty = True
+        self._save()
+        self._notify()
+        return self._ticket(member)
+
+    def _member(self, index: int, name: str, seat: int) -> Member:
+        return Member(index, name, seat, student_key(self.name, index, sign(self._secret, self.name, index)))
+
+    def _ticket(self, member: Member) -> Ticket:
+        return Ticket(self.name, member.index, member.name, sign(self._secret, self.name, member.index))
+
+    @property
+    def tickets(self) -> list[Ticket]:
+        """Every student's ticket, in the order invited."""
+        with self._lock:
+            return [self._ticket(m) for m in self._members.values()]
+
+    def members(self) -> list[Member]:
+        """The invited students (copies of the room's records)."""
+        with self._lock:
+            return [Member(**{**m.__dict__}) for m in self._members.values()]
+
+    def _assigned(self, index: int) -> int:
+        return self._members[index].seat
+
+    def _name(self, index: int) -> str:
+        return self._members[index].name
+
+    # ---- what the class does ------------------------------------------------------------------
+
+    def lead(self, replay: Replay | Game, perspective: Any = "assigned", *, title: str | None = None) -> Lesson:
+        """Start a lesson on `replay` (a Game is taken as its replay so far): every student follows the
+        teacher's step, from `perspective` (0, 1, or "assigned": each student their invited seat).
+        The answers of an earlier lesson stay in `answers`.
+        """
+        with self._lock:
+            ident = (self.lesson.id + 1) if self.lesson else 1
+            lesson = Lesson(self, replay, perspective, title=title, ident=ident)
+            if self.lesson is not None:
+                self._earlier.extend(self.lesson.records())
+            self.lesson, self.showing = lesson, "lesson"
+            self._send_all()
+        self._save()
+        self._notify()
+        return lesson
+
+    def challenge(self, seed: int | None = None, opponent: str = "greedy") -> Challenge:
+        """Every student plays the same deal (seat 1 is the bot `opponent`) in their own widget; the room
+        holds the deal and the bot. The board ranks the finished games by luck-adjusted score.
+        """
+        with self._lock:
+            ident = (self.challenge_game.id + 1) if self.challenge_game else 1
+            self.challenge_game = Challenge(seed, opponent, ident=ident)
+            self.showing = "challenge"
+            self._send_all()
+        self._save()
+        self._notify()
+        return self.challenge_game
+
+    def _changed_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
+        with self._lock:
+            if lesson is not self.lesson:
+                raise ClassError("This lesson is over: the room leads a newer one")
+            change()
+            if self.showing != "lesson":
+                self.showing = "lesson"
+            self._send_all()
+        self._save()
+        self._notify()
+
+    @property
+    def answers(self) -> list[Answer]:
+        """The records of every revealed question, earlier lessons' first (`teaching.answers.Answer`)."""
+        with self._lock:
+            return self._earlier + (self.lesson.records() if self.lesson else [])
+
+    def save_answers(self, path: Any) -> None:
+        """The answers as an answer file (.jsonl or .csv: `teaching.answers.save_answers`; `class_table` reads it)."""
+        save_answers(self.answers, path)
+
+    def replay_of(self, name: str) -> Replay:
+        """Student `name`'s challenge game so far, as a replay (the teacher's: it holds every card)."""
+        with self._lock:
+            member = next((m for m in self._members.values() if m.name == name), None)
+            game = self.challenge_game.games.get(member.index) if member and self.challenge_game else None
+            if game is None:
+                raise ClassError(f"{quote(name)} has no challenge game in this room")
+            return game.game.replay()
+
+    def open_replay(self, name: str, **kwargs: Any) -> Any:
+        """A teacher's widget of student `name`'s challenge game."""
+        from ..jupyter.widget import NeedleWidget
+
+        return NeedleWidget.from_replay(self.replay_of(name), perspective="teacher", **kwargs)
+
+    # ---- the board ----------------------------------------------------------------------------
+
+    def board(self, view: str = "teacher") -> Any:
+        """The teacher's live board (a widget): who joined and answered, the answers' distribution, the
+        class's calibration, Reveal, the challenge's ranking. `view="projector"`: counts, no names.
+        """
+        from ..jupyter.board import BoardWidget
+
+        return BoardWidget(self, view=view)
+
+    def board_state(self, view: str = "teacher") -> dict[str, Any]:
+        """The board's state (`board.board_state`)."""
+        if view not in ("teacher", "projector"):
+            raise ClassError(f"A board's view is 'teacher' or 'projector', not {quote(view)}")
+        with self._lock:
+            return board_state(self, view)
+
+    def board_request(self, message: Any) -> None:
+        """A board's request: {"kind": "reveal"}."""
+        kind = message.get("kind") if isinstance(message, dict) else None
+        if kind == "reveal":
+            if self.lesson is None:
+                raise ClassError("No lesson is led: there is nothing to reveal")
+            self.lesson.reveal()
+            return
+        raise ClassError(f"Unknown board request {quote(kind)}")
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback()` after every change (from the room's reader thread too); returns the unsubscriber."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        with self._lock:
+            callbacks = list(self._subscribers)
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:
+                log.exception("class: a board's update failed")
+
+    # ---- sending ------------------------------------------------------------------------------
+
+    def _post(self, member: Member, message: dict[str, Any]) -> None:
+        self._seq = next_seq(self._seq) if self._clock is None else max(self._seq + 1, self._clock())
+        box = f"in.{member.index}"
+        self.link.send(box, self._seq, seal(member.key, self.name, box, self._seq, message))
+        if len(member.posted) == KEEP_IN_BOX:
+            self.link.drop(box, member.posted[0])
+        member.posted.append(self._seq)
+
+    def _send_all(self) -> None:
+        for member in self._members.values():
+            if member.joined:
+                self._send(member)
+
+    def _send(self, member: Member, note: str | None = None, reset: bool = False) -> None:
+        base = {"t": "screen", "room": self.name, "name": member.name, "note": note}
+        if self.showing == "lesson" and self.lesson is not None:
+            lesson = self.lesson
+            seat = lesson.seat_of(member.seat)
+            shown = ("lesson", lesson.id)
+            if reset or member.shown != shown:
+                member.sent, reset = -1, True
+            start = member.sent + 1
+            steps = list(range(start, lesson.reached + 1))
+            common = {**base, "kind": "lesson", "id": lesson.id, "title": lesson.title, "live": lesson.step,
+                      "quiz": lesson.quiz_state(member.index, member.name)}
+            chunks = [steps[i:i + FRAMES_PER_MESSAGE] for i in range(0, len(steps), FRAMES_PER_MESSAGE)] or [[]]
+            for n, chunk in enumerate(chunks):
+                frames = pack([lesson.frame(seat, k) for k in chunk]) if chunk else None
+                self._post(member, {**common, "reset": reset and n == 0, "first": chunk[0] if chunk else None,
+                                    "frames": frames})
+            member.sent, member.shown = max(member.sent, lesson.reached), shown
+        elif self.showing == "challenge" and self.challenge_game is not None:
+            challenge = self.challenge_game
+            shown = ("challenge", challenge.id)
+            reset = reset or member.shown != shown
+            frame = challenge.frame(member.index)
+            step = frame["steps"]
+            self._post(member, {**base, "kind": "challenge", "id": challenge.id, "reset": reset, "live": step,
+                                "title": f"One deal for the class, against {challenge.opponent}",
+                                "first": step, "frames": pack([frame]), "quiz": None})
+            member.shown = shown
+        else:
+            self._post(member, {**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None,
+                                "frames": None, "quiz": None, "title": None})
+            member.shown = ("idle", 0)
+
+    # ---- receiving ----------------------------------------------------------------------------
+
+    def _cursors(self) -> dict[str, int]:
+        with self._lock:
+            return {f"out.{m.index}": m.last_in for m in self._members.values()}
+
+    def _note(self, text: str) -> None:
+        stamp = datetime.datetime.now().strftime("%H:%M:%S")
+        self.log.append(f"{stamp} {text}")
+        log.warning("class %s: %s", self.name, text)
+
+    def _handle(self, messages: list[Message]) -> None:
+        done: dict[str, int] = {}
+        finished: list[int] = []
+        with self._lock:
+            for box, seq, data in sorted(messages, key=lambda m: m[1]):
+                side, index = box_parts(box)
+                member = self._members.get(index)
+                if side != "out" or member is None:
+                    continue
+                done[box] = max(done.get(box, 0), seq)
+                if seq <= member.last_in:
+                    self._note(f"ignored message {seq} from {box}: an old number (sent again?)")
+                    continue
+                member.last_in = seq
+                self._dirty = True
+                try:
+                    _, message = unseal(member.key, self.name, box, data)
+                except ClassError as bad:
+                    self._note(f"ignored a message in {box}: {bad}")
+                    continue
+                if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+                    self._note(f"ignored a message in {box}: not a request")
+                    continue
+                if self._answer(member, message):
+                    finished.append(member.index)
+        self._save()
+        for box, upto in done.items():
+            self.link.drop(box, upto)
+        for index in finished:
+            self._reviews.submit(self._review, index)
+        self._notify()
+
+    def _answer(self, member: Member, message: dict[str, Any]) -> bool:
+        kind = message["t"]
+        if kind == "hello":
+            member.joined = True
+            self._send(member, reset=True)
+        elif kind == "answer":
+            if self.lesson is None or self.showing != "lesson":
+                self._send(member, note="No question is open")
+                return False
+            lesson = self.lesson
+            if message.get("lesson") != lesson.id:
+                self._send(member, note="That answer was for an earlier lesson")
+                return False
+            try:
+                lesson.answer(member.index, lesson.seat_of(member.seat), message.get("index"), message.get("answer"))
+            except NeedleError as refused:
+                self._send(member, note=f"Your answer was not taken: {refused}")
+                return False
+            self._send(member)
+        elif kind == "act":
+            challenge = self.challenge_game
+            if challenge is None or self.showing != "challenge" or message.get("challenge") != challenge.id:
+                self._send(member, note="No challenge is being played")
+                return False
+            before = challenge.played(member.index).finished
+            try:
+                challenge.act(member.index, message.get("action"))
+            except NeedleError as refused:
+                self._send(member, note=str(refused))
+                return False
+            self._send(member)
+            return not before and challenge.played(member.index).finished
+        else:
+            self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
+        return False
+
+    def _review(self, index: int) -> None:
+        with self._lock:
+            challenge = self.challenge_game
+        if challenge is None or index not in challenge.games:
+            return
+        try:
+            challenge.review(index)
+        except Exception:
+            log.exception("class: the review of a challenge game failed")
+        self._notify()
+
+    def _status(self, connected: bool, why: str | None) -> None:
+        if not connected:
+            self._note(why or "the channel does not answer")
+        else:
+            self._note("the channel answers again: the students' users and screens are sent again")
+            with self._lock:
+                for member in self._members.values():
+                    user, password = redis_user(self.name, member.index, sign(self._secret, self.name, member.index))
+                    self.link.do(f"the user of student {member.index}",
+                                 lambda i=member.index, u=user, p=password: self.channel.grant(i, u, p))
+                for member in self._members.values():
+                    if member.joined:
+                        self._send(member, reset=True)
+            self._save()
+        self._notify()
+
+    # ---- keeping the room ---------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The room's record, as saved (JSON-ready; it holds the deal's seed: it is saved sealed)."""
+        with self._lock:
+            return {"format": "needle-room-1", "room": self.name, "seq": self._seq, "showing": self.showing,
+                    "members": [m.to_dict() for m in self._members.values()],
+                    "lesson": self.lesson.to_dict() if self.lesson else None,
+                    "earlier": [a.to_dict() for a in self._earlier],
+                    "challenge": self.challenge_game.to_dict() if self.challenge_game else None}
+
+    def _save(self) -> None:
+        with self._lock:
+            data = seal(self._key, self.name, "state", 1, self.state())
+            self._dirty = False
+        self.link.do("saving the room's state", lambda: self.channel.save("state", data), key="state")
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take up a saved record (`state`): reopening a room after the teacher's kernel restarted."""
+        with self._lock:
+            self._seq = data["seq"]
+            for m in data["members"]:
+                member = self._member(m["index"], m["name"], m["seat"])
+                member.joined, member.last_in = m["joined"], m["last_in"]
+                self._members[member.index] = member
+            self._earlier = [Answer.from_dict(a) for a in data["earlier"]]
+            self.lesson = Lesson.from_dict(self, data["lesson"]) if data["lesson"] else None
+            self.challenge_game = Challenge.from_dict(data["challenge"]) if data["challenge"] else None
+            self.showing = data["showing"]
+            for index in self.challenge_game.games if self.challenge_game else ():
+                if self.challenge_game.games[index].finished:
+                    self._reviews.submit(self._review, index)
+            self._send_all()
+
+    def load_state(self) -> dict[str, Any] | None:
+        """The saved record, or None for a new room."""
+        data = self.channel.load("state")
+        if data is None:
+            return None
+        _, state = unseal(self._key, self.name, "state", data)
+        return state
+
+    def pump(self, timeout: float = 0.0) -> None:
+        """One round by hand (without `start`): post what is queued, read and handle what came."""
+        self.link.pump(timeout)
+
+    def start(self) -> None:
+        """Start the room's workers (post and read in the background)."""
+        self.link.start()
+
+    def close(self) -> None:
+        """Stop the workers after posting what is queued; the room stays in the channel to reopen."""
+        if self.link.running:
+            self.link.stop()
+        self.link.flush()
+        self._reviews.shutdown(wait=False, cancel_futures=True)
+        self.channel.close()
+
+    def __enter__(self) -> Room:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def new_secret() -> bytes:
+    """32 random bytes: a new room's secret."""
+    return secrets.token_bytes(32)
+
+
+def encode_secret(secret: bytes) -> bytes:
+    return json.dumps({"format": "needle-room-secret-1", "secret": secret.hex()}).encode()
+
+
+def decode_secret(data: bytes) -> bytes:
+    try:
+        return bytes.fromhex(json.loads(data)["secret"])
+    except (ValueError, KeyError, TypeError):
+        raise ClassError("The room's secret is damaged: make a new room (another folder or room name)") from None

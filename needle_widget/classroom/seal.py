@@ -1,0 +1,88 @@
+"""Every message of a class is sealed: encrypted and authenticated with a key only its two ends hold.
+
+The room holds a secret (32 random bytes). A student's key is derived from the room's secret and the
+student's ticket; the teacher's own state has a key of its own. A message is
+``MAGIC + seq (8 bytes) + AES-SIV(key, json, associated data = room | box | seq)``:
+
+- nobody without the key reads it (a shared folder's files, a Redis server's memory);
+- nobody without the key writes one that opens: a forged message is refused, and so is one moved
+  to another box or given another sequence number;
+- AES-SIV is deterministic: the same message to the same box gives the same bytes, which is what
+  lets the twin tests compare the bytes a student receives (RFC 5297; the `cryptography` package).
+
+A sequence number only grows (`next_seq`), so a message posted again (a replay of an old one) is
+known by its number and ignored.
+
+>>> key = derive(b"0" * 32, "student", "monday", "3")
+>>> data = seal(key, "monday", "in.3", 1001, {"t": "go", "step": 4})
+>>> unseal(key, "monday", "in.3", data)
+(1001, {'t': 'go', 'step': 4})
+>>> unseal(key, "monday", "in.4", data)
+Traceback (most recent call last):
+...
+needle_widget.classroom.errors.ClassError: A message in in.4 does not open with its key (forged, damaged or moved)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import struct
+import time
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+
+from .errors import ClassError
+
+__all__ = ["MAGIC", "MAX_MESSAGE", "derive", "seal", "unseal", "peek_seq", "next_seq"]
+
+MAGIC = b"NWC1"
+MAX_MESSAGE = 1 << 20
+"""The largest message a class sends or reads (bytes); a larger one is ignored with a log line."""
+_HEAD = len(MAGIC) + 8
+
+
+def derive(secret: bytes, *parts: str) -> bytes:
+    """A 64-byte key (AES-256-SIV) for `parts` from `secret` (HMAC-SHA512)."""
+    return hmac.new(secret, "|".join(("needle-class-1", *parts)).encode("utf-8"), hashlib.sha512).digest()
+
+
+def _ad(room: str, box: str, seq: int) -> list[bytes]:
+    return [f"{room}|{box}|{seq}".encode()]
+
+
+def seal(key: bytes, room: str, box: str, seq: int, message: Any) -> bytes:
+    """`message` (JSON-ready) sealed for `box` of `room` with sequence number `seq`."""
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    if len(text) > MAX_MESSAGE - 64:
+        raise ClassError(f"A message of {len(text):,} bytes is too large for a class (at most {MAX_MESSAGE:,})")
+    return MAGIC + struct.pack(">Q", seq) + AESSIV(key).encrypt(text, _ad(room, box, seq))
+
+
+def peek_seq(data: bytes) -> int | None:
+    """The sequence number a sealed message claims (None if it is not one): read before opening it."""
+    if not isinstance(data, bytes) or len(data) < _HEAD + 16 or not data.startswith(MAGIC):
+        return None
+    return struct.unpack(">Q", data[len(MAGIC):_HEAD])[0]
+
+
+def unseal(key: bytes, room: str, box: str, data: bytes) -> tuple[int, Any]:
+    """(seq, message) of a message sealed for `box`, or ClassError if it does not open with `key`."""
+    seq = peek_seq(data)
+    if seq is None or len(data) > MAX_MESSAGE:
+        raise ClassError(f"A message in {box} is not a sealed class message of at most {MAX_MESSAGE:,} bytes")
+    try:
+        text = AESSIV(key).decrypt(data[_HEAD:], _ad(room, box, seq))
+        return seq, json.loads(text.decode("utf-8"))
+    except (InvalidTag, ValueError):
+        raise ClassError(f"A message in {box} does not open with its key (forged, damaged or moved)") from None
+
+
+def next_seq(last: int) -> int:
+    """A sequence number above `last` and above every earlier one of this clock (microseconds since
+    1970), so numbers keep growing across a restart.
+    """
+    return max(last + 1, time.time_ns() // 1000)

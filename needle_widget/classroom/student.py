@@ -1,0 +1,312 @@
+"""A student's end of a class: what their kernel receives, and the requests it sends.
+
+The student's kernel holds only what the room sent it, sealed with the student's key: the frames of
+its own seat at the steps the teacher showed (or of its own challenge game), the question asked of it
+and, after the reveal, its own score. No replay, no seed, no other seat's state: not even the
+student's own Python can read a hidden card. `state()` is what the widget shows (`FollowWidget`):
+the frame of the step looked at (the teacher's, "live", unless the student stepped back), with the
+`follow` bar and the `quiz_state`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.errors import NeedleError, quote
+from ..screen.frames import FIXED, unpack
+from ..screen.quizmode import HIDDEN_INFO
+from ..teaching.quiz import QuizQuestion, check_answer
+from .address import Address
+from .channel import Channel, Message
+from .errors import ClassError, TicketError
+from .link import Link
+from .seal import next_seq, seal, unseal
+from .tickets import student_key
+
+__all__ = ["Student", "IDLE"]
+
+log = logging.getLogger("needle_widget.classroom")
+IDLE: dict[str, Any] = {
+    **FIXED, "mode": "replay", "perspective": 0, "perspectives": [0], "step": 0, "steps": 0, "spoilers": False,
+    "table": None, "events": [], "info": {"kind": "spectator"}, "seats": ["Player 1", "Player 2"], "bots": [],
+    "can_act": False, "act_reason": "Waiting for the teacher", "hidden_reason": "In a class you see your own seat only",
+    "shown_notes": [],
+}
+"""The screen before the room has sent anything."""
+MAX_FRAMES = 2000
+
+
+class Student:
+    """Student `index` of room `address.room`, joined with their ticket (made by `classroom.join`)."""
+
+    def __init__(self, address: Address, channel: Channel, index: int, secret: bytes, *,
+                 clock: Callable[[], int] | None = None) -> None:
+        self.address, self.channel, self.index = address, channel, index
+        self.room = address.room
+        self._key = student_key(self.room, index, secret)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[], None]] = []
+        self.name: str | None = None
+        """The student's name, as the room knows it (once the room has answered)."""
+        self._frames: dict[int, dict[str, Any]] = {}
+        self._kind, self._id, self._title = "idle", 0, None
+        self._live: int | None = None
+        self._looking: int | None = None
+        self._quiz: dict[str, Any] | None = None
+        self._sent_answer: tuple[int, int, Any] | None = None
+        self._pending_act = False
+        self._note: str | None = None
+        self._heard = False
+        self._in = channel.tail(f"in.{index}")
+        try:
+            self._out = channel.tail(f"out.{index}")
+        except ClassError:
+            self._out = 0
+        self.link = Link(channel, lambda: {f"in.{self.index}": self._in}, self._handle, self._status,
+                         f"student {index}")
+        self._post({"t": "hello"})
+
+    def __repr__(self) -> str:
+        return (f"Student({self.name or self.index!r} in {self.room!r}, showing={self._kind!r}, "
+                f"step={self.step}, live={self._live})")
+
+    # ---- sending ------------------------------------------------------------------------------
+
+    def _post(self, message: dict[str, Any]) -> None:
+        self._out = next_seq(self._out) if self._clock is None else max(self._out + 1, self._clock())
+        box = f"out.{self.index}"
+        self.link.send(box, self._out, seal(self._key, self.room, box, self._out, message))
+
+    # ---- receiving ----------------------------------------------------------------------------
+
+    def _handle(self, messages: list[Message]) -> None:
+        changed = False
+        with self._lock:
+            for box, seq, data in sorted(messages, key=lambda m: m[1]):
+                if seq <= self._in:
+                    continue
+                self._in = seq
+                try:
+                    _, message = unseal(self._key, self.room, box, data)
+                except ClassError as bad:
+                    log.warning("class (student %d): ignored a message: %s", self.index, bad)
+                    continue
+                if isinstance(message, dict) and message.get("t") == "screen":
+                    try:
+                        self._take(message)
+                        changed = True
+                    except (KeyError, TypeError, ValueError) as bad:
+                        log.warning("class (student %d): ignored a malformed screen: %s", self.index, bad)
+        if changed:
+            self._notify()
+
+    def _take(self, m: dict[str, Any]) -> None:
+        kind, ident = m["kind"], m["id"]
+        if m["reset"] or (kind, ident) != (self._kind, self._id):
+            self._frames, self._looking = {}, None
+            if (kind, ident) != (self._kind, self._id):
+                self._sent_answer = None
+        self._kind, self._id, self._title = kind, ident, m.get("title")
+        self._heard = True
+        self.name = m.get("name") or self.name
+        if m.get("frames"):
+            for k, frame in enumerate(unpack(m["frames"]), start=m["first"]):
+                if len(self._frames) < MAX_FRAMES:
+                    self._frames[k] = frame
+        self._live = m.get("live")
+        self._quiz = m.get("quiz")
+        self._note = m.get("note")
+        self._pending_act = False
+        if self._looking is not None and self._looking not in self._frames:
+            self._looking = None
+
+    def _status(self, connected: bool, why: str | None) -> None:
+        self._notify()
+
+    # ---- what the widget shows ------------------------------------------------------------------
+
+    @property
+    def step(self) -> int | None:
+        """The step shown (the teacher's, unless the student stepped back)."""
+        return self._looking if self._looking is not None else self._live
+
+    @property
+    def live(self) -> bool:
+        """The student is at the teacher's step."""
+        return self._looking is None
+
+    def state(self) -> dict[str, Any]:
+        """Every synced trait of the student's widget (see the module docstring)."""
+        with self._lock:
+            shown = self.step
+            frame = self._frames.get(shown) if shown is not None else None
+            state = dict(frame) if frame is not None else dict(IDLE)
+            if frame is not None:
+                state["step"], state["steps"] = shown, max(self._frames)
+            quiz = self._quiz_state()
+            if quiz is not None and quiz["reveal"] is None and self._kind == "lesson":
+                state["info"] = dict(HIDDEN_INFO)
+            if self._kind == "challenge" and frame is not None:
+                if self._looking is not None:
+                    state["can_act"], state["act_reason"] = False, f"Back to live (step {self._live}) to play"
+                elif self._pending_act:
+                    state["can_act"], state["act_reason"] = False, "Sent: waiting for the room"
+            elif frame is not None:
+                state["can_act"] = False
+            state["quiz_state"] = quiz
+            state["follow"] = self._follow()
+            return state
+
+    def _quiz_state(self) -> dict[str, Any] | None:
+        quiz = self._quiz
+        if quiz is None:
+            return None
+        sent = self._sent_answer
+        if sent and sent[:2] == (self._id, quiz["index"]) and not quiz["question"]["answered"] and not quiz["reveal"]:
+            quiz = {**quiz, "question": {**quiz["question"], "answered": True}, "answer": sent[2],
+                    "waiting": "Sent: the teacher reveals the answer to everyone at once."}
+        return quiz
+
+    def _follow(self) -> dict[str, Any]:
+        connected = self.link.connected
+        if not connected:
+            status, text = "offline", f"The class's channel does not answer: retrying. ({self.link.why})"
+        elif not self._heard or self._kind == "idle":
+            status, text = "waiting", "Waiting for the teacher to start"
+        elif self._kind == "challenge":
+            status = "live" if self._looking is None else "looking"
+            text = self._title or "One deal for the class"
+            if self._looking is not None:
+                text = f"You are looking at step {self._looking}; your game is at step {self._live}"
+        elif self._looking is None:
+            status, text = "live", f"Following the teacher at step {self._live}"
+        else:
+            status, text = "looking", f"You are looking at step {self._looking}; the class is at step {self._live}"
+        if self._note:
+            text = f"{text}. {self._note}"
+        return {"status": status, "text": text, "live_step": self._live, "can_live": self._looking is not None,
+                "name": self.name or "", "room": self.room, "connected": connected, "kind": self._kind,
+                "title": self._title}
+
+    # ---- requests -----------------------------------------------------------------------------
+
+    def request(self, message: Any) -> None:
+        """A request from the student's widget: {"kind": "step", "to"}, {"kind": "live"},
+        {"kind": "quiz_answer", "index", "answer"}, {"kind": "act", "action"}; ClassError if refused.
+        """
+        kind = message.get("kind") if isinstance(message, dict) else None
+        with self._lock:
+            if kind == "step":
+                self._request_step(message.get("to"))
+            elif kind == "live":
+                self._looking = None
+            elif kind == "quiz_answer":
+                self._request_answer(message.get("index"), message.get("answer"))
+            elif kind == "act":
+                self._request_act(message.get("action"))
+            else:
+                raise ClassError(f"{quote(kind)} is not something a class screen does "
+                                 "(it follows the teacher: step, live, quiz_answer, act)")
+        self._notify()
+
+    def _request_step(self, to: Any) -> None:
+        if type(to) is not int or to not in self._frames:
+            last = max(self._frames, default=None)
+            raise ClassError(f"Cannot show step {quote(to)}: the class has shown steps 0 to {last}"
+                             if last is not None else "Nothing has been shown yet: wait for the teacher")
+        self._looking = None if to == self._live else to
+
+    def _request_answer(self, index: Any, answer: Any) -> None:
+        quiz = self._quiz_state()
+        if quiz is None or quiz["reveal"] is not None:
+            raise ClassError("No question is open")
+        if index != quiz["index"]:
+            raise ClassError(f"Cannot answer question {quote(index)}: the question asked is {quiz['index']}")
+        if quiz["question"]["answered"]:
+            raise ClassError("You have answered this question: answers are final")
+        q = quiz["question"]
+        value = check_answer(QuizQuestion(q["step"], q["kind"], quiz["seat"]), answer,
+                             q["form"].get("candidates"))
+        value = list(value) if isinstance(value, tuple) else value
+        self._post({"t": "answer", "lesson": self._id, "index": index, "answer": value})
+        self._sent_answer = (self._id, index, value)
+
+    def _request_act(self, raw: Any) -> None:
+        state = self.state()
+        if self._kind != "challenge":
+            raise ClassError("There is no game to play now: the class follows the teacher")
+        if not state["can_act"]:
+            raise ClassError(f"Not your move now: {state['act_reason']}")
+        try:
+            action = A.from_dict(raw)
+        except NeedleError as bad:
+            raise ClassError(str(bad)) from None
+        self._post({"t": "act", "challenge": self._id, "action": action.to_dict()})
+        self._pending_act = True
+
+    # ---- Python's side ------------------------------------------------------------------------
+
+    def go(self, step: int) -> None:
+        """Look at `step` (one the class has shown)."""
+        self.request({"kind": "step", "to": step})
+
+    def back_to_live(self) -> None:
+        """Back to the teacher's step."""
+        self.request({"kind": "live"})
+
+    def answer(self, value: Any) -> None:
+        """Answer the question asked."""
+        quiz = self._quiz_state()
+        self.request({"kind": "quiz_answer", "index": None if quiz is None else quiz["index"], "answer": value})
+
+    def act(self, action: Any) -> None:
+        """Play `action` (an Action or its dict) in the challenge."""
+        raw = action.to_dict() if isinstance(action, A.Action) else action
+        self.request({"kind": "act", "action": raw})
+
+    def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback()` after every change of `state()`; returns the unsubscriber."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _notify(self) -> None:
+        with self._lock:
+            callbacks = list(self._subscribers)
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:
+                log.exception("class: a widget's update failed")
+
+    def pump(self, timeout: float = 0.0) -> None:
+        """One round by hand (without `start`): post what is queued, read and take what came."""
+        self.link.pump(timeout)
+
+    def start(self) -> None:
+        """Start the workers (post and read in the background)."""
+        self.link.start()
+
+    def close(self) -> None:
+        """Stop the workers after posting what is queued."""
+        if self.link.running:
+            self.link.stop()
+        self.link.flush()
+        self.channel.close()
+
+
+def check_room(address: Address, room: str | None) -> None:
+    if room is not None and room != address.room:
+        raise TicketError(f"This ticket is for room {quote(room)}, and {quote(address.public)} is room "
+                          f"{quote(address.room)}: check the address the teacher gave")
