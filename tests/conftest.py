@@ -119,10 +119,18 @@ def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
 
 
 @pytest.fixture(scope="session")
-def redis_server():
-    """A private redis-server on a free port of 127.0.0.1 for this test worker (tests/redis_server.py)."""
+def redis_server(worker_id):
+    """The tests' redis-server on 127.0.0.1: CI's (NEEDLE_REDIS_PORT), else one of this session's own
+    (tests/redis_server.py).
+    """
+    import os
+
     from redis_server import RedisServer, require_redis
 
+    port = os.environ.get("NEEDLE_REDIS_PORT")
+    if port:
+        yield RedisServer(int(port), worker=worker_id if worker_id != "master" else "")
+        return
     require_redis()
     server = RedisServer().start()
     yield server

@@ -1,5 +1,8 @@
-"""A private Redis server for the class tests: Debian's redis-server on 127.0.0.1, on a free port, with
-nothing saved to disk. Without redis-server the tests that need it are skipped, except in CI
+"""The Redis server of the class tests: Debian's redis-server on 127.0.0.1, on a free port, nothing saved.
+
+CI (.ci/run) starts one and names its port in NEEDLE_REDIS_PORT; the tests use it (each test worker its
+own database, and room names of its own, as Redis users are the server's, not a database's). Without it
+the session starts its own. Without redis-server the tests that need it are skipped, except in CI
 (NEEDLE_REQUIRE_BROWSER=1 or NEEDLE_REQUIRE_REDIS=1), where they fail.
 """
 
@@ -25,8 +28,10 @@ def free_port() -> int:
 class RedisServer:
     """redis-server on 127.0.0.1:`port` (`start`, `stop`); `url(db, room)` the address of a room on it."""
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, worker: str = "") -> None:
         self.port = port or free_port()
+        self.worker = worker
+        self.db = int(worker[2:]) + 1 if worker.startswith("gw") and worker[2:].isdigit() else 0
         self.folder = tempfile.mkdtemp(prefix="needle-redis-")
         self.process: subprocess.Popen | None = None
 
@@ -51,8 +56,10 @@ class RedisServer:
             self.process.wait(timeout=10)
             self.process = None
 
-    def url(self, db: int = 0, room: str = "class") -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}?room={room}"
+    def url(self, db: int | None = None, room: str = "class") -> str:
+        """A room's address on this server (the room's name carries the test worker's, for a shared server)."""
+        suffix = f"-{self.worker}" if self.worker else ""
+        return f"redis://127.0.0.1:{self.port}/{self.db if db is None else db}?room={room}{suffix}"
 
 
 def require_redis() -> None:

@@ -49,8 +49,7 @@ class RedisChannel:
         self._client = redis.Redis(
             host=address.host, port=address.port, db=address.db, username=user or address.username,
             password=password or address.password, socket_timeout=CONNECT_TIMEOUT + BLOCK,
-            socket_connect_timeout=CONNECT_TIMEOUT, retry=Retry(NoBackoff(), 0), retry_on_timeout=False,
-            lib_name=None, lib_version=None, health_check_interval=0)
+            socket_connect_timeout=CONNECT_TIMEOUT, retry=Retry(NoBackoff(), 0), health_check_interval=0)
         self._call(self._client.ping)
         if create:
             self._call(self._client.set, self._prefix + "teacher:room", address.room)
