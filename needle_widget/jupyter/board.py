@@ -105,7 +105,7 @@ class BoardWidget(Answering, anywidget.AnyWidget):
         """Reveal the question asked, to every screen at once (as the board's Reveal button)."""
         self._python({"kind": "reveal"})
 
-    def open(self, name: str) -> Any:
+    def open_replay(self, name: str) -> Any:
         """Open `name`'s challenge replay in the teacher's view, under the board; returns its widget."""
         self._python({"kind": "open", "name": name})
         return self.opened
