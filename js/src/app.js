@@ -7,12 +7,14 @@ import { h } from "./dom.js";
 import { viewsIn } from "./features.js";
 import { infoAsRow } from "./info.js";
 
-const MODE_LABELS = { play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz" };
+const MODE_LABELS = {
+  play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz", class: "Class",
+};
 
-/** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz"). */
+/** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz", a class "Class"). */
 export function modeLabel(state) {
   if (!state.mode) return null;
-  if (state.mode !== "quiz" && state.table && state.table.phase === "over") return "Round over";
+  if (state.mode !== "quiz" && state.mode !== "class" && state.table && state.table.phase === "over") return "Round over";
   return MODE_LABELS[state.mode] || state.mode;
 }
 

@@ -3,6 +3,7 @@
 
 import { coverFeature } from "./cover.js";
 import { errorFeature } from "./errorline.js";
+import { followFeature } from "./follow.js";
 import { graphFeature } from "./graph.js";
 import { infoFeature } from "./info.js";
 import { noteFeature } from "./notes.js";
@@ -18,7 +19,8 @@ import { worldsFeature } from "./worlds.js";
 
 // The order is the order of their views within each part of the layout (app.js): on the board the
 // branch banner, the paused banner, the table and controls, the error line; in the analysis area the
-// "what if" toolbar and the branch form, then the worlds, then the graph, then the review.
+// "what if" toolbar and the branch form, then the worlds, then the graph, then the review; in the header
+// the perspective switch, "Save picture", then the follow bar of a class on a line of its own.
 export const FEATURES = [
   branchFeature,
   pausedFeature,
@@ -34,6 +36,7 @@ export const FEATURES = [
   reviewFeature,
   perspectiveFeature,
   pictureFeature,
+  followFeature,
 ];
 
 const BY_NAME = new Map();

@@ -5,12 +5,15 @@ import { renderApp } from "./app.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
-import { TRAITS } from "./shared.js";
+import { FOLLOW_TRAITS, TRAITS } from "./shared.js";
 import { nearestShown } from "./stepping.js";
 import { FEATURES, focusFallbacks, inputHandler, keyAction } from "./features.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
 
 export { TRAITS };
+
+/** Every trait a view reads: a screen's (`TRAITS`), and a class screen's own (`follow`: FollowWidget). */
+const READ = [...TRAITS, ...FOLLOW_TRAITS];
 
 /** What to assume for a trait the model lacks (Python always sends them all). */
 export const DEFAULTS = {
@@ -18,7 +21,7 @@ export const DEFAULTS = {
   bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
   can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
   branch_info: null, offers: {}, worlds: null, graph: null, notes: [], quiz: null, shown_notes: [], quiz_state: null,
-  review: null,
+  review: null, follow: null,
 };
 
 /** Traits the view reads under another name: widget.py keeps `notes` and `quiz` for its Python API. */
@@ -27,7 +30,7 @@ export const VIEW_NAMES = { shown_notes: "notes", quiz_state: "quiz" };
 /** The synced traits as one plain object, with defaults for anything missing. */
 export function readState(model) {
   const state = {};
-  for (const name of TRAITS) {
+  for (const name of READ) {
     const value = model.get(name);
     state[VIEW_NAMES[name] || name] = value === undefined || (value === null && name in DEFAULTS && DEFAULTS[name] !== null)
       ? DEFAULTS[name]
@@ -215,7 +218,7 @@ export function mount(model, el) {
   const listeners = { click: onClick, input: onInputEvent, change: onInputEvent, keydown: onKeydown };
   model.on("change:answer", onAnswer);
   model.on("msg:custom", onCustom); // a model without custom messages (a static export) never calls it
-  for (const name of TRAITS) model.on(`change:${name}`, onModelChange);
+  for (const name of READ) model.on(`change:${name}`, onModelChange);
   for (const [type, fn] of Object.entries(listeners)) root.addEventListener(type, fn);
   render();
 
@@ -224,7 +227,7 @@ export function mount(model, el) {
     each("disconnect");
     model.off("change:answer", onAnswer);
     model.off("msg:custom", onCustom);
-    for (const name of TRAITS) model.off(`change:${name}`, onModelChange);
+    for (const name of READ) model.off(`change:${name}`, onModelChange);
     for (const [type, fn] of Object.entries(listeners)) root.removeEventListener(type, fn);
     root.remove();
   };

@@ -1,6 +1,8 @@
 // The quiz panel (mode "quiz"): the question, the answer form while it is open, the reveal once
 // answered, and the way between questions. Pure (state, ui) -> DOM; the draft (cards chosen,
 // slider, choice) is the quiz feature's UI slice, `ui.quiz`. Python holds the truth: `reveal` is null until answered.
+// In a class (`class: true`, a student's screen) the teacher asks and reveals: no list of questions, no way
+// to the next one, and `waiting` ("Sent: the teacher reveals ...") between the answer and the reveal.
 
 import { h, percent, srOnly } from "./dom.js";
 import { cardFace, cardText } from "./cards.js";
@@ -263,10 +265,22 @@ function itemList(quiz) {
   );
 }
 
+/** Is this a class's question (the teacher asks and reveals), not a quiz of one's own? */
+export function isClassQuiz(quiz) {
+  return Boolean(quiz && quiz.class === true);
+}
+
+/** The line shown once a class's question is answered and until the teacher reveals it, or null. */
+function waitingLine(quiz) {
+  if (!isClassQuiz(quiz) || !quiz.question.answered || quiz.reveal || !quiz.waiting) return null;
+  return h("p", { class: "nw-quiz-waiting", role: "status", "data-key": "quiz-waiting", tabindex: "-1" }, quiz.waiting);
+}
+
 /** The quiz panel, or null outside a quiz. */
 export function renderQuiz(state, ui) {
   const quiz = quizOf(state);
   if (!quiz) return null;
+  const inClass = isClassQuiz(quiz);
   const q = quiz.question;
   const answered = Boolean(q.answered);
   const total = quiz.total || (quiz.items || []).length;
@@ -276,8 +290,9 @@ export function renderQuiz(state, ui) {
   return h(
     "section",
     { class: "nw-quiz", "data-key": "quiz", "aria-label": "Quiz" },
-    h("span", { class: "nw-caption" }, `Quiz · ${who}`),
-    h("p", { class: "nw-quiz-count" }, `Question ${q.index + 1} of ${total} · step ${q.step}`),
+    h("span", { class: "nw-caption" }, `${inClass ? "Class question" : "Quiz"} · ${who}`),
+    h("p", { class: "nw-quiz-count" },
+      inClass ? `Question ${q.index + 1} · step ${q.step}` : `Question ${q.index + 1} of ${total} · step ${q.step}`),
     h("p", { class: "nw-quiz-prompt", "data-key": "quiz-prompt", tabindex: "-1" },
       srOnly(`Question ${q.index + 1}: `), q.prompt),
     state.step !== q.step
@@ -288,22 +303,23 @@ export function renderQuiz(state, ui) {
           }, `Back to step ${q.step}`))
       : null,
     answered ? null : answerForm(quiz, ui),
+    waitingLine(quiz),
     answered && quiz.reveal ? reveal(quiz.reveal) : null,
     // Right after the verdict, so that reading on from it (where the focus goes after the last
     // "Commit answer") reaches it; kept while earlier questions are reviewed.
     summary ? summaryPanel(summary, ui) : null,
     // Once the quiz is done, a question reviewed leads nowhere new: no "Next question" beside "Quiz finished".
-    answered && !quiz.done && nextIndex < total
+    answered && !inClass && !quiz.done && nextIndex < total
       ? h("div", { class: "nw-actions" },
           h("button", {
             type: "button", class: "nw-btn nw-btn-primary", "data-key": "quiz-next",
             "data-request": { kind: "quiz_go", index: nextIndex },
           }, "Next question"))
       : null,
-    quiz.done
+    quiz.done && !inClass
       ? h("p", { class: "nw-quiz-done", "data-key": "quiz-done" }, "Quiz finished: step on to see how the game ended.")
       : null,
-    itemList(quiz),
+    inClass ? null : itemList(quiz),
   );
 }
 
@@ -366,6 +382,7 @@ export const quizFeature = {
   inputs: { "quiz-prob": (el) => ({ ui: "quiz-prob", value: el.value }) },
   // A click sets the slider's value even where the unset slider rests (no input event fires then).
   clicks: { "quiz-prob": (el) => ({ ui: "quiz-prob", value: el.value }) },
-  // After "Commit answer" the verdict, after "Next question" or "Back to step s" the question.
-  focus: ["quiz-verdict", "quiz-prompt"],
+  // After "Commit answer" the verdict (in a class: the line that waits for it), after "Next question" or
+  // "Back to step s" the question.
+  focus: ["quiz-verdict", "quiz-waiting", "quiz-prompt"],
 };

@@ -9,6 +9,7 @@ export const MODES = ["play", "hotseat", "watch", "replay", "live", "quiz"];
 export const AUTOPLAY_MODES = ["watch", "replay", "live"];
 export const SPEEDS = [0.5, 1.0, 2.0, 4.0, 8.0];
 export const TRAITS = ["act_reason", "answer", "bots", "branch_info", "busy", "can_act", "cover", "error", "events", "graph", "hidden_reason", "info", "mode", "nearby", "offers", "paused", "perspective", "perspectives", "playing", "quiz_state", "review", "scale", "seats", "shown_notes", "speed", "spoilers", "step", "steps", "table", "worlds"];
+export const FOLLOW_TRAITS = ["follow"];
 export const REQUESTS = {"act": ["action"], "step": ["to"], "perspective": ["to"], "autoplay": ["playing", "speed"], "reveal": [], "resume": ["bot"], "new_game": ["deal"], "branch": ["seat", "opponent", "world"], "back": [], "worlds": ["open", "seat", "model"], "resample": [], "playout": [], "graph": ["open", "seat", "model"], "note_add": ["step", "text", "perspective", "question"], "note_edit": ["index", "text", "perspective", "question"], "note_remove": ["index"], "quiz_answer": ["index", "answer"], "quiz_go": ["index"], "review": ["open"]};
 export const MAX_REQUEST_ID = 2147483647;
 export const MAX_PICTURE_URL = 8388630;

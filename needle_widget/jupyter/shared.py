@@ -14,6 +14,7 @@ from typing import Any
 from ..engine.figures import PERCENT_EXAMPLES, percent
 from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
 from ..screen.session import AUTOPLAY_MODES, MODES
+from .follow import FollowWidget
 from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS, NeedleWidget
 
 SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
@@ -23,8 +24,9 @@ SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 def shared_constants() -> dict[str, Any]:
     """The names and lists the front end shares with Python, each from its one Python source:
     perspectives and their labels (seats.py), the autoplay speeds and modes, the synced traits and the
-    requests (this module), and how shares are written (figures.py: examples the front end's rule must
-    match). js/src/shared.js is generated from it; the JS has no copy of its own.
+    requests (this module), the traits only a class's screen has (`follow.FollowWidget`), and how shares
+    are written (figures.py: examples the front end's rule must match). js/src/shared.js is generated
+    from it; the JS has no copy of its own.
     """
     return {
         "PERSPECTIVES": list(PERSPECTIVES),
@@ -34,6 +36,7 @@ def shared_constants() -> dict[str, Any]:
         "AUTOPLAY_MODES": list(AUTOPLAY_MODES),
         "SPEEDS": list(SPEEDS),
         "TRAITS": list(NeedleWidget.class_own_traits(sync=True)),
+        "FOLLOW_TRAITS": sorted(set(FollowWidget.class_own_traits(sync=True)) - set(NeedleWidget.class_own_traits())),
         "REQUESTS": {kind: list(spec.fields) for kind, spec in REQUESTS.items()},
         "MAX_REQUEST_ID": MAX_REQUEST_ID,
         "MAX_PICTURE_URL": len(PNG_DATA_URL) + (MAX_PICTURE + 2) // 3 * 4,

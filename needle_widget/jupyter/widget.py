@@ -12,12 +12,10 @@ import datetime
 import functools
 import logging
 import os
-import pathlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..engine.errors import ArgumentError, NeedleError
@@ -27,7 +25,7 @@ from ..engine.views import Perspective, check_perspective
 from ..records.notes import Note, Question
 from ..records.replay import Replay
 from ..screen.desk import Desk
-from ..screen.features import FEATURES, REQUESTS, feature_traits
+from ..screen.features import FEATURES, REQUESTS
 from ..screen.guard import play_bots, seat_bots
 from ..screen.plugin import Feature
 from ..screen.quizmode import QuizMode
@@ -36,35 +34,18 @@ from ..screen.session import MODES, Screen, Session, check_number, check_speed, 
 from ..screen.synced import Synced
 from ..teaching.answers import Answer, QuizRun, save_answers
 from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
+from .answering import MAX_ERROR, MAX_REQUEST_ID, no_jsnull
+from .bundles import MISSING as _MISSING  # noqa: F401 (the module as it was: tests read widget._MISSING)
+from .follow import FollowWidget
 from .pictures import MAX_PICTURE, PNG_DATA_URL, Pictures
 from .runner import SETTLE, Runner
+from .screenwidget import ScreenWidget, check_scale, screen_traits
 
 __all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_PICTURE", "MAX_REQUEST_ID", "PNG_DATA_URL", "REQUESTS",
            "SETTLE"]
-_STATIC = pathlib.Path(__file__).parent.parent / "static"
-_MISSING = """export default { render({ el }) {
-  el.textContent = "needle_widget's front end is not built: run `pip install -e .` in the project folder."; } };"""
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 """The autoplay speeds the browser offers (actions per second); Python accepts any from 0.1 to 20."""
-MAX_ERROR = 500
-"""An error shown in the widget is cut to this many characters."""
-MAX_REQUEST_ID = 2**31 - 1
-"""A request's `id` is a whole number from 0 to this (the browser numbers its requests)."""
 log = logging.getLogger("needle_widget")
-
-
-def _bundle(name: str, missing: str) -> str | pathlib.Path:
-    """The front end's built file `name` as text, or `missing` if it is not built. As a path (which
-    anywidget watches and reloads) only when hot reload is asked for (`ANYWIDGET_HMR=1`): anywidget
-    ties every instance to a watched file's signal, so a closed widget would never be freed.
-    """
-    path = _STATIC / name
-    if not path.is_file():
-        return missing
-    if os.environ.get("ANYWIDGET_HMR") == "1":
-        return path
-    text = path.read_text(encoding="utf-8")
-    return text if "\n" in text else text + "\n"  # one line could pass for a file name with anywidget
 
 
 def _read(name: str, settable: bool = False) -> property:
@@ -88,16 +69,7 @@ def _call(method: Callable[..., None]) -> Callable[..., None]:
     return call
 
 
-def _trait(empty: Any, doc: str) -> traitlets.TraitType:
-    """A synced trait for a feature's Trait: a list, a dict, or a value that may be None."""
-    if isinstance(empty, list):
-        return traitlets.List(default_value=list(empty), help=doc).tag(sync=True)
-    if isinstance(empty, dict) or empty is None:
-        return traitlets.Dict(allow_none=True, default_value=empty, help=doc).tag(sync=True)
-    return traitlets.Any(default_value=empty, help=doc).tag(sync=True)
-
-
-class NeedleWidget(anywidget.AnyWidget):
+class NeedleWidget(ScreenWidget):
     """Play, watch or replay Needle in a Card Stack in a notebook: `NeedleWidget(game=g, perspective=0)`
     (a live game on Player 1's screen), `.play(opponent=bot)`, `.hotseat()`, `.watch(bot0, bot1)` or
     `.from_replay(replay)`. Set `step` and `perspective` from Python and every open view follows.
@@ -124,82 +96,7 @@ class NeedleWidget(anywidget.AnyWidget):
     NeedleWidget(mode='live', step=0/0, perspective='teacher')
     """
 
-    _esm = _bundle("widget.js", _MISSING)
-    _css = _bundle("widget.css", "")
-
-    mode = traitlets.Unicode("live").tag(sync=True)
-    """"play" | "hotseat" | "watch" | "replay" | "live" | "quiz", fixed at construction; a branch is "play" or
-    "hotseat"."""
-    perspective = traitlets.Union([traitlets.Int(), traitlets.Unicode()], default_value="spectator").tag(sync=True)
-    """Shown now: 0 | 1 | "spectator" | "teacher". Python may set any; the browser asks for one of `perspectives`."""
-    perspectives = traitlets.List().tag(sync=True)
-    """What this screen may switch to now, e.g. [0, "spectator"]: decided by `screen`, never by `perspective`."""
-    step = traitlets.Int(0).tag(sync=True)
-    """The game after `step` actions is shown (0 <= step <= steps)."""
-    steps = traitlets.Int(0).tag(sync=True)
-    """Actions recorded so far (in spoiler-free review: the current step, the end of the replay as shown)."""
-    spoilers = traitlets.Bool(True).tag(sync=True)
-    """False in spoiler-free review (`from_replay(..., spoilers=False)`): nothing past `step` is sent, and the
-    browser may still ask for the next step (Next and → stay enabled at `step == steps` until the round is over)."""
-    table = traitlets.Dict().tag(sync=True)
-    """`display.table` at `step` for `perspective`: {perspective, phase, turn, to_move, scores, discard_pile,
-    pile_size, players: [{hand: [codes] | None, hand_size, needle, sets, score, ...}] x2,
-    legal_actions: [{type, card?, cards?, label, points?}], result: None | {winner, reason, text, ...}}."""
-    events = traitlets.List().tag(sync=True)
-    """One line per action as `perspective` may know it: [{step, turn, player, text}]."""
-    info = traitlets.Dict().tag(sync=True)
-    """{kind: "spectator"} | {kind: "player", player, opponent_needle: {grid, top, ...}, own_needle}
-    | {kind: "teacher", needles, players, pile_top}."""
-    seats = traitlets.List().tag(sync=True)
-    """The seats' names, [Player 1's, Player 2's], e.g. ["You", "greedy"]."""
-    bots = traitlets.List().tag(sync=True)
-    """The bots' latest reasons, each shown to its own seat and the teacher only: [{player, name, text, step}]."""
-    cover = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """Hotseat: {player, text: "Pass to Player 2"} while the table waits for that player, else None."""
-    error = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """The error line: {id (a new id is a new error), text (at most MAX_ERROR characters)} | None. Set by a
-    refused request (with or without an id), a direct write or a failing timer; None once a request is accepted."""
-    answer = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """Python's answer to the last browser request that carried an `id`: {id, ok: bool, error: text | None}
-    (error: the refusal, as in `error`). Sent in the same update as the changes the request made; requests
-    are answered in the order sent, so an answer for id n also answers every earlier id of that browser."""
-    paused = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """A bot failed: {player, text: "OddsBot (Player 2) made an illegal move; ...", bots: [built-in names]} | None."""
-    playing = traitlets.Bool(False).tag(sync=True)
-    """Autoplay is running (never in play or hotseat mode)."""
-    speed = traitlets.Float(1.0).tag(sync=True)
-    """Autoplay speed, actions per second (0.1 to 20; the browser offers 0.5, 1, 2, 4, 8)."""
-    scale = traitlets.Float(1.0).tag(sync=True)
-    """Size of the whole widget (0.5 to 3; 1.5 for a projector)."""
-    busy = traitlets.Bool(False).tag(sync=True)
-    """Play mode: a bot is about to answer."""
-    can_act = traitlets.Bool(False).tag(sync=True)
-    """The browser may send "act" requests now."""
-    act_reason = traitlets.Unicode(None, allow_none=True).tag(sync=True)
-    """None when `can_act`; else why not, in public words (never a card): "It is Player 2's move, not yours",
-    "Go to the latest step (12) to play", "The round is over"... (`Session.act_reason`; an "act" request
-    refused for this reason quotes it)."""
-    hidden_reason = traitlets.Unicode(None, allow_none=True).tag(sync=True)
-    """Why the perspectives missing from `perspectives` are closed ("Hidden while the round is live"), or None."""
-    nearby = traitlets.Dict().tag(sync=True)
-    """While browsing a record: {"<k>": {table, info}} for steps step-1 and step+1, shown at once on a key press."""
-    branch_info = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """In a branch ("play from here"): {from_step, world: "real" | "sampled", seat, opponent, back, text:
-    "Branch from step 34: the real cards"} (the replay's seed is named to the teacher only); else None."""
-    offers = traitlets.Dict().tag(sync=True)
-    """What this screen may start now: {branch: {seats, worlds, opponents: [{id, label}], reason},
-    worlds: {seats, models: [{id, label}], reason}, graph: {seats, models, reason}, new_game: {reason},
-    notes: ...} (reason: why not, in public words, or None)."""
-    worlds = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """The possible-worlds panel (`whatif.worlds_panel` for the shown step and seat) with status
-    "computing" | "ready" | "failed" and playout (None, or `whatif.playout` with its status); None when closed."""
-    graph = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
-    """The game's graph for one seat: {status, seat, model, n, done, total, steps, needle, points:
-    [`whatif.graph_point`], markers: [`whatif.graph_markers`]}; None when closed."""
-
-    # The features' traits (shown_notes, quiz_state, ...), declared from their registration in
-    # screen.features: a class body's namespace is a plain dict, so they are this class's own traits.
-    locals().update({name: _trait(trait.empty, trait.doc) for name, trait in feature_traits().items()})
+    locals().update(screen_traits())  # the synced traits: this class's own (shared.py lists them)
 
     def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
@@ -219,7 +116,7 @@ class NeedleWidget(anywidget.AnyWidget):
         self._runner = Runner(self._desk, bot_delay=delay, sync=self._sync, guard=self._guarded,
                               alive=lambda: self.comm is not None)
         self._pictures = Pictures()
-        super().__init__(scale=_check_scale(scale), **self._synced.state(), **kwargs)
+        super().__init__(scale=check_scale(scale), **self._synced.state(), **kwargs)
         self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self.on_msg(self._on_message)
@@ -299,6 +196,17 @@ class NeedleWidget(anywidget.AnyWidget):
                          for q in questions]
         run = QuizRun(replay, questions, student=student, replay_name=replay_name, seed=seed, n=n)
         return cls(replay=replay, perspective=seat, mode="quiz", screen=seat, spoilers=False, run=run, **kwargs)
+
+    @classmethod
+    def join(cls, url: str, ticket: str, **kwargs: Any) -> FollowWidget:
+        """A student joins a class (`needle_widget.classroom`): what the teacher leads, at the teacher's
+        step, from this student's perspective only. `url` is the class's channel (`folder:PATH` or
+        `redis://HOST:PORT/DB`), `ticket` the one the teacher gave (`room.invite(name)`); `kwargs` go
+        to `FollowWidget` (`scale=`). The student may step back to look, and return to "live".
+        """
+        from ..classroom import join  # to the top once needle_widget.classroom is merged
+
+        return FollowWidget(join(url, ticket), **kwargs)
 
     @property
     def _session(self) -> Session:
@@ -516,19 +424,13 @@ class NeedleWidget(anywidget.AnyWidget):
     def __repr__(self) -> str:
         return f"NeedleWidget(mode={self.mode!r}, step={self.step}/{self.steps}, perspective={self.perspective!r})"
 
-    @traitlets.validate("step", "perspective", "playing", "speed", "scale")
+    @traitlets.validate("step", "perspective", "playing", "speed")
     def _valid(self, proposal: dict) -> Any:
         name, value = proposal["trait"].name, proposal["value"]
         if name == "step" and not 0 <= value <= self._session.end:
             raise traitlets.TraitError(f"step {value} is out of range 0..{self._session.end}")
-        checks = {"perspective": check_perspective, "playing": self._session.check_playing,
-                  "speed": check_speed, "scale": _check_scale}
+        checks = {"perspective": check_perspective, "playing": self._session.check_playing, "speed": check_speed}
         return checks[name](value) if name in checks else value
-
-    def notify_change(self, change: Any) -> None:
-        """A trait set from Python and all it changes reach the browser in one message."""
-        with self.hold_sync():
-            super().notify_change(change)
 
     def _from_python(self, change: dict) -> None:
         if not self._syncing:
@@ -554,37 +456,24 @@ class NeedleWidget(anywidget.AnyWidget):
 
     # ---- the browser's side -----------------------------------------------------------------------
 
-    def set_state(self, sync_data: dict) -> None:
-        """The browser may not write state; it sends requests (see `_on_message`)."""
-        names = ", ".join(sorted(map(str, sync_data))) if isinstance(sync_data, dict) else "?"
-        self._show_error(f"Ignored a direct change of {names} from the browser; send a request instead.")
-
     def _on_message(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
         """One browser request, answered at once: the changes, the error line and (if it had an id) `answer`
         reach the browser in one update.
         """
-        content = _no_jsnull(content)
+        content = no_jsnull(content)
         kind = content.get("kind") if isinstance(content, dict) else None
         if kind == "picture":  # a view's answer to save_png, not a request: no id of the browser's, no answer
             self._picture_drawn(content)
             return
         with self._runner.own_changes(), self.hold_sync():
-            request_id, accepted = None, False
-            with self._errors_shown(f"the {quote(kind)} request"):
-                request_id = _request_id(content)
-                if not isinstance(kind, str):
-                    raise NeedleError(f"Not a request: {quote(content)}")
-                if kind not in REQUESTS:
-                    raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
-                REQUESTS[kind].call(self._handler(kind), content)
-                accepted = True
-                if self.error is not None:
-                    self.error = None
-            with self._errors_shown("updating the widget"):
-                self._runner.after(at_once=False, settle=kind == "step")
-            if request_id is not None:
-                refusal = None if accepted or self.error is None else self.error["text"]
-                self.answer = {"id": request_id, "ok": accepted, "error": refusal}
+            self._answer(content, self._dispatch,
+                         after=lambda kind: self._runner.after(at_once=False, settle=kind == "step"))
+
+    def _dispatch(self, kind: str, content: dict) -> None:
+        """A request to the one who answers it (`_handler`), checked against its registration."""
+        if kind not in REQUESTS:
+            raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
+        REQUESTS[kind].call(self._handler(kind), content)
 
     def _handler(self, kind: str) -> Any:
         """Who answers a request (`screen.features.REQUESTS`): the session shown, the desk, or a feature
@@ -621,10 +510,7 @@ class NeedleWidget(anywidget.AnyWidget):
         home, self._home_notes = getattr(self, "_home_notes", None), None
         if home is not None:
             home()
-        layout = self.__dict__.get("_trait_values", {}).get("layout")  # ipywidgets leaves it open
         super().close()
-        if layout is not None:
-            layout.close()
 
     @contextmanager
     def _guarded(self, what: str) -> Iterator[None]:
@@ -632,52 +518,8 @@ class NeedleWidget(anywidget.AnyWidget):
         with self.hold_sync(), self._errors_shown(what):
             yield
 
-    @contextmanager
-    def _errors_shown(self, what: str) -> Iterator[None]:
-        """The one place errors reach the widget: a NeedleError's text, any other error as one
-        short line (its traceback goes to the log); every text cut to MAX_ERROR characters.
-        """
-        try:
-            yield
-        except NeedleError as error:
-            self._show_error(str(error))
-        except Exception as error:
-            log.error("needle_widget: %s failed", what, exc_info=error)
-            self._show_error(f"Something went wrong ({type(error).__name__}) with {what}; "
-                             "the details are in the kernel log.")
-
-    def _show_error(self, text: str) -> None:
-        self._error_id += 1
-        self.error = {"id": self._error_id, "text": text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"}
-
-
-def _request_id(content: Any) -> int | None:
-    """The request's `id`, None if it has none; a bad id is refused (and so is the request)."""
-    request_id = content.get("id") if isinstance(content, dict) else None
-    if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_REQUEST_ID):
-        raise ArgumentError(f"A request id must be a whole number from 0 to {MAX_REQUEST_ID}, not {quote(request_id)}")
-    return request_id
-
-
-def _no_jsnull(value: Any, depth: int = 0) -> Any:
-    """A browser message's `null` as None: JupyterLite's Pyodide kernel hands it over as
-    `pyodide.ffi.jsnull`. Deeper than a request goes, values are left as they are (and refused later).
-    """
-    if type(value).__name__ == "JsNull":
-        return None
-    if depth > 8:
-        return value
-    if isinstance(value, dict):
-        return {key: _no_jsnull(item, depth + 1) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_no_jsnull(item, depth + 1) for item in value]
-    return value
-
 
 def _now() -> str:
     """The kernel's time of an answer (UTC, seconds): the only clock read, for the answer records."""
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
-
-def _check_scale(value: Any) -> float:
-    return check_number(value, 0.5, 3, "scale must be between {low} and {high}")

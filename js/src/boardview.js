@@ -1,0 +1,150 @@
+// The board of a class (BoardWidget, `board` trait) as a pure function of (board, ui) -> DOM: the
+// teacher's or the projector's view, who joined and answered, the question and Reveal, the answers'
+// distribution, the class's calibration, the students (teacher's view only) and the challenge's
+// ranking. Controls carry data-request (sent as is) or data-ui (a local action), as in the widget.
+
+import { h } from "./dom.js";
+import { renderDistribution } from "./boardbars.js";
+
+export const VIEW_LABELS = { teacher: "Teacher’s view", projector: "Projector" };
+export const CALIBRATION_COLUMNS = ["Said", "How many", "Said on average", "It happened"];
+
+const yesNo = (v) => (v === true ? "yes" : v === false ? "no" : "–");
+
+function header(board, view, ui) {
+  return h(
+    "div",
+    { class: "nb-header" },
+    h("h2", { class: "nb-title" }, board && board.room ? `Class board · ${board.room}` : "Class board"),
+    h("div", { class: "nb-toggle", role: "group", "aria-label": "Board view" },
+      Object.entries(VIEW_LABELS).map(([id, label]) => h("button", {
+        type: "button", class: ["nb-btn", "nb-toggle-btn", view === id ? "nb-on" : null], "data-key": `view-${id}`,
+        "aria-pressed": String(view === id), "data-request": view === id ? null : { kind: "view", view: id },
+      }, label))),
+    errorLine(ui.error),
+  );
+}
+
+function errorLine(error) {
+  if (!error || !error.text || error.dismissed) return null;
+  return h("div", { class: "nb-error", role: "alert", "data-key": `error-${error.id}` },
+    h("span", null, error.text),
+    h("button", { type: "button", class: "nb-link", "data-key": "dismiss-error", "aria-label": "Dismiss error",
+      "data-ui": { ui: "dismiss", id: error.id } }, "×"));
+}
+
+/** "28 of 30 joined · 12 answered", in a polite live region. */
+export function rosterText(roster) {
+  if (!roster) return "";
+  const parts = [`${roster.joined ?? 0} of ${roster.invited ?? 0} joined`];
+  if (Number.isInteger(roster.answered)) parts.push(`${roster.answered} answered`);
+  return parts.join(" · ");
+}
+
+function lessonLine(lesson) {
+  if (!lesson) return null;
+  const parts = [lesson.title, `step ${lesson.step} of ${lesson.steps}`, lesson.shown ? `shown: ${lesson.shown}` : null];
+  return h("p", { class: "nb-lesson" }, parts.filter(Boolean).join(" · "));
+}
+
+function question(board, uid) {
+  const q = board.question;
+  if (!q) return h("section", { class: "nb-question", "data-key": "question", "aria-label": "Question" },
+    h("p", { class: "nb-muted" }, "No question is asked now."));
+  const whyId = `${uid}-reveal-why`;
+  const reason = board.can_reveal ? null : board.reveal_reason || "Nothing to reveal now";
+  return h(
+    "section",
+    { class: "nb-question", "data-key": "question", "aria-labelledby": `${uid}-q-title` },
+    h("h3", { class: "nb-h", id: `${uid}-q-title` }, `Question ${q.index + 1}: ${q.label} · step ${q.step}`),
+    q.prompt ? h("p", { class: "nb-prompt" }, q.prompt) : null,
+    q.revealed && q.truth ? h("p", { class: "nb-truth" }, `Revealed: ${q.truth}`) : null,
+    h("div", { class: "nb-actions" },
+      h("button", {
+        type: "button", class: "nb-btn nb-btn-primary", "data-key": "reveal", disabled: reason !== null,
+        "data-request": reason === null ? { kind: "reveal" } : null, "aria-describedby": reason ? whyId : null,
+        title: reason,
+      }, "Reveal"),
+      reason ? h("span", { class: "nb-why", id: whyId }, reason) : null),
+  );
+}
+
+function calibration(rows) {
+  if (!Array.isArray(rows) || !rows.length) return null;
+  return h("table", { class: "nb-table nb-calibration", "data-key": "calibration" },
+    h("caption", null, "Calibration: the class's forecasts, grouped by what was said"),
+    h("thead", null, h("tr", null, CALIBRATION_COLUMNS.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", null, rows.map((r) => h("tr", null,
+      h("th", { scope: "row" }, r.band),
+      h("td", null, String(r.count ?? "–")),
+      h("td", null, r.said ?? "–"),
+      h("td", null, r.happened ?? "–")))));
+}
+
+function students(list) {
+  if (!Array.isArray(list)) return null; // the projector's view: no names
+  return h("table", { class: "nb-table nb-students", "data-key": "students" },
+    h("caption", null, "Students"),
+    h("thead", null, h("tr", null, ["Name", "Joined", "Online", "Answered", "Score"].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", null, list.map((s) => h("tr", { class: s.online === false ? "nb-offline" : null },
+      h("th", { scope: "row" }, s.name),
+      h("td", null, yesNo(s.joined)),
+      h("td", null, yesNo(s.online)),
+      h("td", null, yesNo(s.answered)),
+      h("td", null, s.score ?? "–")))));
+}
+
+function challenge(c) {
+  if (!c) return null;
+  const rows = Array.isArray(c.rows) ? c.rows : [];
+  const named = rows.some((r) => r.name);
+  return h(
+    "section",
+    { class: "nb-challenge", "data-key": "challenge", "aria-label": "Challenge" },
+    h("h3", { class: "nb-h" }, `Challenge: one deal against ${c.opponent}`),
+    c.note ? h("p", { class: "nb-note" }, c.note) : null,
+    rows.length
+      ? h("table", { class: "nb-table nb-ranking" },
+          h("caption", null, "Ranked by luck-adjusted score, beside the result"),
+          h("thead", null, h("tr", null,
+            ["Rank", named ? "Name" : null, "Result", "Score", "Luck", "Luck-adjusted", named ? "Replay" : null]
+              .filter(Boolean).map((col) => h("th", { scope: "col" }, col)))),
+          h("tbody", null, rows.map((r) => h("tr", { class: r.status === "playing" ? "nb-playing" : null },
+            h("th", { scope: "row" }, String(r.rank)),
+            named ? h("td", null, r.name ?? "–") : null,
+            h("td", null, r.result ?? "–"),
+            h("td", null, r.score === null || r.score === undefined ? "–" : String(r.score)),
+            h("td", null, r.luck ?? "–"),
+            h("td", null, r.adjusted ?? "–"),
+            named
+              ? h("td", null, r.can_open && r.name
+                  ? h("button", {
+                      type: "button", class: "nb-btn", "data-key": `open-${r.name}`,
+                      "aria-label": `Open ${r.name}'s replay`, "data-request": { kind: "open", name: r.name },
+                    }, "Open replay")
+                  : null)
+              : null))))
+      : h("p", { class: "nb-muted" }, "Nobody has played yet."),
+  );
+}
+
+/** The whole board. `view` is the trait (the board's own says the same once Python answered). */
+export function renderBoard(board, view, ui) {
+  const uid = ui.uid || "nb";
+  const shown = (board && board.view) || view || "teacher";
+  if (!board) {
+    return h("div", { class: "nb-app" }, header(board, shown, ui), h("p", { class: "nb-muted" }, "Loading the board…"));
+  }
+  return h(
+    "div",
+    { class: ["nb-app", `nb-view-${shown}`] },
+    header(board, shown, ui),
+    h("p", { class: "nb-roster", role: "status", "aria-live": "polite", "data-key": "roster" }, rosterText(board.roster)),
+    lessonLine(board.lesson),
+    h("div", { class: "nb-columns" },
+      h("div", { class: "nb-col" }, question(board, uid), renderDistribution(board.distribution, uid),
+        calibration(board.calibration)),
+      shown === "teacher" ? h("div", { class: "nb-col" }, students(board.students)) : null),
+    challenge(board.challenge),
+  );
+}

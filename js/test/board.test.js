@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mountBoard } from "../src/boardapp.js";
+import { barText } from "../src/boardbars.js";
+import { accessibleName, button, buttons, click, fakeModel, flush, key } from "./helpers.js";
+
+// The class board (BoardWidget: board.js), on boards in the shape of issue 23's contract.
+const byKey = (root, k) => root.querySelector(`[data-key="${k}"]`);
+
+function teacherBoard(overrides = {}) {
+  return {
+    room: "monday", view: "teacher",
+    roster: { invited: 30, joined: 28, answered: 12 },
+    students: [
+      { name: "Ann", joined: true, online: true, answered: true, score: "Brier 0.12" },
+      { name: "Bo", joined: true, online: false, answered: null, score: null },
+    ],
+    lesson: { title: "detective", step: 12, steps: 64, shown: "Player 1" },
+    question: { index: 0, step: 12, kind: "winner", label: "Who wins", prompt: "Who wins from here?", revealed: false, truth: null },
+    distribution: { title: "Forecasts", total: 12, bars: [
+      { label: "0–20%", count: 3, truth: false }, { label: "20–40%", count: 9, truth: false }] },
+    calibration: [{ band: "20%–40%", count: 4, said: "31%", happened: "1 of 4 (25%)" }],
+    can_reveal: true, reveal_reason: null,
+    challenge: { opponent: "GreedyBot", note: "One deal for everyone.", rows: [
+      { rank: 1, name: "Ann", status: "finished", result: "Won 45–30", score: 15, luck: "-3.2", adjusted: "18.2", can_open: true },
+      { rank: 2, name: "Bo", status: "playing", result: "Playing (step 14)", score: null, luck: null, adjusted: null, can_open: false }] },
+    ...overrides,
+  };
+}
+
+function projectorBoard() {
+  const b = teacherBoard({ view: "projector", students: null });
+  b.challenge.rows = b.challenge.rows.map((r) => ({ ...r, name: null, can_open: false }));
+  return b;
+}
+
+let mounted = [];
+afterEach(() => {
+  for (const m of mounted) m.cleanup();
+  mounted = [];
+});
+
+function open(board, view = board ? board.view : "teacher") {
+  const el = document.createElement("div");
+  document.body.appendChild(el);
+  const model = fakeModel({ board, view, error: null, answer: null });
+  const stop = mountBoard(model, el);
+  const m = { el, model, root: el.querySelector(".nb-root"), cleanup: () => { stop(); el.remove(); } };
+  mounted.push(m);
+  return m;
+}
+
+describe("the board", () => {
+  it("shows who joined and answered in a polite status line, and the lesson", () => {
+    const { root } = open(teacherBoard());
+    const roster = byKey(root, "roster");
+    expect(roster.getAttribute("role")).toBe("status");
+    expect(roster.getAttribute("aria-live")).toBe("polite");
+    expect(roster.textContent).toBe("28 of 30 joined · 12 answered");
+    expect(root.textContent).toContain("detective · step 12 of 64 · shown: Player 1");
+    expect(root.querySelector("h2").textContent).toBe("Class board · monday");
+  });
+
+  it("lists the students on the teacher's view only", () => {
+    const { root } = open(teacherBoard());
+    const rows = Array.from(byKey(root, "students").querySelectorAll("tbody tr"));
+    expect(rows.map((r) => r.textContent)).toEqual(["Annyesyesyes" + "Brier 0.12", "Boyesno–" + "–"]);
+    const projector = open(projectorBoard());
+    expect(byKey(projector.root, "students")).toBeNull();
+    expect(projector.root.textContent).not.toContain("Ann");
+    expect(projector.root.querySelector(".nb-view-projector")).not.toBeNull();
+  });
+
+  it("draws the distribution as bars with their words for screen readers", () => {
+    const { root } = open(teacherBoard());
+    const dist = byKey(root, "dist");
+    expect(dist.querySelector("h3").textContent).toBe("Forecasts (12 answers)");
+    const words = Array.from(dist.querySelectorAll(".nb-sr")).map((n) => n.textContent);
+    expect(words).toEqual(["0–20%: 3 answers (25%)", "20–40%: 9 answers (75%)"]);
+    const bars = Array.from(dist.querySelectorAll(".nb-bar")).map((b) => b.getAttribute("style"));
+    expect(bars).toEqual(["--nb-share: 0.3333333333333333", "--nb-share: 1"]);
+    for (const hidden of dist.querySelectorAll(".nb-bar-track")) expect(hidden.getAttribute("aria-hidden")).toBe("true");
+    expect(barText({ label: "Player 1", count: 1, truth: true }, 4)).toBe("Player 1: 1 answer (25%), the truth");
+  });
+
+  it("shows the calibration as a table with a caption and headers", () => {
+    const { root } = open(teacherBoard());
+    const table = byKey(root, "calibration");
+    expect(table.querySelector("caption").textContent).toContain("Calibration");
+    expect(Array.from(table.querySelectorAll("thead th")).map((t) => t.getAttribute("scope"))).toEqual(["col", "col", "col", "col"]);
+    expect(table.querySelector("tbody th").textContent).toBe("20%–40%");
+  });
+
+  it("reveals on request, and says why Reveal is disabled", async () => {
+    const { root, model } = open(teacherBoard());
+    click(button(root, "Reveal"));
+    expect(model.sent).toEqual([{ kind: "reveal" }]);
+    expect(Number.isInteger(model.requests[0].id)).toBe(true);
+    model.answer({ board: teacherBoard({ can_reveal: false, reveal_reason: "Already revealed",
+      question: { ...teacherBoard().question, revealed: true, truth: "Player 1 won" } }) });
+    await flush();
+    const reveal = button(root, "Reveal");
+    expect(reveal.disabled).toBe(true);
+    expect(root.querySelector(`#${reveal.getAttribute("aria-describedby")}`).textContent).toBe("Already revealed");
+    expect(root.textContent).toContain("Revealed: Player 1 won");
+  });
+
+  it("ranks the challenge with an Open replay button per row it may open", () => {
+    const { root, model } = open(teacherBoard());
+    const ranking = root.querySelector(".nb-ranking");
+    expect(Array.from(ranking.querySelectorAll("thead th")).map((t) => t.textContent))
+      .toEqual(["Rank", "Name", "Result", "Score", "Luck", "Luck-adjusted", "Replay"]);
+    expect(buttons(root, "Open Bo's replay")).toHaveLength(0);
+    click(button(root, "Open Ann's replay"));
+    expect(model.sent).toEqual([{ kind: "open", name: "Ann" }]);
+    const projector = open(projectorBoard());
+    const heads = Array.from(projector.root.querySelectorAll(".nb-ranking thead th")).map((t) => t.textContent);
+    expect(heads).toEqual(["Rank", "Result", "Score", "Luck", "Luck-adjusted"]);
+  });
+
+  it("switches between the teacher's view and the projector's by a request", async () => {
+    const { root, model } = open(teacherBoard());
+    const teacher = button(root, "Teacher’s view");
+    expect(teacher.getAttribute("aria-pressed")).toBe("true");
+    click(teacher);
+    expect(model.sent).toEqual([]);
+    click(button(root, "Projector"));
+    expect(model.sent).toEqual([{ kind: "view", view: "projector" }]);
+    model.answer({ view: "projector", board: projectorBoard() });
+    await flush();
+    expect(button(root, "Projector").getAttribute("aria-pressed")).toBe("true");
+  });
+
+  it("shows Python's refusal as an alert until dismissed", async () => {
+    const { root, model } = open(teacherBoard());
+    model.update({ error: { id: 1, text: "No question is open" } });
+    await flush();
+    const alert = root.querySelector('[role="alert"]');
+    expect(alert.textContent).toContain("No question is open");
+    click(button(root, "Dismiss error"));
+    expect(root.querySelector('[role="alert"]')).toBeNull();
+    model.update({ error: { id: 2, text: "Again" } });
+    await flush();
+    expect(root.querySelector('[role="alert"]').textContent).toContain("Again");
+  });
+
+  it("gives every control an accessible name, and keeps keys from JupyterLab", () => {
+    const { root } = open(teacherBoard());
+    for (const b of root.querySelectorAll("button")) expect(accessibleName(b)).not.toBe("");
+    let reached = 0;
+    const outside = () => { reached += 1; };
+    document.addEventListener("keydown", outside);
+    key(root.querySelector("button"), "a");
+    document.removeEventListener("keydown", outside);
+    expect(reached).toBe(0);
+    const waiting = open(null);
+    expect(waiting.root.textContent).toContain("Loading the board…");
+  });
+
+  it("cleans up its listeners", () => {
+    const m = open(teacherBoard());
+    m.cleanup();
+    mounted = mounted.filter((x) => x !== m);
+    expect(m.model.listenerCount()).toBe(0);
+  });
+});
