@@ -5,10 +5,7 @@ Student client and Lesson, as issue 23's contract between the class core and the
 from __future__ import annotations
 
 import asyncio
-import importlib
-import sys
 import threading
-import types
 from collections.abc import Callable
 from typing import Any
 
@@ -208,11 +205,8 @@ def test_a_client_that_is_not_one_is_refused() -> None:
 
 
 def test_join_wraps_the_classroom_s_student(monkeypatch: pytest.MonkeyPatch) -> None:
-    try:
-        classroom = importlib.import_module("needle_widget.classroom")
-    except ImportError:
-        classroom = types.ModuleType("needle_widget.classroom")
-        monkeypatch.setitem(sys.modules, "needle_widget.classroom", classroom)
+    from needle_widget.jupyter import widget as widget_module
+
     joined: list[tuple[str, str]] = []
     student = FakeStudent()
 
@@ -220,7 +214,7 @@ def test_join_wraps_the_classroom_s_student(monkeypatch: pytest.MonkeyPatch) -> 
         joined.append((url, ticket))
         return student
 
-    monkeypatch.setattr(classroom, "join", join, raising=False)
+    monkeypatch.setattr(widget_module, "join_class", join)
     widget = NeedleWidget.join("folder:/tmp/class", "T-123", scale=1.5)
     assert isinstance(widget, FollowWidget) and widget.student is student and widget.scale == 1.5
     assert joined == [("folder:/tmp/class", "T-123")]

@@ -158,6 +158,7 @@ class Student:
                     state["can_act"], state["act_reason"] = False, "Sent: waiting for the room"
             elif frame is not None:
                 state["can_act"] = False
+            state["mode"] = "class"
             state["quiz_state"] = quiz
             state["follow"] = self._follow()
             return state

@@ -155,7 +155,9 @@ class BoardWidget(Answering, anywidget.AnyWidget):
         """The board, and under it the area where an opened replay appears."""
         from IPython.display import display
 
-        display(self._repr_mimebundle_(), raw=True)
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display(data, metadata=metadata, raw=True)
         display(self.replays)
 
     def close(self) -> None:

@@ -59,8 +59,9 @@ def screen_traits() -> dict[str, traitlets.TraitType]:
             """False in spoiler-free review (`from_replay(..., spoilers=False)`): nothing past `step` is sent, and
             the browser may still ask for the next step (Next and → stay enabled at `step == steps` until the
             round is over)."""),
-        "table": _synced(traitlets.Dict(),
-            """`display.table` at `step` for `perspective`: {perspective, phase, turn, to_move, scores,
+        "table": _synced(traitlets.Dict(allow_none=True),
+            """`display.table` at `step` for `perspective` (None on a class screen until the teacher starts):
+            {perspective, phase, turn, to_move, scores,
             discard_pile, pile_size, players: [{hand: [codes] | None, hand_size, needle, sets, score, ...}] x2,
             legal_actions: [{type, card?, cards?, label, points?}], result: None | {winner, reason, text, ...}}."""),
         "events": _synced(traitlets.List(),

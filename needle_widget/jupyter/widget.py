@@ -18,6 +18,7 @@ from typing import Any
 
 import traitlets
 
+from ..classroom import join as join_class
 from ..engine.errors import ArgumentError, NeedleError
 from ..engine.game import Game
 from ..engine.rules import Rules
@@ -204,9 +205,7 @@ class NeedleWidget(ScreenWidget):
         `redis://HOST:PORT/DB`), `ticket` the one the teacher gave (`room.invite(name)`); `kwargs` go
         to `FollowWidget` (`scale=`). The student may step back to look, and return to "live".
         """
-        from ..classroom import join  # to the top once needle_widget.classroom is merged
-
-        return FollowWidget(join(url, ticket), **kwargs)
+        return FollowWidget(join_class(url, ticket), **kwargs)
 
     @property
     def _session(self) -> Session:
