@@ -66,6 +66,9 @@ def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = T
                              "secret=, or make a new room")
         secret = existing
     room = Room(address, channel, secret, clock=clock)
+    if getattr(channel, "nopass_default", lambda: False)():
+        room.warn("Redis lets anyone in as its default user, without a password: the students' own users "
+                  "protect nothing until the default user has one (ACL SETUSER default >PASSWORD, or requirepass)")
     state = room.load_state()
     if state is not None:
         room.restore(state)

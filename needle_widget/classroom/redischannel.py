@@ -136,11 +136,11 @@ class RedisChannel:
     def nopass_default(self) -> bool:
         """Whether Redis lets anyone in as its default user (then the ACL protects nothing)."""
         try:
-            flags = self._client.execute_command("ACL", "GETUSER", "default") or []
+            data = self._client.acl_getuser("default") or {}
         except redis.exceptions.RedisError:
             return False
-        data = dict(zip(flags[::2], flags[1::2], strict=False))
-        return b"nopass" in (data.get(b"flags") or data.get("flags") or [])
+        flags = [f.decode() if isinstance(f, bytes) else f for f in data.get("flags") or []]
+        return "nopass" in flags
 
     def close(self) -> None:
         """Close the connections."""

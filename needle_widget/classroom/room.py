@@ -329,6 +329,10 @@ class Room:
         with self._lock:
             return {f"out.{m.index}": m.last_in for m in self._members.values()}
 
+    def warn(self, text: str) -> None:
+        """A line in the room's log, and a warning in the "needle_widget.classroom" logger."""
+        self._note(text)
+
     def _note(self, text: str) -> None:
         stamp = datetime.datetime.now().strftime("%H:%M:%S")
         self.log.append(f"{stamp} {text}")
