@@ -63,12 +63,12 @@ class RedisChannel:
     def _call(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
         try:
             return fn(*args, **kwargs)
+        except redis.exceptions.AuthenticationError:  # a ConnectionError to redis-py: caught first
+            raise ClassError(f"Redis at {self.where} refused this ticket's user: the ticket is not one of "
+                             f"room {self.address.room!r}'s, or the room was closed") from None
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as failure:
             raise ChannelDown(f"The class's Redis server at {self.where} does not answer ({failure}); "
                               "retrying") from None
-        except redis.exceptions.AuthenticationError:
-            raise ClassError(f"Redis at {self.where} refused this ticket's user: the ticket is not one of "
-                             f"room {self.address.room!r}'s, or the room was closed") from None
         except redis.exceptions.NoPermissionError as failure:
             raise ClassError(f"Redis at {self.where} refused: {failure}") from None
 
