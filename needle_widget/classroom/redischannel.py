@@ -115,6 +115,10 @@ class RedisChannel:
         """XTRIM <box> MINID <upto + 1>."""
         self._call(self._client.xtrim, self._key(box), minid=f"{upto + 1}-0", approximate=False)
 
+    def discard(self, box: str, seq: int) -> None:
+        """XDEL <box> <seq>-0."""
+        self._call(self._client.xdel, self._key(box), f"{seq}-0")
+
     def save(self, name: str, data: bytes) -> None:
         """SET nw:<room>:teacher:<name>."""
         self._call(self._client.set, f"{self._prefix}teacher:{name}", data)
