@@ -56,6 +56,9 @@ class Channel(Protocol):
     def drop(self, box: str, upto: int) -> None:
         """The room forgets the messages of `box` numbered `upto` or lower."""
 
+    def discard(self, box: str, seq: int) -> None:
+        """The room deletes message `seq` of `box` (one that did not open)."""
+
     def save(self, name: str, data: bytes) -> None:
         """The room's own record `name` (no student may read it)."""
 
@@ -171,6 +174,13 @@ class FolderChannel:
                         os.unlink(folder / name)
                     except FileNotFoundError:
                         pass
+        except OSError:
+            pass
+
+    def discard(self, box: str, seq: int) -> None:
+        """Delete the box's message `seq` (one that did not open: the cursor does not move past it)."""
+        try:
+            os.unlink(self._dir(box) / f"{seq:020d}.msg")
         except OSError:
             pass
 

@@ -62,12 +62,12 @@ class RedisChannel:
     def _call(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
         try:
             return fn(*args, **kwargs)
+        except redis.exceptions.AuthenticationError:  # a ConnectionError to redis-py: caught first
+            raise ClassError(f"Redis at {self.where} refused this ticket's user: the ticket is not one of "
+                             f"room {self.address.room!r}'s, or the room was closed") from None
         except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as failure:
             raise ChannelDown(f"The class's Redis server at {self.where} does not answer ({failure}); "
                               "retrying") from None
-        except redis.exceptions.AuthenticationError:
-            raise ClassError(f"Redis at {self.where} refused this ticket's user: the ticket is not one of "
-                             f"room {self.address.room!r}'s, or the room was closed") from None
         except redis.exceptions.NoPermissionError as failure:
             raise ClassError(f"Redis at {self.where} refused: {failure}") from None
 
@@ -113,6 +113,10 @@ class RedisChannel:
     def drop(self, box: str, upto: int) -> None:
         """XTRIM <box> MINID <upto + 1>."""
         self._call(self._client.xtrim, self._key(box), minid=f"{upto + 1}-0", approximate=False)
+
+    def discard(self, box: str, seq: int) -> None:
+        """XDEL <box> <seq>-0."""
+        self._call(self._client.xdel, self._key(box), f"{seq}-0")
 
     def save(self, name: str, data: bytes) -> None:
         """SET nw:<room>:teacher:<name>."""

@@ -347,17 +347,21 @@ class Room:
                 member = self._members.get(index)
                 if side != "out" or member is None:
                     continue
-                done[box] = max(done.get(box, 0), seq)
                 if seq <= member.last_in:
                     self._note(f"ignored message {seq} from {box}: an old number (sent again?)")
                     continue
+                try:
+                    sealed, message = unseal(member.key, self.name, box, data)
+                    if sealed != seq:  # an old message posted again under a new number
+                        raise ClassError(f"A message in {box} is numbered {seq} and sealed as {sealed}")
+                except ClassError as bad:  # the cursor stays: a file with a high number dropped in a
+                    self._note(f"ignored a message in {box}: {bad}")  # shared out-box must not hide
+                    self.link.do(f"discarding message {seq} of {box}",  # the student's next messages
+                                 lambda box=box, seq=seq: self.channel.discard(box, seq))
+                    continue
+                done[box] = max(done.get(box, 0), seq)
                 member.last_in = seq
                 self._dirty = True
-                try:
-                    _, message = unseal(member.key, self.name, box, data)
-                except ClassError as bad:
-                    self._note(f"ignored a message in {box}: {bad}")
-                    continue
                 if not isinstance(message, dict) or not isinstance(message.get("t"), str):
                     self._note(f"ignored a message in {box}: not a request")
                     continue
