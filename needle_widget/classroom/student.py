@@ -266,8 +266,10 @@ class Student:
         self.request({"kind": "quiz_answer", "index": None if quiz is None else quiz["index"], "answer": value})
 
     def act(self, action: Any) -> None:
-        """Play `action` (an Action or its dict) in the challenge."""
+        """Play `action` (an Action, its dict, or a legal action as the table lists it) in the challenge."""
         raw = action.to_dict() if isinstance(action, A.Action) else action
+        if isinstance(raw, dict):
+            raw = {k: v for k, v in raw.items() if k not in ("label", "points")}
         self.request({"kind": "act", "action": raw})
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
