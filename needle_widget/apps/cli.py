@@ -20,6 +20,8 @@ from ..records.replay import MAX_FILE_BYTES, Replay
 
 MAX_BENCH_SECONDS = 600.0
 """The longest `bench --seconds` accepted."""
+MAX_CLASS_STUDENTS = 100
+"""The most student processes `bench class` starts."""
 MAX_REPLAY_BYTES = MAX_FILE_BYTES
 """The largest replay file `show` reads (32 MB)."""
 
@@ -176,9 +178,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="worlds sampled per decision (default 48: about 1-2 s a seat for a 70-action game)")
     review.add_argument("--seed", type=_count(0), default=0, help="the review's seed (default 0)")
 
-    bench = commands.add_parser("bench", help="measure the engine's speed")
+    bench = commands.add_parser("bench", help="measure the engine's speed, or a class's (bench class)")
+    bench.add_argument("what", nargs="?", choices=("engine", "class"), default="engine",
+                       help="engine (default): the engine's speed; class: from the teacher's step to each "
+                            "student process's screen, on a folder and on Redis (if redis-server is installed)")
     bench.add_argument("--seconds", type=_seconds, default=2.0,
                        help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
+    bench.add_argument("--students", type=_count(1, MAX_CLASS_STUDENTS, " students"), default=30,
+                       help="bench class: student processes (default 30)")
+    bench.add_argument("--steps", type=_count(1, 50, " steps"), default=20,
+                       help="bench class: the teacher's steps timed (default 20)")
     return parser
 
 
@@ -199,6 +208,13 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             from .terminal import play_in_terminal
 
             return play_in_terminal(args.opponent, args.seed, args.you - 1, args.save, stdin or sys.stdin, out)
+        if args.what == "class":
+            from .classbench import class_figures
+
+            print(f"needle-widget {__version__} bench class, Python {sys.version.split()[0]}, "
+                  f"{args.students} student processes, {os.cpu_count()} cores", file=out)
+            class_figures(args.students, args.steps, out=lambda line: print(line, file=out, flush=True))
+            return 0
         from .bench import run
 
         print(f"needle-widget {__version__} bench, Python {sys.version.split()[0]}, one process", file=out)

@@ -86,6 +86,12 @@ class RedisChannel:
     def read(self, cursors: dict[str, int], timeout: float = 0.0, stop: threading.Event | None = None) -> list[Message]:
         """XREAD the boxes after their cursors, blocking up to `timeout` (in BLOCK pieces, checking `stop`)."""
         keys = {self._key(box): box for box in cursors}
+        if not keys:  # no student yet: XREAD takes no empty list of streams
+            if stop is not None:
+                stop.wait(timeout)
+            else:
+                time.sleep(timeout)
+            return []
         end = time.monotonic() + timeout
         while True:
             wait = min(BLOCK, max(0.0, end - time.monotonic()))

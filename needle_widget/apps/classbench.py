@@ -1,0 +1,337 @@
+"""`needle-widget bench class`: a class across processes, timed. The teacher leads a room in this
+process; each student is a process of its own (multiprocessing's "forkserver" context, the class code
+and redis-py imported once in the server), joined with its ticket, its workers running. The teacher steps and each
+student records when its screen (`Student.state()`) shows the step: the time from the teacher's
+`lesson.go(k)` to the student's synced state, on the machine's shared clock (`time.time_ns`,
+CLOCK_REALTIME; `perf_counter` is not shared between processes).
+
+The stress test (tests/test_class_stress.py) runs its students with `student_process` too.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..classroom.errors import ClassError
+from .bench import Figure
+
+__all__ = ["student_process", "answer_for", "Class", "step_latencies", "class_figures", "RedisServer", "TARGETS_MS"]
+
+TARGETS_MS = {"folder": 300.0, "redis": 100.0}
+"""Issue 23's targets: from the teacher's step to a student's synced state, with 30 students joined."""
+TIMEOUT = 60.0
+"""Seconds a class waits for its students (to join, to follow a step, to answer) before it gives up."""
+
+
+def answer_for(index: int, kind: str, question: int) -> Any:
+    """Student `index`'s answer to question number `question` (deterministic: the test checks the room kept it)."""
+    if kind == "pile_or_steal":
+        return "pile" if (index + question) % 2 else "steal"
+    return ((index * 7 + question * 13) % 101) / 100
+
+
+def student_process(url: str, code: str, index: int, answer: bool, stop: Any, results: Any, shown: Any) -> None:
+    """One student's process: join `url` with ticket `code` (workers running), follow the teacher and,
+    if `answer`, answer every question as soon as it arrives; when `stop` is set, put a record on
+    `results`: the first time (time.time_ns) each step was shown live, the questions seen, answered and
+    revealed, and the messages this process posted and received (with duplicates: a (box, seq) twice).
+    Each step first shown live is also put on `shown` as (index, step), after its time is taken.
+    """
+    from ..classroom import join
+
+    posted = [0]
+    received: list[tuple[str, int]] = []
+    record: dict[str, Any] = {"index": index, "began": time.time_ns(), "steps": {}, "seen": [], "answers": {},
+                              "revealed": [], "error": None}
+    try:
+        student = join(url, code, start=False)
+        channel = student.channel
+        post, read = channel.post, channel.read
+
+        def counted_post(box: str, seq: int, data: bytes) -> None:
+            post(box, seq, data)
+            posted[0] += 1
+
+        def counted_read(*args: Any, **kwargs: Any) -> list:
+            messages = read(*args, **kwargs)
+            received.extend((box, seq) for box, seq, _ in messages)
+            return messages
+
+        channel.post, channel.read = counted_post, counted_read  # type: ignore[method-assign]
+        changed = threading.Event()
+        steps: dict[int, int] = record["steps"]
+
+        def on_change() -> None:
+            now = time.time_ns()
+            state = student.state()
+            if state["follow"]["status"] == "live" and state["follow"]["kind"] == "lesson":
+                if state["step"] not in steps:
+                    steps[state["step"]] = now
+                    shown.put((index, state["step"]))
+            changed.set()
+
+        student.subscribe(on_change)
+        student.start()
+        record["started"] = time.time_ns()
+        seen: set[int] = set()
+        revealed: set[int] = set()
+        while not stop.is_set():
+            changed.wait(0.05)
+            changed.clear()
+            quiz = student.state()["quiz_state"]
+            if quiz is None:
+                continue
+            number = quiz["index"]
+            if number not in seen:
+                seen.add(number)
+                record["seen"].append(number)
+            if quiz["reveal"] is not None and number not in revealed:
+                revealed.add(number)
+                record["revealed"].append(number)
+            if answer and quiz["reveal"] is None and not quiz["question"]["answered"]:
+                value = answer_for(index, quiz["question"]["kind"], number)
+                student.answer(value)
+                record["answers"][number] = value
+        student.close()
+    except Exception as failure:  # the parent reports it
+        record["error"] = f"{type(failure).__name__}: {failure}"
+    record["posted"] = posted[0]
+    record["received"] = len(received)
+    record["duplicates"] = len(received) - len(set(received))
+    results.put(record)
+
+
+def _context() -> Any:
+    """The "forkserver" context of multiprocessing (the class code imported once, in the server), else "spawn"."""
+    try:
+        context = multiprocessing.get_context("forkserver")
+    except ValueError:  # pragma: no cover - no forkserver (Windows)
+        return multiprocessing.get_context("spawn")
+    context.set_forkserver_preload(["needle_widget.classroom", "needle_widget.classroom.redischannel"])
+    return context
+
+
+class Class:
+    """A room at `url` with `students` student processes (`student_process`) joined: `start` invites them,
+    starts the processes and waits until every one has joined; `finish` stops them and returns their records.
+    """
+
+    def __init__(self, url: str, students: int, *, answer: bool = False, secret: bytes | None = None) -> None:
+        from .. import classroom
+
+        self.room = classroom.open(url, secret=secret)
+        self.students, self.answer = students, answer
+        self.tickets = [self.room.invite(f"Student {i + 1}") for i in range(students)]
+        self.context = _context()
+        self.stop = self.context.Event()
+        self.results = self.context.Queue()
+        self.shown = self.context.Queue()
+        self.processes: list[Any] = []
+        self._changed = threading.Event()
+        self.room.subscribe(self._changed.set)
+
+    def wait(self, condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+        """Wait until `condition()` (checked after every change of the room, and every 50 ms)."""
+        end = time.monotonic() + timeout
+        while not condition():
+            self._check_alive()
+            if time.monotonic() > end:
+                raise ClassError(f"the class waited {timeout:g} s for {what}")
+            self._changed.wait(0.05)
+            self._changed.clear()
+
+    def start(self, lead: Any, perspective: Any = 0) -> Any:
+        """Lead `lead` (a replay), start the students and wait until all have joined; the lesson."""
+        lesson = self.room.lead(lead, perspective=perspective)
+        self.launched = time.time_ns()
+        for i, ticket in enumerate(self.tickets):
+            process = self.context.Process(target=student_process, name=f"needle-student-{i}", daemon=True,
+                                           args=(self.room.url, ticket.code, i, self.answer, self.stop, self.results,
+                                                 self.shown))
+            process.start()
+            self.processes.append(process)
+        self.wait(lambda: self.room.board_state("projector")["roster"]["joined"] == self.students,
+                  f"{self.students} students to join")
+        return lesson
+
+    def _check_alive(self) -> None:
+        dead = [p.name for p in self.processes if p.exitcode is not None]
+        if dead and not self.stop.is_set():
+            raise ClassError(f"{len(dead)} student processes ended early ({dead[0]}: exit code "
+                               f"{self.processes[int(dead[0].rsplit('-', 1)[1])].exitcode})")
+
+    def wait_shown(self, step: int, timeout: float = TIMEOUT) -> None:
+        """Wait until every student's screen has shown `step` live."""
+        showing: set[int] = set()
+        end = time.monotonic() + timeout
+        while len(showing) < self.students:
+            try:
+                index, k = self.shown.get(timeout=min(1.0, max(0.01, end - time.monotonic())))
+            except queue.Empty:
+                self._check_alive()
+                if time.monotonic() < end:
+                    continue
+                raise ClassError(f"{self.students - len(showing)} students did not show step {step} "
+                                   f"within {timeout:g} s") from None
+            if k == step:
+                showing.add(index)
+
+    def finish(self, timeout: float = TIMEOUT) -> list[dict[str, Any]]:
+        """Stop the students; their records, by student number."""
+        self.stop.set()
+        records = []
+        end = time.monotonic() + timeout
+        try:
+            while len(records) < len(self.processes):
+                records.append(self.results.get(timeout=max(0.1, end - time.monotonic())))
+        except queue.Empty:
+            pass
+        for process in self.processes:
+            process.join(timeout=max(0.1, end - time.monotonic()))
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
+        self.room.close()
+        if len(records) < len(self.processes):
+            raise ClassError(f"only {len(records)} of {len(self.processes)} student processes reported")
+        return sorted(records, key=lambda r: r["index"])
+
+    def close(self) -> None:
+        """Stop everything (after a failure)."""
+        self.stop.set()
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
+        self.room.close()
+
+
+def step_latencies(url: str, students: int = 30, steps: int = 20, *,
+                   pause: float = 0.1) -> tuple[list[float], list[dict[str, Any]]]:
+    """The milliseconds from the teacher's `lesson.go(k)` to each student process's screen showing step
+    k, for k = 1..`steps` (a replay long enough is led from seat 1's perspective); and the students' records.
+    The teacher waits until every student shows step k (and `pause` seconds) before the next step.
+    """
+    from ..teaching import examples
+
+    replay = max((examples.load(name) for name in examples.EXAMPLES), key=len)
+    steps = min(steps, len(replay))
+    room = Class(url, students)
+    sent: dict[int, int] = {}
+    try:
+        lesson = room.start(replay, perspective=0)
+        for k in range(1, steps + 1):
+            sent[k] = time.time_ns()
+            lesson.go(k)
+            room.wait_shown(k)
+            time.sleep(pause)
+        records = room.finish()
+    except BaseException:
+        room.close()
+        raise
+    latencies = []
+    for record in records:
+        if record["error"]:
+            raise ClassError(f"student {record['index']}: {record['error']}")
+        for k in range(1, steps + 1):
+            if k not in record["steps"]:
+                raise ClassError(f"student {record['index']} never showed step {k}")
+            latencies.append((record["steps"][k] - sent[k]) / 1e6)
+    return latencies, records
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def class_figures(students: int = 30, steps: int = 20, channels: tuple[str, ...] = ("folder", "redis"),
+                  out: Callable[[str], None] = print) -> list[Figure]:
+    """`step_latencies` on each channel (Redis only if redis-server is installed: a private one is
+    started on 127.0.0.1), printed as median, p95 and max beside the target.
+    """
+    figures: list[Figure] = []
+    for channel in channels:
+        server = None
+        folder = tempfile.mkdtemp(prefix="needle-class-bench-")
+        try:
+            if channel == "folder":
+                url = f"folder:{folder}/room"
+            else:
+                if RedisServer.binary() is None:
+                    out(f"{'redis: skipped (redis-server is not installed)':<66}")
+                    continue
+                server = RedisServer(folder).start()
+                url = server.url()
+            latencies, _ = step_latencies(url, students, steps)
+        finally:
+            if server is not None:
+                server.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+        target = TARGETS_MS[channel]
+        out(f"class on {channel}: the teacher's step to each student's screen, {students} student processes "
+            f"x {steps} steps (target {target:g} ms)")
+        for label, value in (("median", _quantile(latencies, 0.5)), ("p95", _quantile(latencies, 0.95)),
+                             ("max", max(latencies))):
+            figure = Figure(f"  {channel}: step to screen, {label} (target {target:g} ms)", value, "ms")
+            figures.append(figure)
+            out(str(figure))
+    return figures
+
+
+class RedisServer:
+    """A private redis-server on 127.0.0.1, on a free port, saving nothing (as tests/redis_server.py)."""
+
+    def __init__(self, folder: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.folder = folder
+        self.process: subprocess.Popen | None = None
+
+    @staticmethod
+    def binary() -> str | None:
+        """Debian's redis-server, or None."""
+        found = shutil.which("redis-server")
+        return found or ("/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None)
+
+    def start(self) -> RedisServer:
+        """Start it and wait until it answers."""
+        import redis
+
+        self.process = subprocess.Popen(
+            [self.binary() or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.folder, "--protected-mode", "yes", "--loglevel", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.5)
+        for _ in range(100):
+            try:
+                client.ping()
+                client.close()
+                return self
+            except redis.exceptions.ConnectionError:
+                time.sleep(0.05)
+        self.stop()
+        raise ClassError(f"redis-server did not start on port {self.port}")
+
+    def stop(self) -> None:
+        """Stop it."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def url(self, db: int = 0, room: str = "bench") -> str:
+        """The address of room `room` in database `db`."""
+        return f"redis://127.0.0.1:{self.port}/{db}?room={room}"
