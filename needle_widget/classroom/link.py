@@ -157,6 +157,7 @@ class Link:
                 ok = self.read(READ_WAIT)
             except Exception:  # a handler's bug must not end the class: it is logged, the reader goes on
                 log.exception("class (%s): a message could not be handled", self.name)
+                self._stop.wait(BACKOFF[0])
                 ok = True
             if ok:
                 tries = 0
