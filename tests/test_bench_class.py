@@ -29,3 +29,19 @@ def test_bench_class_from_the_command_line() -> None:
     text = out.getvalue()
     assert "bench class" in text and "folder: step to screen, median" in text
     assert "redis" in text  # its figures, or why they were skipped
+
+
+def test_bench_class_without_a_browser_says_so_in_one_line(monkeypatch) -> None:
+    from needle_widget.apps import classbrowsers
+
+    monkeypatch.setattr(classbrowsers, "missing", lambda: "Chromium not found at /nowhere")
+    lines: list[str] = []
+    figures = class_figures(students=2, steps=1, channels=("folder",), out=lines.append, browsers=2)
+    assert lines[0] == "browsers: skipped (Chromium not found at /nowhere)"
+    assert "2 student processes x 1 steps" in lines[1]  # every student a process, then
+    assert len(figures) == 3 and not any("browser" in f.name for f in figures)
+
+
+def test_bench_class_refuses_more_browsers_than_students(capsys) -> None:
+    assert cli.main(["bench", "class", "--students", "2", "--browsers", "3"], stdout=io.StringIO()) == 2
+    assert "--browsers 3 is more than --students 2" in capsys.readouterr().err

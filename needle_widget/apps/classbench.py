@@ -25,7 +25,8 @@ from typing import Any
 from ..classroom.errors import ClassError
 from .bench import Figure
 
-__all__ = ["student_process", "answer_for", "Class", "step_latencies", "class_figures", "RedisServer", "TARGETS_MS"]
+__all__ = ["student_process", "answer_for", "Class", "step_latencies", "class_latencies", "class_figures",
+           "RedisServer", "TARGETS_MS"]
 
 TARGETS_MS = {"folder": 300.0, "redis": 100.0}
 """Issue 23's targets: from the teacher's step to a student's synced state, with 30 students joined."""
@@ -160,7 +161,7 @@ class Class:
                                                  self.shown))
             process.start()
             self.processes.append(process)
-        self.wait(lambda: self.room.board_state("projector")["roster"]["joined"] == self.students,
+        self.wait(lambda: self.room.board_state("projector")["roster"]["joined"] >= self.students,
                   f"{self.students} students to join")
         return lesson
 
@@ -223,23 +224,45 @@ def step_latencies(url: str, students: int = 30, steps: int = 20, *,
     k, for k = 1..`steps` (a replay long enough is led from seat 1's perspective); and the students' records.
     The teacher waits until every student shows step k (and `pause` seconds) before the next step.
     """
+    latencies, records, _ = class_latencies(url, students, steps, pause=pause)
+    return latencies, records
+
+
+def class_latencies(url: str, students: int = 30, steps: int = 20, *, pause: float = 0.1,
+                    browsers: Any = None) -> tuple[list[float], list[dict[str, Any]], list[float]]:
+    """`step_latencies`, with `browsers` (a started `classbrowsers.Browsers`, or None) joining the class
+    too, beside the `students` processes: a page each, invited after the processes. The teacher waits for
+    the processes and the pages before each next step. Also returns the pages' latencies (ms): each
+    page's `Date.now()` when its follow bar first read step k, minus `time.time_ns()` before `lesson.go(k)`.
+    """
     from ..teaching import examples
 
     replay = max((examples.load(name) for name in examples.EXAMPLES), key=len)
     steps = min(steps, len(replay))
     room = Class(url, students)
+    pages = [room.room.invite(f"Browser {i + 1}").code for i in range(browsers.count)] if browsers else []
     sent: dict[int, int] = {}
     try:
         lesson = room.start(replay, perspective=0)
+        if browsers:
+            browsers.join(room.room.url, pages)
+            room.wait(lambda: room.room.board_state("projector")["roster"]["joined"] == students + len(pages),
+                      f"{len(pages)} browsers to join")
         for k in range(1, steps + 1):
             sent[k] = time.time_ns()
             lesson.go(k)
             room.wait_shown(k)
+            if browsers:
+                browsers.wait_shown(k, TIMEOUT)
             time.sleep(pause)
+        shown = browsers.times() if browsers else []
         records = room.finish()
     except BaseException:
         room.close()
         raise
+    finally:
+        if browsers:
+            browsers.leave()
     latencies = []
     for record in records:
         if record["error"]:
@@ -248,7 +271,8 @@ def step_latencies(url: str, students: int = 30, steps: int = 20, *,
             if k not in record["steps"]:
                 raise ClassError(f"student {record['index']} never showed step {k}")
             latencies.append((record["steps"][k] - sent[k]) / 1e6)
-    return latencies, records
+    page_latencies = [times[k] - sent[k] / 1e6 for times in shown for k in range(1, steps + 1)]
+    return latencies, records, page_latencies
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -257,34 +281,64 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def class_figures(students: int = 30, steps: int = 20, channels: tuple[str, ...] = ("folder", "redis"),
-                  out: Callable[[str], None] = print) -> list[Figure]:
-    """`step_latencies` on each channel (Redis only if redis-server is installed: a private one is
-    started on 127.0.0.1), printed as median, p95 and max beside the target.
+                  out: Callable[[str], None] = print, browsers: int = 0) -> list[Figure]:
+    """`class_latencies` on each channel (Redis only if redis-server is installed: a private one is
+    started on 127.0.0.1), printed as median, p95 and max beside the target. With `browsers`, that many
+    of the `students` are headless Chromium pages on a private JupyterLab (`classbrowsers`), the rest
+    processes, and the pages' figures get rows of their own; without Chromium, Playwright or JupyterLab
+    that is said in one line and all the students are processes.
     """
+    from . import classbrowsers
+
+    pages = None
+    if browsers:
+        why = classbrowsers.missing()
+        if why is not None:
+            out(f"browsers: skipped ({why})")
+        else:
+            pages = classbrowsers.Browsers(min(browsers, students))
+    processes = students - (pages.count if pages else 0)
     figures: list[Figure] = []
-    for channel in channels:
-        server = None
-        folder = tempfile.mkdtemp(prefix="needle-class-bench-")
-        try:
-            if channel == "folder":
-                url = f"folder:{folder}/room"
-            else:
-                if RedisServer.binary() is None:
-                    out(f"{'redis: skipped (redis-server is not installed)':<66}")
-                    continue
-                server = RedisServer(folder).start()
-                url = server.url()
-            latencies, _ = step_latencies(url, students, steps)
-        finally:
-            if server is not None:
-                server.stop()
-            shutil.rmtree(folder, ignore_errors=True)
-        target = TARGETS_MS[channel]
-        out(f"class on {channel}: the teacher's step to each student's screen, {students} student processes "
-            f"x {steps} steps (target {target:g} ms)")
-        for label, value in (("median", _quantile(latencies, 0.5)), ("p95", _quantile(latencies, 0.95)),
-                             ("max", max(latencies))):
-            figure = Figure(f"  {channel}: step to screen, {label} (target {target:g} ms)", value, "ms")
+    try:
+        if pages:
+            pages.start()
+        for channel in channels:
+            figures += _channel_figures(channel, processes, steps, pages, out)
+    finally:
+        if pages:
+            pages.close()
+    return figures
+
+
+def _channel_figures(channel: str, processes: int, steps: int, pages: Any,
+                     out: Callable[[str], None]) -> list[Figure]:
+    server = None
+    folder = tempfile.mkdtemp(prefix="needle-class-bench-")
+    try:
+        if channel == "folder":
+            url = f"folder:{folder}/room"
+        else:
+            if RedisServer.binary() is None:
+                out(f"{'redis: skipped (redis-server is not installed)':<66}")
+                return []
+            server = RedisServer(folder).start()
+            url = server.url()
+        latencies, _, page_latencies = class_latencies(url, processes, steps, browsers=pages)
+    finally:
+        if server is not None:
+            server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    target = TARGETS_MS[channel]
+    who = f"{processes} student processes" + (f" + {pages.count} browsers" if pages else "")
+    out(f"class on {channel}: the teacher's step to each student's screen, {who} x {steps} steps "
+        f"(target {target:g} ms)")
+    figures = []
+    for what, values in (("step to screen", latencies), ("step to a browser's screen", page_latencies)):
+        if not values:
+            continue
+        for label, value in (("median", _quantile(values, 0.5)), ("p95", _quantile(values, 0.95)),
+                             ("max", max(values))):
+            figure = Figure(f"  {channel}: {what}, {label} (target {target:g} ms)", value, "ms")
             figures.append(figure)
             out(str(figure))
     return figures

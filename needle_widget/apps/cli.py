@@ -22,6 +22,8 @@ MAX_BENCH_SECONDS = 600.0
 """The longest `bench --seconds` accepted."""
 MAX_CLASS_STUDENTS = 100
 """The most student processes `bench class` starts."""
+MAX_CLASS_BROWSERS = 8
+"""The most browser pages `bench class --browsers` opens."""
 MAX_REPLAY_BYTES = MAX_FILE_BYTES
 """The largest replay file `show` reads (32 MB)."""
 
@@ -188,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="bench class: student processes (default 30)")
     bench.add_argument("--steps", type=_count(1, 50, " steps"), default=20,
                        help="bench class: the teacher's steps timed (default 20)")
+    bench.add_argument("--browsers", type=_count(0, MAX_CLASS_BROWSERS, " browsers"), default=0,
+                       help="bench class: of the students, how many are headless Chromium pages on a private "
+                            "JupyterLab (default 0; skipped, said in one line, without Chromium or Playwright)")
     return parser
 
 
@@ -211,9 +216,16 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         if args.what == "class":
             from .classbench import class_figures
 
+            if args.browsers > args.students:
+                print(f"needle-widget: error: --browsers {args.browsers} is more than --students {args.students}",
+                      file=sys.stderr)
+                return 2
+            who = f"{args.students - args.browsers} student processes" + (
+                f" + {args.browsers} browsers" if args.browsers else "")
             print(f"needle-widget {__version__} bench class, Python {sys.version.split()[0]}, "
-                  f"{args.students} student processes, {os.cpu_count()} cores", file=out)
-            class_figures(args.students, args.steps, out=lambda line: print(line, file=out, flush=True))
+                  f"{who}, {os.cpu_count()} cores", file=out, flush=True)
+            class_figures(args.students, args.steps, out=lambda line: print(line, file=out, flush=True),
+                          browsers=args.browsers)
             return 0
         from .bench import run
 
