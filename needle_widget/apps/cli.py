@@ -187,7 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=_seconds, default=2.0,
                        help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
     bench.add_argument("--students", type=_count(1, MAX_CLASS_STUDENTS, " students"), default=30,
-                       help="bench class: student processes (default 30)")
+                       help="bench class: students in all (default 30): processes, but for --browsers")
     bench.add_argument("--steps", type=_count(1, 50, " steps"), default=20,
                        help="bench class: the teacher's steps timed (default 20)")
     bench.add_argument("--browsers", type=_count(0, MAX_CLASS_BROWSERS, " browsers"), default=0,
