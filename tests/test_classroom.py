@@ -141,3 +141,22 @@ def test_invites_are_checked_and_stable(url):
     with pytest.raises(TicketError, match="for room 'other'"):
         classroom.join(room.url, first.code.replace(room.name, "other"), start=False)
     room.close()
+
+
+def test_a_reveal_holds_back_what_the_class_has_not_reached(klass):
+    room, (ann, bob, cy) = klass
+    lesson = room.lead(examples.load("detective"), perspective=0)
+    lesson.go(2)
+    lesson.ask("pile_or_steal")
+    pump(room, ann)
+    ann.answer("steal")
+    pump(room, ann)
+    lesson.reveal()
+    pump(room, ann)
+    rows = {r["label"]: r["value"] for r in ann.state()["quiz_state"]["reveal"]["rows"]}
+    assert rows["How it ended"] == rows["Played in the game"] == "Held back until the class gets there"
+    assert ann.state()["act_reason"] == "In a class the teacher leads: follow, or step back to look"
+    lesson.go(len(lesson.replay))
+    pump(room, ann)
+    rows = {r["label"]: r["value"] for r in ann.state()["quiz_state"]["reveal"]["rows"]}
+    assert rows["Played in the game"] == "Steal" and "wins" in rows["How it ended"]

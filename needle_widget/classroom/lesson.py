@@ -9,6 +9,7 @@ room sends each student what changed (`Room`), and the teacher's widget can driv
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,7 @@ from ..records.notes import QUESTION_KINDS
 from ..records.replay import Replay
 from ..screen.frames import Frames
 from ..screen.notepad import KIND_LABELS
-from ..screen.quizmode import HIDDEN_INFO, reveal_text
+from ..screen.quizmode import HIDDEN_INFO, LATER, reveal_text
 from ..teaching.answers import Answer
 from ..teaching.quiz import QuizQuestion, ask, check_answer, check_question, revealer
 from .errors import ClassError
@@ -34,6 +35,7 @@ AUDIENCES = (0, 1, "assigned")
 CLASS_WORLDS = 100
 """Worlds behind a class question's model figures (the reveal's; a quiz alone uses QUIZ_WORLDS)."""
 WAITING = "Sent: the teacher reveals the answer to everyone at once."
+HELD = re.compile(r"Held back until you have answered every question: [^.]*")
 
 
 @dataclass
@@ -245,7 +247,8 @@ class Lesson:
         reveal = None
         if asked.revealed:
             if answered:
-                reveal = reveal_text(self._revealed(asked, index, asked.answers[index]))
+                reveal = self._class_reveal(asked, reveal_text(self._revealed(asked, index, asked.answers[index]),
+                                                               self._ahead(asked)))
             else:
                 reveal = {"answer_text": "You did not answer this one.", "verdict": self._truth_line(asked, seat),
                           "rows": [], "note": ""}
@@ -256,6 +259,28 @@ class Lesson:
                 "answer": _jsonable(asked.answers.get(index)),
                 "reveal": reveal, "summary": None,
                 "waiting": WAITING if answered and not asked.revealed else None}
+
+    def _ahead(self, asked: Asked) -> frozenset[str]:
+        """What a pile-or-steal reveal would tell of steps the class has not reached: the draw made (at the
+        question's step) and how the game ended. A forecast's or a needle's truth is the answer itself.
+        """
+        if asked.kind != "pile_or_steal":
+            return frozenset()
+        out = set()
+        if self.reached < len(self.replay):
+            out.add("result")
+        if self.reached <= asked.step:
+            out.add("played")
+        return frozenset(out)
+
+    @staticmethod
+    def _class_reveal(asked: Asked, reveal: dict[str, Any]) -> dict[str, Any]:
+        """A quiz's reveal in a class's words: what is held back waits for the class to get there."""
+        def words(text: str) -> str:
+            text = HELD.sub("Held back until the class gets there", text)
+            return text.replace(LATER, "revealed when the class gets there")
+        return {**reveal, "verdict": words(reveal["verdict"]), "note": words(reveal["note"]),
+                "rows": [{**row, "value": words(row["value"])} for row in reveal["rows"]]}
 
     def hides_odds(self, seat: int) -> bool:
         """The seat's odds are hidden while a question of theirs is open (they would answer it)."""

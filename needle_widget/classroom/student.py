@@ -38,6 +38,7 @@ IDLE: dict[str, Any] = {
 }
 """The screen before the room has sent anything."""
 MAX_FRAMES = 2000
+LEADS = "In a class the teacher leads: follow, or step back to look"
 
 
 class Student:
@@ -157,7 +158,7 @@ class Student:
                 elif self._pending_act:
                     state["can_act"], state["act_reason"] = False, "Sent: waiting for the room"
             elif frame is not None:
-                state["can_act"] = False
+                state["can_act"], state["act_reason"] = False, LEADS
             state["mode"] = "class"
             state["quiz_state"] = quiz
             state["follow"] = self._follow()

@@ -65,7 +65,7 @@ def shoot(page: Page, root: Locator, name: str) -> list[str]:
 def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) -> None:
     url = f"folder:{jupyter['root'] / 'class-room'}"
     teacher = page
-    open_notebook(teacher, jupyter, "class-teacher.ipynb", teacher_cells(url))
+    open_notebook(teacher, jupyter, "class-teacher.ipynb", teacher_cells(url), workspace="class-teacher")
     lead, board = widget_root(teacher), board_root(teacher)
     expect(board).to_be_visible()
     expect(key(board, "roster")).to_have_text("0 of 2 joined")
@@ -73,7 +73,8 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
     students: dict[str, Page] = {}
     for name in STUDENTS:
         students[name] = teacher.context.new_page()
-        open_notebook(students[name], jupyter, f"class-{name.lower()}.ipynb", student_cells(url, name))
+        open_notebook(students[name], jupyter, f"class-{name.lower()}.ipynb", student_cells(url, name),
+                      workspace=f"class-{name.lower()}")
         expect(key(widget_root(students[name]), "follow")).to_be_visible()
     expect(key(board, "roster")).to_have_text("2 of 2 joined")
     for name, student in students.items():

@@ -40,12 +40,17 @@ REPLAY_CELLS = [
 ]
 
 
-def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str]) -> None:
+def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str], workspace: str | None = None) -> None:
+    """Write `cells` as notebook `name`, open it in JupyterLab (in `workspace`, for pages open side by side:
+    pages of one browser share the default workspace, whose saved layout one page could restore in another)
+    and run all its cells.
+    """
     page.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
     page.set_viewport_size({"width": 1500, "height": 1700})
     write_notebook(jupyter["root"] / name, cells)
-    page.goto(f"{jupyter['base']}/lab/tree/{name}?reset&token={jupyter['token']}")
+    lab = f"lab/workspaces/{workspace}" if workspace else "lab"
+    page.goto(f"{jupyter['base']}/{lab}/tree/{name}?reset&token={jupyter['token']}")
     expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")).to_have_count(len(cells))
     page.wait_for_function(KERNEL_READY)
     page.get_by_role("menuitem", name="Run", exact=True).click()
