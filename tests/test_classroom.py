@@ -123,7 +123,7 @@ def test_a_challenge_is_played_against_the_rooms_bot(klass):
     assert ann.state()["table"]["result"] is not None
     replay = room.replay_of("Ann")
     assert replay.result is not None and replay.seed == 5
-    room._reviews.shutdown(wait=True)
+    assert room.wait_for_reviews(60)
     rows = room.board_state()["challenge"]["rows"]
     assert rows[0]["name"] == "Ann" and rows[0]["rank"] == 1 and rows[0]["adjusted"] is not None
     with pytest.raises(ClassError, match="no challenge game"):

@@ -106,7 +106,7 @@ class Lesson:
         """Move the class to `step` (0 to the replay's end): every student's screen follows."""
         if type(step) is not int or not 0 <= step <= len(self.replay):
             raise ClassError(f"Cannot go to step {quote(step)}: the lesson's replay has steps 0 to {len(self.replay)}")
-        self.room._changed_lesson(self, lambda: self._go(step))
+        self.room.change_lesson(self, lambda: self._go(step))
 
     def _go(self, step: int) -> None:
         self.step = step
@@ -147,7 +147,7 @@ class Lesson:
             self.asked.append(asked)
             self._go(step)
 
-        self.room._changed_lesson(self, change)
+        self.room.change_lesson(self, change)
         return asked
 
     def reveal(self) -> None:
@@ -157,7 +157,7 @@ class Lesson:
         question = self.open_question
         if question is None:
             raise ClassError("No question is open: ask one first (lesson.ask)")
-        self.room._changed_lesson(self, lambda: self._reveal(question))
+        self.room.change_lesson(self, lambda: self._reveal(question))
 
     def _reveal(self, asked: Asked) -> None:
         for index, answer in asked.answers.items():
@@ -229,7 +229,7 @@ class Lesson:
         return self._reveals[key]
 
     def _seat_for(self, index: int, asked: Asked) -> int:
-        seat = self.seat_of(self.room._assigned(index))
+        seat = self.seat_of(self.room.assigned_seat(index))
         return seat if seat in asked.questions else next(iter(asked.questions))
 
     def quiz_state(self, index: int, name: str) -> dict[str, Any] | None:
@@ -239,7 +239,7 @@ class Lesson:
         if not self.asked:
             return None
         asked = self.asked[-1]
-        seat = self.seat_of(self.room._assigned(index))
+        seat = self.seat_of(self.room.assigned_seat(index))
         if seat not in asked.questions:
             return None
         shown = ask(self.replay, asked.questions[seat])
@@ -339,7 +339,7 @@ class Lesson:
                 continue
             for index in sorted(asked.answers):
                 shown = self._revealed(asked, index, asked.answers[index])
-                out.append(Answer.from_reveal(shown, student=self.room._name(index), replay=self.title,
+                out.append(Answer.from_reveal(shown, student=self.room.student_name(index), replay=self.title,
                                               time=asked.times.get(index)))
         return out
 

@@ -154,10 +154,12 @@ class Room:
         with self._lock:
             return [Member(**{**m.__dict__}) for m in self._members.values()]
 
-    def _assigned(self, index: int) -> int:
+    def assigned_seat(self, index: int) -> int:
+        """The seat student `index` was given at `invite`."""
         return self._members[index].seat
 
-    def _name(self, index: int) -> str:
+    def student_name(self, index: int) -> str:
+        """Student `index`'s name."""
         return self._members[index].name
 
     # ---- what the class does ------------------------------------------------------------------
@@ -191,7 +193,10 @@ class Room:
         self._notify()
         return self.challenge_game
 
-    def _changed_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
+    def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
+        """Make `change` to `lesson` (the room's current one) under the room's lock, then send every joined
+        student what changed, save the room and tell the board (`Lesson.go`, `ask` and `reveal` call this).
+        """
         with self._lock:
             if lesson is not self.lesson:
                 raise ClassError("This lesson is over: the room leads a newer one")
@@ -409,6 +414,14 @@ class Room:
         else:
             self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
         return False
+
+    def wait_for_reviews(self, timeout: float = 60.0) -> bool:
+        """Wait (at most `timeout` seconds) until the finished challenge games queued for review are
+        reviewed; True if they are.
+        """
+        done = threading.Event()
+        self._reviews.submit(done.set)
+        return done.wait(timeout)
 
     def _review(self, index: int) -> None:
         with self._lock:
