@@ -25,6 +25,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+_rooms = 0
+
+
 class RedisServer:
     """redis-server on 127.0.0.1:`port` (`start`, `stop`); `url(db, room)` the address of a room on it."""
 
@@ -55,6 +58,19 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=10)
             self.process = None
+
+    def fresh_url(self, stem: str, db: int | None = None) -> str:
+        """The address of a room no test has used on this server (the server outlives a test: a room
+        reopened would bring back an earlier test's students). No FLUSHDB: other workers share the server.
+        """
+        global _rooms
+        _rooms += 1
+        return self.url(db, room=f"{stem}{_rooms}")
+
+    def spare_db(self, k: int) -> int:
+        """A database of this worker's own besides `db` (k = 0 or 1), e.g. for two twin rooms of one name."""
+        index = int(self.worker[2:]) if self.worker.startswith("gw") and self.worker[2:].isdigit() else 0
+        return 8 + 2 * index + k
 
     def url(self, db: int | None = None, room: str = "class") -> str:
         """A room's address on this server (the room's name carries the test worker's, for a shared server)."""

@@ -9,7 +9,6 @@ import threading
 import time
 
 import pytest
-import redis
 from redis_server import RedisServer, require_redis
 
 from needle_widget import classroom, examples
@@ -27,9 +26,7 @@ def settle(room, *students):
 def url(request, tmp_path):
     if request.param == "folder":
         return f"folder:{tmp_path}/res"
-    server = request.getfixturevalue("redis_server")
-    redis.Redis(host="127.0.0.1", port=server.port, db=5).flushdb()
-    return server.url(db=5, room="res")
+    return request.getfixturevalue("redis_server").fresh_url("res")
 
 
 def candidates(student):

@@ -34,10 +34,7 @@ def settle(room, *students):
 def url(request, tmp_path):
     if request.param == "folder":
         return f"folder:{tmp_path}/sec"
-    server = request.getfixturevalue("redis_server")
-    db = 3
-    redis.Redis(host="127.0.0.1", port=server.port, db=db).flushdb()
-    return server.url(db=db, room="sec")
+    return request.getfixturevalue("redis_server").fresh_url("sec")
 
 
 def raw_post(room, box, seq, data):
@@ -274,7 +271,7 @@ def subscribe(client, channel):
 
 
 def test_a_student_s_redis_user_is_refused_everything_but_its_own_boxes(redis_server):
-    url = redis_server.url(db=4, room="acl")
+    url = redis_server.fresh_url("acl")
     room = classroom.open(url, start=False)
     name = room.name  # "acl", or "acl-gw0" on CI's shared server
     tickets = [room.invite(name) for name in ("Ann", "Bob")]
@@ -283,7 +280,7 @@ def test_a_student_s_redis_user_is_refused_everything_but_its_own_boxes(redis_se
     room.lead(examples.load("detective"), perspective=0).go(3)
     settle(room, ann, bob)
     user, password = redis_user(name, 0, tickets[0].secret)
-    me = redis.Redis(host="127.0.0.1", port=redis_server.port, db=4, username=user, password=password)
+    me = redis.Redis(host="127.0.0.1", port=redis_server.port, db=redis_server.db, username=user, password=password)
     mine_in, mine_out = f"nw:{name}:in:0", f"nw:{name}:out:0"
     # allowed: XREAD of its own in-box, XADD and XREAD of its own out-box
     assert me.xread({mine_in: "0-0"})

@@ -100,5 +100,5 @@ def test_sixty_students_on_the_folder_channel(tmp_path) -> None:
 
 @pytest.mark.slow
 def test_sixty_students_on_redis(redis_server) -> None:
-    figures = _stress(redis_server.url(db=3, room="stress"))
+    figures = _stress(redis_server.fresh_url("stress"))
     assert figures["student messages posted"] == STUDENTS * (1 + QUESTIONS)

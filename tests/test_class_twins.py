@@ -33,11 +33,13 @@ class Channel:
     def __init__(self, kind, tmp_path, redis_server=None):
         self.kind, self.tmp_path, self.server = kind, tmp_path, redis_server
         self.seen = [{}, {}]  # per twin: {(box, seq): bytes}
+        # twin rooms of one name (their messages' associated data names the room) in two databases
+        self.room = parse(redis_server.fresh_url("twin")).room if redis_server else "twin"
 
     def url(self, twin):
         if self.kind == "folder":
             return f"folder:{self.tmp_path}/{'ab'[twin]}/twin"
-        return self.server.url(db=1 + twin, room="twin")
+        return f"redis://127.0.0.1:{self.server.port}/{self.server.spare_db(twin)}?room={self.room}"
 
     def gather(self, twin, indexes):
         seen = self.seen[twin]
@@ -48,7 +50,7 @@ class Channel:
                     if path.name.endswith(".msg"):
                         seen[f"in.{index}", int(path.name[:-4])] = path.read_bytes()
             else:
-                client = redis.Redis(host="127.0.0.1", port=self.server.port, db=1 + twin)
+                client = redis.Redis(host="127.0.0.1", port=self.server.port, db=self.server.spare_db(twin))
                 for entry_id, fields in client.xrange(f"nw:{parse(self.url(twin)).room}:in:{index}"):
                     seen[f"in.{index}", int(entry_id.split(b"-")[0])] = fields[b"m"]
                 client.close()
@@ -60,10 +62,7 @@ class Channel:
 @pytest.fixture(params=["folder", "redis"])
 def channel(request, tmp_path):
     if request.param == "redis":
-        server = request.getfixturevalue("redis_server")
-        for db in (1, 2):
-            redis.Redis(host="127.0.0.1", port=server.port, db=db).flushdb()
-        return Channel("redis", tmp_path, server)
+        return Channel("redis", tmp_path, request.getfixturevalue("redis_server"))
     return Channel("folder", tmp_path)
 
 

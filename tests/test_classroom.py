@@ -19,7 +19,7 @@ def url(request, tmp_path):
     if request.param == "folder":
         return f"folder:{tmp_path}/room-{request.node.name[-20:].replace('[', '').replace(']', '')}"
     server = request.getfixturevalue("redis_server")
-    return server.url(room=f"flow{abs(hash(request.node.name)) % 10**6}")
+    return server.fresh_url("flow")
 
 
 def pump(room, *students, rounds=3):

@@ -35,6 +35,7 @@ from .channel import Channel, Message, box_parts
 from .errors import ClassError
 from .lesson import Lesson
 from .link import Link
+from .listeners import Listeners
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
@@ -93,7 +94,7 @@ class Room:
         self.showing = "idle"
         """What the students' screens show: "idle", "lesson" or "challenge"."""
         self._earlier: list[Answer] = []
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners = Listeners("a board")
         self.log: collections.deque[str] = collections.deque(maxlen=MAX_LOG)
         """The room's recent log lines (ignored messages, a channel down), newest last."""
         self._reviews = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-class-review")
@@ -261,24 +262,10 @@ class Room:
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback()` after every change (from the room's reader thread too); returns the unsubscriber."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.add(callback)
 
     def _notify(self) -> None:
-        with self._lock:
-            callbacks = list(self._subscribers)
-        for callback in callbacks:
-            try:
-                callback()
-            except Exception:
-                log.exception("class: a board's update failed")
+        self._listeners.notify()
 
     # ---- sending ------------------------------------------------------------------------------
 

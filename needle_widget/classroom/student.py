@@ -24,6 +24,7 @@ from .address import Address
 from .channel import Channel, Message
 from .errors import ClassError, TicketError
 from .link import Link
+from .listeners import Listeners
 from .seal import next_seq, seal, unseal
 from .tickets import student_key
 
@@ -51,7 +52,7 @@ class Student:
         self._key = student_key(self.room, index, secret)
         self._clock = clock
         self._lock = threading.RLock()
-        self._subscribers: list[Callable[[], None]] = []
+        self._listeners = Listeners("a widget")
         self.name: str | None = None
         """The student's name, as the room knows it (once the room has answered)."""
         self._frames: dict[int, dict[str, Any]] = {}
@@ -275,24 +276,10 @@ class Student:
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback()` after every change of `state()`; returns the unsubscriber."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self._listeners.add(callback)
 
     def _notify(self) -> None:
-        with self._lock:
-            callbacks = list(self._subscribers)
-        for callback in callbacks:
-            try:
-                callback()
-            except Exception:
-                log.exception("class: a widget's update failed")
+        self._listeners.notify()
 
     def pump(self, timeout: float = 0.0) -> None:
         """One round by hand (without `start`): post what is queued, read and take what came."""
