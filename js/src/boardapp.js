@@ -3,6 +3,7 @@
 
 import "./board.css";
 import { renderBoard } from "./boardview.js";
+import { activeElementOf, followTheme } from "./host.js";
 import { passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
@@ -29,6 +30,7 @@ export function mountBoard(model, el) {
   root.setAttribute("role", "region");
   root.setAttribute("aria-label", "Class board");
   el.appendChild(root);
+  const theme = followTheme(root);
 
   const uid = `nb${++instances}`;
   const ids = requestIds(model.get("answer"));
@@ -41,12 +43,13 @@ export function mountBoard(model, el) {
     ids.note(model.get("answer"));
     const error = model.get("error");
     const ui = { uid, error: error ? { ...error, dismissed: error.id === dismissed } : null };
-    const active = document.activeElement;
+    const active = activeElementOf(root);
     const key = active && root.contains(active) ? active.getAttribute("data-key") : null;
     const next = renderBoard(model.get("board") || null, model.get("view"), ui);
     if (root.firstChild) morph(root.firstChild, next);
     else root.appendChild(next);
-    if (key && !root.contains(document.activeElement)) {
+    theme.check();
+    if (key && !root.contains(activeElementOf(root))) {
       const again = Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === key);
       (again && !again.disabled ? again : root).focus({ preventScroll: true });
     }
@@ -94,6 +97,7 @@ export function mountBoard(model, el) {
 
   return function cleanup() {
     disposed = true;
+    theme.disconnect();
     for (const name of BOARD_TRAITS) model.off(`change:${name}`, onChange);
     root.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKeydown);

@@ -2,6 +2,7 @@
 
 import "./style.css";
 import { renderApp } from "./app.js";
+import { activeElementOf, followTheme } from "./host.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
@@ -59,6 +60,8 @@ export function mount(model, el) {
   root.setAttribute("role", "group");
   root.setAttribute("aria-label", "Needle in a Card Stack");
   el.appendChild(root);
+  // The host's theme (marimo's dark one has no JupyterLab variables): data-nw-theme, for style.css.
+  const theme = followTheme(root);
 
   let ui = initialUi(`nw${++instances}`);
   let state = readState(model);
@@ -103,8 +106,10 @@ export function mount(model, el) {
     ids.note(model.get("answer"));
   }
 
+  // The focus as the view's root node holds it: in marimo's shadow root, `document.activeElement`
+  // is the shadow's host, never the focused button.
   function focusedKey() {
-    const active = document.activeElement;
+    const active = activeElementOf(root);
     if (!active || !root.contains(active)) return null;
     if (active === root) return "";
     const keyed = active.closest("[data-key]");
@@ -115,7 +120,7 @@ export function mount(model, el) {
     if (key === null) return; // focus was elsewhere on the page: leave it there
     // Following the current event when stepping from the event list.
     if (key === `ev-${previousStep}`) key = `ev-${state.step}`;
-    const active = document.activeElement;
+    const active = activeElementOf(root);
     if (active && root.contains(active) && (key === "" || active.getAttribute("data-key") === key)) return;
     const find = (k) => Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === k && !n.disabled);
     // A control of a closed form or panel hands the focus to what opens it again (or the way back):
@@ -146,6 +151,7 @@ export function mount(model, el) {
     restoreFocus(key, previousStep);
     const stepChanged = state.step !== shownStep;
     shownStep = state.step;
+    theme.check();
     each("rendered", { stepChanged });
   }
 
@@ -224,6 +230,7 @@ export function mount(model, el) {
 
   return function cleanup() {
     disposed = true;
+    theme.disconnect();
     each("disconnect");
     model.off("change:answer", onAnswer);
     model.off("msg:custom", onCustom);

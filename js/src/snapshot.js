@@ -10,6 +10,8 @@
 // properties are never copied (their values are in the computed ones), nor is anything fetched: no web
 // font, no image.
 
+import { rootNodeOf } from "./host.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Properties a child takes from its parent when nothing sets them (CSS "Inherited: yes"). A property
@@ -286,7 +288,9 @@ function defaults(box, el, names) {
  * to read on an element (`readsOf(el)`), and the inherited properties no rule declares (`rest`), which
  * only the copy's root needs (inside, the browser gives them as it does on the page). */
 function plan(doc, root) {
-  const index = styleIndex(doc, classesAround(root));
+  // The rules that can style the view are its root node's: a shadow root's own (marimo's) sheets,
+  // not the document's, which never reach inside it.
+  const index = styleIndex(rootNodeOf(root), classesAround(root));
   const all = Array.from(getComputedStyle(doc.documentElement)).filter(copied);
   const inline = new Set();
   for (const el of [root, ...root.querySelectorAll("[style]")]) {
@@ -368,6 +372,22 @@ function meet(a, b) {
   };
 }
 
+const LINES = ["border-top", "border-right", "border-bottom", "border-left", "outline"];
+
+/** `decl` with the width of each border (and the outline) whose style it writes: a computed width of 0
+ * equals the browser's default where the default style is none, so it is not written, and the copy
+ * would draw the style at its default width (medium). A page that sets every element's style and a
+ * width of 0 (Tailwind's preflight `* { border: 0 solid }`, in marimo's shadow root) would get a frame
+ * around every box. `style`: the element's computed style. */
+export function withWidths(decl, style) {
+  for (const line of LINES) {
+    const written = decl.find((d) => d.startsWith(`${line}-style:`));
+    if (!written || /:(none|hidden)$/.test(written) || decl.some((d) => d.startsWith(`${line}-width:`))) continue;
+    decl.push(`${line}-width:${style.getPropertyValue(`${line}-width`)}`);
+  }
+  return decl;
+}
+
 /** `live` (and everything below it) copied with its computed style inline. `clip`: the box a
  * positioned, clipping ancestor (a scrolled list) shows; an element wholly outside it keeps its own box
  * in the copy, but not its insides. */
@@ -423,6 +443,7 @@ function copyTree(live, box, ctx, parentValues, clip) {
     if ((outside || values[h] !== base[h]) && values[h] !== "auto") decl.push(`height:${values[h]}`);
   }
   if (!parentValues) decl.push("margin:0");
+  withWidths(decl, style);
   if (decl.length) copy.setAttribute("style", decl.join(";"));
   // What the element shows that is state, not markup.
   if (live.localName === "input") {
@@ -444,7 +465,7 @@ function copyTree(live, box, ctx, parentValues, clip) {
       copy.setAttribute("class", `${copy.getAttribute("class") || ""} ${cls}`.trim());
       const pv = names.map((n) => ps.getPropertyValue(n));
       const { base: pb, uaSets: pu } = ctx.pseudoBase;
-      const rule = declarations(names, pv, values, pb, pu, (i) => names[i] === "content");
+      const rule = withWidths(declarations(names, pv, values, pb, pu, (i) => names[i] === "content"), ps);
       ctx.rules.push(`.${cls}${pseudo}{${[...rule, `content:${content}`].join(";")}}`);
     }
   }
