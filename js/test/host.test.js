@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { mount } from "../src/index.js";
 import { activeElementOf, followTheme, hostTheme, rootNodeOf } from "../src/host.js";
-import { styleIndex } from "../src/snapshot.js";
+import { styleIndex, withWidths } from "../src/snapshot.js";
 import { FIXTURES, button, fakeModel, flush, stateFrom } from "./helpers.js";
 
 afterEach(() => {
@@ -107,5 +107,13 @@ describe("the page around the view", () => {
     shadow.appendChild(el);
     const index = styleIndex(rootNodeOf(el));
     expect(index && index.get(".nw-card") && index.get(".nw-card").has("background-color")).toBe(true);
+  });
+
+  it("copies a border's width with its style (a page's `* { border: 0 solid }` draws no frame)", () => {
+    const style = { getPropertyValue: (n) => (n.endsWith("-width") ? "0px" : "") };
+    expect(withWidths(["border-top-style:solid", "outline-style:none", "color:red"], style))
+      .toEqual(["border-top-style:solid", "outline-style:none", "color:red", "border-top-width:0px"]);
+    expect(withWidths(["border-left-style:dashed", "border-left-width:2px"], style))
+      .toEqual(["border-left-style:dashed", "border-left-width:2px"]);
   });
 });

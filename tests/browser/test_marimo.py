@@ -293,6 +293,14 @@ def check_looks(root: Locator, dark: bool) -> dict:
     return looks
 
 
+def expand_output(page: Page) -> None:
+    """In `marimo edit` a tall output is clamped to a scrolled box: "Expand output" shows the widget whole."""
+    cell = page.locator(".marimo-cell").nth(1)
+    cell.hover()
+    cell.get_by_test_id("expand-output-button").click()
+    expect(cell.locator(".output-area")).to_have_css("max-height", "none")
+
+
 def shoot(page: Page, root: Locator, name: str) -> None:
     """The page and the widget alone: marimo-{name}-page.png, marimo-{name}.png."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -417,6 +425,7 @@ def test_play_a_whole_turn_in_marimo_edit(marimo_edit: dict, page: Page) -> None
     play_a_turn(root)
     check_game(read_game(page, 1))
     check_worlds(root)
+    expand_output(page)
     shoot(page, root, "edit-light")
     set_dark(page, True)
     check_looks(root, dark=True)
