@@ -32,6 +32,8 @@ from .test_keys_and_picture import _compare, _first_row_pixel, _png_size
 from .test_widget_in_jupyterlab import PLAY_DECK
 
 TWIN_SEED = 5
+LESSON = Path(__file__).resolve().parents[2] / "notebooks" / "marimo" / "01_play.py"
+LESSON_SEED = 1511  # the lesson's class deal, its default
 
 
 def twin_decks(seed: int = TWIN_SEED) -> tuple[list[str], list[str], str, str]:
@@ -157,9 +159,10 @@ def _stop(proc: subprocess.Popen) -> None:
         pass
 
 
-def _serve(mode: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+def _serve(mode: str, tmp_path_factory: pytest.TempPathFactory, source: Path | None = None) -> Iterator[dict]:
     """`marimo {mode} app.py` in a folder of its own: headless, a free port, no token, cells run on
     opening, the "system" theme (Chromium's prefers-color-scheme switches marimo's light and dark).
+    app.py is the test's APP, or a copy of `source` (marimo's __marimo__/ then lands there, not in the repo).
     """
     _need_marimo()
     folder = tmp_path_factory.mktemp(f"marimo-{mode}")
@@ -168,8 +171,11 @@ def _serve(mode: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict
     (home / ".config" / "marimo" / "marimo.toml").write_text(
         '[runtime]\nauto_instantiate = true\n\n[display]\ntheme = "system"\n\n[server]\nbrowser = "default"\n')
     deck_a, deck_b, _, _ = twin_decks()
-    (folder / "app.py").write_text(textwrap.dedent(APP).format(deck=PLAY_DECK, seed=TWIN_SEED, deck_a=deck_a,
-                                                               deck_b=deck_b))
+    if source is not None:
+        shutil.copy(source, folder / "app.py")
+    else:
+        (folder / "app.py").write_text(textwrap.dedent(APP).format(deck=PLAY_DECK, seed=TWIN_SEED, deck_a=deck_a,
+                                                                   deck_b=deck_b))
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "MARIMO_SKIP_UPDATE_CHECK": "1"}
     env.pop("ANYWIDGET_HMR", None)
@@ -194,6 +200,11 @@ def marimo_edit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
 @pytest.fixture(scope="module")
 def marimo_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     yield from _serve("run", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def marimo_lesson(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    yield from _serve("run", tmp_path_factory, source=LESSON)
 
 
 def open_app(page: Page, server: dict, dark: bool = False) -> Locator:
@@ -454,4 +465,87 @@ def test_play_a_whole_turn_in_marimo_run(marimo_run: dict, page: Page) -> None:
     data = _wait_file(marimo_run["folder"] / "from-python-1.png")
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, len(data)
     shutil.copy(marimo_run["folder"] / "from-python-1.png", ARTIFACTS / "marimo-picture-from-python.png")
+    set_dark(page, False)
+
+
+def test_play_lesson01_in_marimo_run(marimo_lesson: dict, page: Page) -> None:
+    """notebooks/marimo/01_play.py (a copy) as the app a student gets: no code; the play widget (its
+    "Playing" chip) plays a whole turn on the class deal by clicking, the bot answers, the line that
+    follows `w.game` moves on, and Player 2's hand is backs only in Player 1's page.
+    """
+    page.set_default_timeout(60_000)
+    expect.set_options(timeout=60_000)
+    page.set_viewport_size({"width": 1400, "height": 1800})
+    page.emulate_media(color_scheme="light")
+    page.goto(marimo_lesson["base"])
+    roots = page.locator(".nw-root")
+    expect(roots).to_have_count(4)  # the set worth 2, the needle found (teacher), the play widget, hotseat
+    play = roots.filter(has=page.locator(".nw-mode", has_text=re.compile("^Playing$")))
+    expect(play).to_have_count(1)
+    line = page.get_by_text(re.compile(r"^turn \d+ · "))
+    expect(line).to_have_text(re.compile(r"^turn 0 · needle · "))
+    idle(page)
+    expect(page.locator(".cm-editor")).to_have_count(0)  # an app: no code, no cell editor
+    for label in ("Your seat", "The bot", "The deal"):
+        expect(page.get_by_text(label, exact=True)).to_be_visible()
+    before = line.inner_text()
+
+    # Player 2's dealt cards (the class deal, as Game(seed=1511) deals it): nowhere in Player 1's page
+    # but the needle picker (every card of the deck, to choose from).
+    theirs = [c.code for c in Game(seed=LESSON_SEED).hand(1)]
+    shown = play.evaluate("""(r, codes) => codes.filter((code) => [...r.querySelectorAll(`[data-card="${code}"]`)]
+        .some((e) => !e.closest('[aria-label="Pick your needle"]')))""", theirs)
+    assert shown == [], f"Player 2's cards {shown} are in Player 1's DOM"
+
+    # The needle: the first card the picker offers (the cards in the hand are disabled there).
+    needle = play.get_by_role("group", name="Pick your needle").locator("button:enabled").first
+    needle_name = needle.get_attribute("aria-label")
+    needle.click()
+    expect(play.get_by_role("img", name=f"{needle_name}, Player 1's needle")).to_have_count(1)
+    draw = play.get_by_role("button", name="Draw from pile")
+    expect(draw).to_be_enabled()
+    hand = play.get_by_role("group", name=re.compile(r"^Player 1's hand"))
+    draw.click()
+    expect(hand).to_have_attribute("aria-label", "Player 1's hand: 8 cards")
+    # The lesson's text: the 9♥ drawn makes 8♦ 9♥ 10♣ (one of the three sets it offers).
+    for name in ("8 of diamonds", "9 of hearts", "10 of clubs"):
+        hand.get_by_role("button", name=re.compile(f"^{name}")).click()
+    lay = play.get_by_role("button", name="Lay set")
+    expect(lay).to_contain_text("1 point")
+    lay.click()
+    play.get_by_role("button", name="Done laying sets").click()
+    expect(hand).to_have_attribute("aria-label", "Player 1's hand: 8 cards")  # 3 laid, 3 drawn to replace them
+    expect(hand.get_by_role("button", name=re.compile(", just drawn$"))).to_have_count(3)
+    mine = [b.get_attribute("data-card") for b in hand.get_by_role("button").all()]
+    card = hand.get_by_role("button").first
+    discarded = card.get_attribute("data-card")
+    card.click()
+    play.get_by_role("button", name="Discard", exact=True).click()
+    expect(play.locator(".nw-status-line")).to_have_text("Turn 3 · Player 1 draws a card")  # the bot played
+    expect(draw).to_be_enabled()
+    expect(hand.locator(f"[data-card='{discarded}']")).to_have_count(0)
+    expect(play.get_by_role("list", name="Player 1's sets")).to_contain_text("1 point")
+    # The line that reads `w.game` ran again after the moves (mine and the bot's).
+    expect(line).to_have_text(re.compile(r"^turn 3 · draw · scores "))
+    assert line.inner_text() != before
+
+    # Player 2's hand in Player 1's page: backs, but for a card the bot stole from Player 1 (both know it).
+    theirs_view = play.get_by_role("group", name=re.compile(r"^Player 2's hand: \d+ cards?$"))
+    expect(theirs_view).to_have_count(1)
+    size = int(re.search(r"(\d+) cards?$", theirs_view.get_attribute("aria-label")).group(1))
+    faces = theirs_view.locator(".nw-card:not(.nw-back)")
+    known = [f.get_attribute("data-card") for f in faces.all()]
+    assert size > len(known), (size, known)
+    expect(theirs_view.locator(".nw-card.nw-back:not(.nw-needle-hidden)")).to_have_count(size - len(known))
+    expect(theirs_view.locator("[data-card]:not(.nw-known)")).to_have_count(0)
+    assert set(known) <= set(mine) - {discarded}, (known, mine, discarded)
+
+    idle(page)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    controls = page.get_by_text("Your seat", exact=True)
+    for dark in (False, True):
+        set_dark(page, dark)
+        controls.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(ARTIFACTS / f"marimo-lesson01-run-{'dark' if dark else 'light'}.png"))
     set_dark(page, False)
