@@ -104,6 +104,23 @@ def pick_crossed(game: Game) -> Game:
     return pick(game, max(game.hand(1)), max(game.hand(0)))
 
 
+LONGEST_BROWSER_FILES = (
+    "test_keys_and_picture", "test_summary_and_deals_in_jupyterlab", "test_widget_in_jupyterlab",
+    "test_whatif_in_jupyterlab", "test_quiz_in_jupyterlab", "test_class_in_jupyterlab", "test_marimo",
+    "test_wheel_in_browser", "test_stepping_and_reasons",
+)
+"""The browser test files that take longest (measured), sent out first: with two workers taking a file
+at a time, the short files then fill in at the end instead of one worker running a long file alone."""
+
+
+def _order(item) -> tuple[int, int]:  # noqa: ANN001
+    path = str(item.fspath).replace("\\", "/")
+    if "/tests/browser/" not in path:
+        return (0, 0)
+    stem = path.rsplit("/", 1)[-1].removesuffix(".py")
+    return (1, LONGEST_BROWSER_FILES.index(stem) if stem in LONGEST_BROWSER_FILES else len(LONGEST_BROWSER_FILES))
+
+
 def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
     """Browser tests last: Playwright's sync API leaves an event loop running in the main
     thread, which other tests (asyncio.run, the widget's scheduling) must not see. With
@@ -111,7 +128,7 @@ def pytest_collection_modifyitems(config, items) -> None:  # noqa: ANN001
     in one kernel, a browser module with the worker's one Jupyter server. The browser tests and
     lessons 02-06 are `slow`; other slow tests carry the mark themselves.
     """
-    items.sort(key=lambda item: "/tests/browser/" in str(item.fspath).replace("\\", "/"))
+    items.sort(key=_order)
     for item in items:  # the quick run (-m "not slow") keeps lesson 01 and leaves the browser and the other lessons
         path = str(item.fspath).replace("\\", "/")
         if "/tests/browser/" in path or (path.endswith(".ipynb") and not path.endswith("/01_play.ipynb")):
