@@ -135,6 +135,13 @@ class Link:
                 thread.join(timeout=5)
         self._threads = []
 
+    def close(self) -> None:
+        """Stop the workers, post what is queued (while the channel answers), and let go of the channel."""
+        if self._threads:
+            self.stop()
+        self.flush()
+        self.channel.close()
+
     @property
     def running(self) -> bool:
         """The workers are running."""

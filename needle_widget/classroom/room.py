@@ -489,11 +489,8 @@ class Room:
 
     def close(self) -> None:
         """Stop the workers after posting what is queued; the room stays in the channel to reopen."""
-        if self.link.running:
-            self.link.stop()
-        self.link.flush()
+        self.link.close()
         self._reviews.shutdown(wait=False, cancel_futures=True)
-        self.channel.close()
 
     def __enter__(self) -> Room:
         return self

@@ -291,10 +291,7 @@ class Student:
 
     def close(self) -> None:
         """Stop the workers after posting what is queued."""
-        if self.link.running:
-            self.link.stop()
-        self.link.flush()
-        self.channel.close()
+        self.link.close()
 
 
 def check_room(address: Address, room: str | None) -> None:
