@@ -152,3 +152,21 @@ def redis_server(worker_id):
     server = RedisServer().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(params=["folder", "redis"])
+def class_url(request, tmp_path):
+    """A new class room's address, on each channel: a folder in tmp_path, or a room no test has used on the
+    tests' Redis (class tests get it as `url`, through their module's alias).
+    """
+    if request.param == "folder":
+        return f"folder:{tmp_path}/room"
+    return request.getfixturevalue("redis_server").fresh_url("room")
+
+
+def settle(room, *students, rounds: int = 3) -> None:
+    """Pump a room and its students by hand (`start=False`) until their messages have gone both ways."""
+    for _ in range(rounds):
+        room.pump()
+        for s in students:
+            s.pump()

@@ -9,24 +9,16 @@ import threading
 import time
 
 import pytest
+from conftest import settle
 from redis_server import RedisServer, require_redis
 
 from needle_widget import classroom, examples
 from needle_widget.classroom import ClassError
 
 
-def settle(room, *students):
-    for _ in range(3):
-        room.pump()
-        for s in students:
-            s.pump()
-
-
-@pytest.fixture(params=["folder", "redis"])
-def url(request, tmp_path):
-    if request.param == "folder":
-        return f"folder:{tmp_path}/res"
-    return request.getfixturevalue("redis_server").fresh_url("res")
+@pytest.fixture
+def url(class_url):
+    return class_url
 
 
 def candidates(student):

@@ -13,6 +13,7 @@ import stat
 
 import pytest
 import redis
+from conftest import settle
 
 from needle_widget import classroom, examples
 from needle_widget.classroom import TicketError
@@ -23,18 +24,10 @@ from needle_widget.classroom.tickets import Ticket, redis_user
 LOGGER = "needle_widget.classroom"
 
 
-def settle(room, *students):
-    for _ in range(3):
-        room.pump()
-        for s in students:
-            s.pump()
 
-
-@pytest.fixture(params=["folder", "redis"])
-def url(request, tmp_path):
-    if request.param == "folder":
-        return f"folder:{tmp_path}/sec"
-    return request.getfixturevalue("redis_server").fresh_url("sec")
+@pytest.fixture
+def url(class_url):
+    return class_url
 
 
 def raw_post(room, box, seq, data):

@@ -6,6 +6,7 @@ workers' threads are the stress and resilience tests' business.
 from __future__ import annotations
 
 import pytest
+from conftest import settle as pump
 
 from needle_widget import classroom, examples
 from needle_widget.classroom import ClassError, TicketError
@@ -14,19 +15,10 @@ from needle_widget.classroom.tickets import read
 from needle_widget.teaching.answers import class_table, load_answers
 
 
-@pytest.fixture(params=["folder", "redis"])
-def url(request, tmp_path):
-    if request.param == "folder":
-        return f"folder:{tmp_path}/room-{request.node.name[-20:].replace('[', '').replace(']', '')}"
-    server = request.getfixturevalue("redis_server")
-    return server.fresh_url("flow")
+@pytest.fixture
+def url(class_url):
+    return class_url
 
-
-def pump(room, *students, rounds=3):
-    for _ in range(rounds):
-        room.pump()
-        for s in students:
-            s.pump()
 
 
 @pytest.fixture
