@@ -17,7 +17,7 @@ from ..engine.errors import ArgumentError
 from ..screen.session import quote
 from .answering import Answering, answer_trait, error_trait, no_jsnull
 from .bundles import bundle
-from .onloop import OnLoop
+from .onloop import OnLoop, stop_following
 
 __all__ = ["BoardWidget", "Room", "VIEWS"]
 
@@ -162,14 +162,8 @@ class BoardWidget(Answering, anywidget.AnyWidget):
 
     def close(self) -> None:
         """Stop following the room, close an opened replay and the widget (the room stays open)."""
-        self._closed = True
-        hop = self.__dict__.get("_hop")
-        if hop is not None:
-            hop.stop()
-        unsubscribe, self._unsubscribe = self.__dict__.get("_unsubscribe"), None
         try:
-            if callable(unsubscribe):
-                unsubscribe()
+            stop_following(self)
             for widget in (self.__dict__.get("opened"), self.__dict__.get("_replays")):
                 if widget is not None and hasattr(widget, "close"):
                     widget.close()

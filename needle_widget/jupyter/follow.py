@@ -16,7 +16,7 @@ import traitlets
 from ..engine.errors import ArgumentError
 from ..screen.session import quote
 from .answering import no_jsnull
-from .onloop import OnLoop
+from .onloop import OnLoop, stop_following
 from .screenwidget import ScreenWidget, check_scale, screen_traits
 
 if TYPE_CHECKING:
@@ -143,15 +143,9 @@ class FollowWidget(ScreenWidget):
 
     def close(self) -> None:
         """Stop following (unsubscribe), close the client, and close the widget."""
-        self._closed = True
-        hop = self.__dict__.get("_hop")
-        if hop is not None:
-            hop.stop()
-        unsubscribe, self._unsubscribe = self.__dict__.get("_unsubscribe"), None
         student = self.__dict__.get("_student")
         try:
-            if callable(unsubscribe):
-                unsubscribe()
+            stop_following(self)
             if student is not None:
                 student.close()
         finally:

@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -135,3 +136,17 @@ def write_notebook(path: Path, cells: list[str]) -> None:
 
 def copy_notebook(src: Path, dest: Path) -> None:
     shutil.copy(src, dest)
+
+
+def stop_server(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM to a server started in its own process group (it shuts its kernels down), then anything left."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import textwrap
@@ -27,7 +26,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from needle_widget import Game
 
-from .conftest import ARTIFACTS, REQUIRED, _free_port, wait_until_up
+from .conftest import ARTIFACTS, REQUIRED, _free_port, stop_server, wait_until_up
 from .test_keys_and_picture import _compare, _first_row_pixel, _png_size
 from .test_widget_in_jupyterlab import PLAY_DECK
 
@@ -145,19 +144,6 @@ def _need_marimo() -> None:
         pytest.skip(message)
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGTERM to marimo (it shuts its kernels down), then anything left in its process group."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-
 
 def _serve(mode: str, tmp_path_factory: pytest.TempPathFactory, source: Path | None = None) -> Iterator[dict]:
     """`marimo {mode} app.py` in a folder of its own: headless, a free port, no token, cells run on
@@ -187,9 +173,9 @@ def _serve(mode: str, tmp_path_factory: pytest.TempPathFactory, source: Path | N
             [sys.executable, "-m", "marimo", mode, "app.py", "--headless", "--host", "127.0.0.1", f"--port={port}",
              "--no-token", "--no-sandbox", *(["--skip-update-check"] if mode == "edit" else [])],
             cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    wait_until_up(proc, f"{base}/health", f"marimo {mode}", log_path, 60, lambda: _stop(proc))
+    wait_until_up(proc, f"{base}/health", f"marimo {mode}", log_path, 60, lambda: stop_server(proc))
     yield {"base": base, "folder": folder, "mode": mode, "log": log_path}
-    _stop(proc)
+    stop_server(proc)
 
 
 @pytest.fixture(scope="module")

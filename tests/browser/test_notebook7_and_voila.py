@@ -9,7 +9,6 @@ import importlib.util
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import ARTIFACTS, KERNEL_READY, REQUIRED, _free_port, wait_until_up, write_notebook
+from .conftest import ARTIFACTS, KERNEL_READY, REQUIRED, _free_port, stop_server, wait_until_up, write_notebook
 from .test_widget_in_jupyterlab import PLAY_CELLS, kernel_print, set_theme, widget_root
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,23 +113,10 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
              "--VoilaConfiguration.show_tracebacks=True"],
             cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     # A static file: asking for the page itself would start a kernel.
-    wait_until_up(proc, f"{base}/voila/static/voila.js", "voila", log_path, 60, lambda: _stop(proc))
+    wait_until_up(proc, f"{base}/voila/static/voila.js", "voila", log_path, 60, lambda: stop_server(proc))
     yield base
-    _stop(proc)
+    stop_server(proc)
 
-
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGTERM (voila shuts its kernels down), then anything left in its process group."""
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 def test_play_a_whole_turn_in_voila(voila: str, page: Page) -> None:
