@@ -25,17 +25,32 @@ from .errors import PerspectiveError
 from .game import Event, Game
 from .observation import PlayerView
 from .rules import set_points
-from .seats import PERSPECTIVES, Perspective
+from .seats import PERSPECTIVES, Perspective, perspective_named
 
-__all__ = ["CONTROLS", "PERSPECTIVES", "Perspective", "PlayerView", "check_perspective", "refusals", "view"]
+__all__ = ["CONTROLS", "PERSPECTIVES", "Perspective", "PlayerView", "check_perspective", "read_perspective", "refusals", "view"]
 
 
 
 def check_perspective(perspective: object) -> Perspective:
-    """Return the perspective if it is 0, 1, "spectator" or "teacher"; else raise PerspectiveError."""
+    """Return the perspective if it is 0, 1, "spectator" or "teacher"; else raise PerspectiveError.
+    Code counts seats from 0; where a person types a perspective, use `read_perspective`."""
     if type(perspective) in (int, str) and perspective in PERSPECTIVES:
         return perspective  # type: ignore[return-value]
     raise PerspectiveError(f"Unknown perspective {perspective!r}"[:200] + "; use 0, 1, 'spectator' or 'teacher'")
+
+
+def read_perspective(perspective: object) -> Perspective:
+    """The perspective a person named: 0 or 1, "p1"/"Player 1" (seat 0), "p2"/"Player 2" (seat 1),
+    "spectator" or "teacher" (any case); anything else raises PerspectiveError.
+
+    >>> read_perspective("p2"), read_perspective("Player 1"), read_perspective("Teacher")
+    (1, 0, 'teacher')
+    """
+    named = perspective_named(perspective)
+    if named is not None:
+        return named
+    raise PerspectiveError(f"Unknown perspective {perspective!r}"[:200]
+                           + "; use 'p1' (or 0), 'p2' (or 1), 'spectator' or 'teacher'")
 
 
 def _codes(cards: Iterable[Card]) -> list[str]:
