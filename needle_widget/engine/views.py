@@ -27,13 +27,15 @@ from .observation import PlayerView
 from .rules import set_points
 from .seats import PERSPECTIVES, Perspective, perspective_named
 
-__all__ = ["CONTROLS", "PERSPECTIVES", "Perspective", "PlayerView", "check_perspective", "read_perspective", "refusals", "view"]
+__all__ = ["CONTROLS", "PERSPECTIVES", "Perspective", "PlayerView", "check_perspective", "read_perspective", "refusals",
+           "view"]
 
 
 
 def check_perspective(perspective: object) -> Perspective:
     """Return the perspective if it is 0, 1, "spectator" or "teacher"; else raise PerspectiveError.
-    Code counts seats from 0; where a person types a perspective, use `read_perspective`."""
+    Code counts seats from 0; where a person types a perspective, use `read_perspective`.
+    """
     if type(perspective) in (int, str) and perspective in PERSPECTIVES:
         return perspective  # type: ignore[return-value]
     raise PerspectiveError(f"Unknown perspective {perspective!r}"[:200] + "; use 0, 1, 'spectator' or 'teacher'")
