@@ -1,5 +1,6 @@
 """BoardWidget (the teacher's board of a class room), with a fake of the classroom's Room as
-issue 23's contract between the class core and the adapter has it.
+issue 23's contract between the class core and the adapter has it, and against a real Room on a
+folder channel (issue 29: the fake accepted "open", which the real room refused).
 """
 
 from __future__ import annotations
@@ -10,9 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import settle
 
+from needle_widget import classroom
+from needle_widget.classroom import ClassError
 from needle_widget.engine.errors import ArgumentError, NeedleError
 from needle_widget.jupyter.board import BoardWidget
+from needle_widget.jupyter.widget import NeedleWidget
 
 
 class FakeClassError(NeedleError):
@@ -173,3 +178,50 @@ def test_closing_unsubscribes() -> None:
 def test_a_room_that_is_not_one_is_refused() -> None:
     with pytest.raises(ArgumentError, match="BoardWidget needs a classroom Room, not 'monday': it has no"):
         BoardWidget("monday")
+
+
+@pytest.fixture
+def real_room(tmp_path):
+    """A real room on a folder: Ann has made two moves of the challenge, Bob is invited and has not played."""
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    ann = classroom.join(room.url, room.invite("Ann").code, start=False)
+    room.invite("Bob")
+    room.challenge(seed=5)
+    settle(room, ann)
+    legal = ann.state()["table"]["legal_actions"][0]
+    ann.act({k: v for k, v in legal.items() if k in ("type", "card", "cards")})
+    settle(room, ann)
+    yield room
+    ann.close()
+    room.close()
+
+
+def test_open_replay_against_a_real_room(real_room) -> None:
+    board = real_room.board()
+    row = board.board["challenge"]["rows"][0]
+    assert (row["name"], row["status"], row["can_open"]) == ("Ann", "playing", True)
+    send(board, kind="open", name="Ann", id=1)
+    assert board.answer == {"id": 1, "ok": True, "error": None} and board.error is None
+    opened = board.opened
+    assert isinstance(opened, NeedleWidget) and opened.perspective == "teacher"
+    assert opened.steps == len(real_room.replay_of("Ann")) > 0
+    assert board.open_replay("Ann") is board.opened is not opened
+    board.close()
+
+
+def test_a_real_room_refuses_to_open_a_replay_that_is_not_there(real_room) -> None:
+    board = real_room.board()
+    send(board, kind="open", name="Ann", id=1)
+    opened, state = board.opened, board.board
+    for n, name in enumerate(("Zed", "Bob", None), start=2):
+        send(board, kind="open", name=name, id=n)
+        assert board.error["text"] == f"{name!r} has no challenge game in this room"
+        assert board.answer == {"id": n, "ok": False, "error": board.error["text"]}
+        assert board.opened is opened and board.board == state
+    with pytest.raises(ClassError, match="'Zed' has no challenge game"):
+        board.open_replay("Zed")
+    with pytest.raises(ClassError, match="'Zed' has no challenge game"):
+        real_room.board_request({"kind": "open", "name": "Zed"})
+    with pytest.raises(ClassError, match="Unknown board request 'close'"):
+        real_room.board_request({"kind": "close"})
+    board.close()

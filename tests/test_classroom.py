@@ -5,6 +5,8 @@ workers' threads are the stress and resilience tests' business.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import settle as pump
 
@@ -152,3 +154,15 @@ def test_a_reveal_holds_back_what_the_class_has_not_reached(klass):
     pump(room, ann)
     rows = {r["label"]: r["value"] for r in ann.state()["quiz_state"]["reveal"]["rows"]}
     assert rows["Played in the game"] == "Steal" and "wins" in rows["How it ended"]
+
+
+def test_invite_takes_a_seat_as_a_person_names_it(url):
+    room = classroom.open(url, start=False)
+    for name, seat, expected in (("Ann", "p2", 1), ("Bob", "Player 1", 0), ("Cy", 1, 1), ("Di", None, 1)):
+        room.invite(name, seat=seat)
+        assert room.assigned_seat(room.invite(name).index) == expected
+    for bad in ("p3", "Player 9", 2, True, 0.0):
+        with pytest.raises(ClassError, match=f"seat .*not {re.escape(repr(bad))}"):
+            room.invite("Ed", seat=bad)
+    assert [m.name for m in room.members()] == ["Ann", "Bob", "Cy", "Di"]
+    room.close()

@@ -110,7 +110,7 @@ function challenge(c) {
             ["Rank", named ? "Name" : null, "Result", "Score", "Luck", "Luck-adjusted", named ? "Replay" : null]
               .filter(Boolean).map((col) => h("th", { scope: "col" }, col)))),
           h("tbody", null, rows.map((r) => h("tr", { class: r.status === "playing" ? "nb-playing" : null },
-            h("th", { scope: "row" }, String(r.rank)),
+            h("th", { scope: "row" }, r.rank === null || r.rank === undefined ? "–" : String(r.rank)),
             named ? h("td", null, r.name ?? "–") : null,
             h("td", null, r.result ?? "–"),
             h("td", null, r.score === null || r.score === undefined ? "–" : String(r.score)),

@@ -117,6 +117,16 @@ describe("the board", () => {
     expect(heads).toEqual(["Rank", "Result", "Score", "Luck", "Luck-adjusted"]);
   });
 
+  it("shows an unranked game (still playing, as the room sends it: rank null) with a dash, not null", () => {
+    const board = teacherBoard();
+    board.challenge.rows[1] = { ...board.challenge.rows[1], rank: null, can_open: true };
+    const { root } = open(board);
+    const ranks = Array.from(root.querySelectorAll(".nb-ranking tbody th")).map((t) => t.textContent);
+    expect(ranks).toEqual(["1", "–"]);
+    expect(root.querySelector(".nb-ranking").textContent).not.toContain("null");
+    expect(buttons(root, "Open Bo's replay")).toHaveLength(1);
+  });
+
   it("switches between the teacher's view and the projector's by a request", async () => {
     const { root, model } = open(teacherBoard());
     const teacher = button(root, "Teacher’s view");

@@ -9,6 +9,7 @@ from __future__ import annotations
 import collections
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 from .channel import Channel, Message
@@ -34,7 +35,7 @@ class Link:
                  handle: Callable[[list[Message]], None], status: Callable[[bool, str | None], None],
                  name: str) -> None:
         self.channel, self._cursors, self._handle, self._status, self.name = channel, cursors, handle, status, name
-        self._queue: collections.deque[tuple[str, Callable[[], None], str | None]] = collections.deque()
+        self._queue: collections.deque[tuple[str, Callable[[], None], str | None, float | None]] = collections.deque()
         self._lock = threading.Lock()
         self._wake, self._stop = threading.Event(), threading.Event()
         self._threads: list[threading.Thread] = []
@@ -45,23 +46,26 @@ class Link:
         """Operations queued and not yet done."""
         return len(self._queue)
 
-    def do(self, what: str, operation: Callable[[], None], key: str | None = None) -> None:
+    def do(self, what: str, operation: Callable[[], None], key: str | None = None, at: float | None = None) -> None:
         """Queue `operation` (a call on the channel) for the sender, after what is queued before. With
         `key`, a queued operation of the same key is replaced (only the latest state is worth saving).
+        With `at` (a `time.monotonic()` time), the running sender does it no sooner (the operations
+        queued after it go first); a flush by hand (`pump`, `close`) does not wait for it.
         """
+        entry = (what, operation, key, at)
         with self._lock:
             if key is not None:
-                for n, (_, _, queued) in enumerate(self._queue):
-                    if queued == key:
-                        self._queue[n] = (what, operation, key)
+                for n, queued in enumerate(self._queue):
+                    if queued[2] == key:
+                        self._queue[n] = entry
                         break
                 else:
-                    self._queue.append((what, operation, key))
+                    self._queue.append(entry)
             else:
                 if len(self._queue) >= MAX_QUEUE:
                     raise ClassError(f"{len(self._queue):,} messages are waiting for the class's channel "
                                      f"({self.why or 'it does not answer'}): nothing more is queued")
-                self._queue.append((what, operation, None))
+                self._queue.append(entry)
         self._wake.set()
 
     def send(self, box: str, seq: int, data: bytes) -> None:
@@ -79,13 +83,17 @@ class Link:
                 log.warning("class (%s): %s", self.name, why)
             self._status(connected, why)
 
-    def flush(self) -> bool:
-        """Do every queued operation in order; False (the rest kept) if the channel is down."""
+    def flush(self, early: bool = True) -> bool:
+        """Do every queued operation in order; False (the rest kept) if the channel is down. `early=False`
+        (the running sender): an operation queued with a later `at` waits, the ones after it go on.
+        """
         while True:
             with self._lock:
-                if not self._queue:
+                now = time.monotonic()
+                entry = next((e for e in self._queue if early or e[3] is None or e[3] <= now), None)
+                if entry is None:
                     return True
-                what, operation, _ = self._queue[0]
+                what, operation = entry[0], entry[1]
             try:
                 operation()
             except ChannelDown as down:
@@ -94,9 +102,17 @@ class Link:
             except ClassError as refused:
                 log.warning("class (%s): gave up %s: %s", self.name, what, refused)
             with self._lock:
-                if self._queue and self._queue[0][1] is operation:
-                    self._queue.popleft()
+                for n, queued in enumerate(self._queue):
+                    if queued[1] is operation:
+                        del self._queue[n]
+                        break
             self._set(True, None)
+
+    def _pause(self) -> float:
+        """Seconds the sender may sleep: until the earliest operation put off to later, at most READ_WAIT."""
+        with self._lock:
+            times = [e[3] for e in self._queue if e[3] is not None]
+        return READ_WAIT if not times else max(0.0, min(READ_WAIT, min(times) - time.monotonic()))
 
     def read(self, timeout: float = 0.0) -> bool:
         """One read of the boxes (waiting up to `timeout`) and the handling of what came; False if down."""
@@ -150,9 +166,9 @@ class Link:
     def _sending(self) -> None:
         tries = 0
         while not self._stop.is_set():
-            self._wake.wait(READ_WAIT)
+            self._wake.wait(self._pause())
             self._wake.clear()
-            while not self._stop.is_set() and not self.flush():
+            while not self._stop.is_set() and not self.flush(early=False):
                 self._stop.wait(BACKOFF[min(tries, len(BACKOFF) - 1)])
                 tries += 1
             tries = 0

@@ -15,9 +15,11 @@ import dataclasses
 import datetime
 import json
 import logging
+import math
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from typing import Any
 
 from ..engine.errors import NeedleError, quote
 from ..engine.game import Game
+from ..engine.seats import seat_named
 from ..records.replay import Replay
 from ..screen.frames import pack
 from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
@@ -39,13 +42,15 @@ from .listeners import Listeners
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
-__all__ = ["Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX"]
+__all__ = ["Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
 
 log = logging.getLogger("needle_widget.classroom")
 FRAMES_PER_MESSAGE = 12
 """Frames in one message (a late student's catch-up comes in several)."""
 KEEP_IN_BOX = 64
 """Messages the room leaves in a student's box (a student reads only what comes after it joins)."""
+RESEND_GAP = 0.5
+"""Seconds between two full resends to one student (a rejoin in a loop gets one per gap, not one per hello)."""
 MAX_LOG = 200
 _NAME = re.compile(rf"[^\x00-\x1f\x7f]{{1,{MAX_STUDENT_LENGTH}}}")
 
@@ -63,6 +68,10 @@ class Member:
     sent: int = -1
     shown: tuple[str, int] = ("", 0)
     posted: collections.deque[int] = dataclasses.field(default_factory=lambda: collections.deque(maxlen=KEEP_IN_BOX))
+    resend: bool = False
+    """A full resend is queued (a hello came): what changes meanwhile goes out with it."""
+    note: str | None = None
+    resent: float = -math.inf
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (no key: it is derived again from the room's secret)."""
@@ -113,15 +122,19 @@ class Room:
 
     # ---- roster -------------------------------------------------------------------------------
 
-    def invite(self, name: str, seat: int | None = None) -> Ticket:
-        """Student `name`'s ticket (the same ticket if `name` was invited before). `seat` (0 or 1) is the
-        seat they are shown when a lesson shows each student their own; by default seats alternate.
+    def invite(self, name: str, seat: int | str | None = None) -> Ticket:
+        """Student `name`'s ticket (the same ticket if `name` was invited before). `seat` (0 or 1, or as a
+        person names it: "p1", "Player 2") is the seat they are shown when a lesson shows each student
+        their own; by default seats alternate.
         """
         if not isinstance(name, str) or not _NAME.fullmatch(name) or name != name.strip():
             raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
                              f"or spaces around it, not {quote(name)}")
-        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
-            raise ClassError(f"seat must be 0 (Player 1), 1 (Player 2) or None, not {quote(seat)}")
+        if seat is not None:
+            named = seat_named(seat)
+            if named is None:
+                raise ClassError(f"seat must be 0 or 'p1' (Player 1), 1 or 'p2' (Player 2), or None, not {quote(seat)}")
+            seat = named
         with self._lock:
             for member in self._members.values():
                 if member.name == name:
@@ -251,12 +264,17 @@ class Room:
             return board_state(self, view)
 
     def board_request(self, message: Any) -> None:
-        """A board's request: {"kind": "reveal"}."""
+        """A board's request: {"kind": "reveal"}, or {"kind": "open", "name": NAME} (checked here: NAME has
+        a challenge game; the board then shows `open_replay(NAME)`). A refusal raises ClassError.
+        """
         kind = message.get("kind") if isinstance(message, dict) else None
         if kind == "reveal":
             if self.lesson is None:
                 raise ClassError("No lesson is led: there is nothing to reveal")
             self.lesson.reveal()
+            return
+        if kind == "open":
+            self.replay_of(message.get("name"))
             return
         raise ClassError(f"Unknown board request {quote(kind)}")
 
@@ -269,21 +287,61 @@ class Room:
 
     # ---- sending ------------------------------------------------------------------------------
 
-    def _post(self, member: Member, message: dict[str, Any]) -> None:
-        self._seq = next_seq(self._seq) if self._clock is None else max(self._seq + 1, self._clock())
+    def _queue(self, member: Member, messages: list[dict[str, Any]], at: float | None = None) -> None:
+        """Queue `messages` (their "frames" still a list of frames) for `member`'s in-box: numbered now,
+        packed and sealed by the sender outside the room's lock.
+        """
+        numbered = self._number(member, messages)
+        self.link.do(f"{len(numbered)} message(s) for in.{member.index}", _Outgoing(self, member, lambda: numbered),
+                     at=at)
+
+    def _number(self, member: Member, messages: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+        out = []
         box = f"in.{member.index}"
-        self.link.send(box, self._seq, seal(member.key, self.name, box, self._seq, message))
-        if len(member.posted) == KEEP_IN_BOX:
-            self.link.drop(box, member.posted[0])
-        member.posted.append(self._seq)
+        for message in messages:
+            self._seq = next_seq(self._seq) if self._clock is None else max(self._seq + 1, self._clock())
+            out.append((self._seq, message))
+            if len(member.posted) == KEEP_IN_BOX:
+                self.link.drop(box, member.posted[0])
+            member.posted.append(self._seq)
+        return out
+
+    def _resend(self, member: Member, at: float | None = None) -> None:
+        """Queue one full resend of `member`'s screen (none more while one is queued). What the student
+        gets is taken when the sender reaches it (not sooner than `at`), with what changed meanwhile.
+        """
+        if member.resend:
+            return
+        member.resend = True
+
+        def take() -> list[tuple[int, dict[str, Any]]]:
+            with self._lock:
+                member.resend, note, member.note = False, member.note, None
+                member.resent = time.monotonic()
+                return self._number(member, self._screens(member, note, reset=True))
+
+        self.link.do(f"the whole screen for in.{member.index}", _Outgoing(self, member, take), at=at)
+
+    def _seal(self, member: Member, seq: int, message: dict[str, Any]) -> bytes:
+        if isinstance(message.get("frames"), list):
+            message = {**message, "frames": pack(message["frames"])}
+        return seal(member.key, self.name, f"in.{member.index}", seq, message)
 
     def _send_all(self) -> None:
         for member in self._members.values():
             if member.joined:
                 self._send(member)
 
-    def _send(self, member: Member, note: str | None = None, reset: bool = False) -> None:
+    def _send(self, member: Member, note: str | None = None) -> None:
+        if member.resend:  # the queued full resend takes it
+            member.note = note or member.note
+            return
+        self._queue(member, self._screens(member, note))
+
+    def _screens(self, member: Member, note: str | None = None, reset: bool = False) -> list[dict[str, Any]]:
+        """What `member` is sent now (frames not yet packed), and the member's record of it updated."""
         base = {"t": "screen", "room": self.name, "name": member.name, "note": note}
+        out: list[dict[str, Any]] = []
         if self.showing == "lesson" and self.lesson is not None:
             lesson = self.lesson
             seat = lesson.seat_of(member.seat)
@@ -296,9 +354,9 @@ class Room:
                       "quiz": lesson.quiz_state(member.index, member.name)}
             chunks = [steps[i:i + FRAMES_PER_MESSAGE] for i in range(0, len(steps), FRAMES_PER_MESSAGE)] or [[]]
             for n, chunk in enumerate(chunks):
-                frames = pack([lesson.frame(seat, k) for k in chunk]) if chunk else None
-                self._post(member, {**common, "reset": reset and n == 0, "first": chunk[0] if chunk else None,
-                                    "frames": frames})
+                frames = [lesson.frame(seat, k) for k in chunk] if chunk else None
+                out.append({**common, "reset": reset and n == 0, "first": chunk[0] if chunk else None,
+                            "frames": frames})
             member.sent, member.shown = max(member.sent, lesson.reached), shown
         elif self.showing == "challenge" and self.challenge_game is not None:
             challenge = self.challenge_game
@@ -306,14 +364,15 @@ class Room:
             reset = reset or member.shown != shown
             frame = challenge.frame(member.index)
             step = frame["steps"]
-            self._post(member, {**base, "kind": "challenge", "id": challenge.id, "reset": reset, "live": step,
-                                "title": f"One deal for the class, against {challenge.opponent}",
-                                "first": step, "frames": pack([frame]), "quiz": None})
+            out.append({**base, "kind": "challenge", "id": challenge.id, "reset": reset, "live": step,
+                        "title": f"One deal for the class, against {challenge.opponent}",
+                        "first": step, "frames": [frame], "quiz": None})
             member.shown = shown
         else:
-            self._post(member, {**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None,
-                                "frames": None, "quiz": None, "title": None})
+            out.append({**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None,
+                        "frames": None, "quiz": None, "title": None})
             member.shown = ("idle", 0)
+        return out
 
     # ---- receiving ----------------------------------------------------------------------------
 
@@ -370,7 +429,7 @@ class Room:
         kind = message["t"]
         if kind == "hello":
             member.joined = True
-            self._send(member, reset=True)
+            self._resend(member, at=member.resent + RESEND_GAP)
         elif kind == "answer":
             if self.lesson is None or self.showing != "lesson":
                 self._send(member, note="No question is open")
@@ -433,7 +492,7 @@ class Room:
                                  lambda i=member.index, u=user, p=password: self.channel.grant(i, u, p))
                 for member in self._members.values():
                     if member.joined:
-                        self._send(member, reset=True)
+                        self._resend(member)
             self._save()
         self._notify()
 
@@ -497,6 +556,26 @@ class Room:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Outgoing:
+    """Messages on their way to a student's in-box: sealed (frames packed) by the sender, outside the
+    room's lock; `take()` gives them numbered. Kept for a retry: a channel down resumes where it stopped.
+    """
+
+    def __init__(self, room: Room, member: Member, take: Callable[[], list[tuple[int, dict[str, Any]]]]) -> None:
+        self._room, self._member, self._take = room, member, take
+        self._sealed: list[tuple[int, bytes]] | None = None
+        self._done = 0
+
+    def __call__(self) -> None:
+        if self._sealed is None:
+            self._sealed = [(seq, self._room._seal(self._member, seq, m)) for seq, m in self._take()]
+        box = f"in.{self._member.index}"
+        while self._done < len(self._sealed):
+            seq, data = self._sealed[self._done]
+            self._room.channel.post(box, seq, data)
+            self._done += 1
 
 
 def new_secret() -> bytes:

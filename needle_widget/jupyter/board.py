@@ -8,6 +8,7 @@ except the switch between the teacher's view and the projector's, which is its o
 
 from __future__ import annotations
 
+import html
 from typing import Any, Protocol
 
 import anywidget
@@ -138,17 +139,22 @@ class BoardWidget(Answering, anywidget.AnyWidget):
         message = {key: value for key, value in content.items() if key != "id"}
         self._room.board_request(message)
         if kind == "open":
-            self._show(self._room.open_replay(message.get("name")))
+            name = message.get("name")
+            self._show(self._room.open_replay(name), str(name))
 
-    def _show(self, widget: Any) -> None:
-        """Show an opened replay under the board (the Output captures it even from a browser's request)."""
-        from IPython.display import display
+    def _show(self, widget: Any, name: str) -> None:
+        """Show an opened replay under the board, under a line naming whose it is (the Output captures
+        it even from a browser's request).
+        """
+        from IPython.display import HTML, display
 
         previous, self.opened = self.opened, widget
         if previous is not None and previous is not widget and hasattr(previous, "close"):
             previous.close()
         self.replays.clear_output()
         with self.replays:
+            display(HTML(f'<p class="nb-opened"><strong>{html.escape(name)}</strong>\'s challenge game, '
+                         "in the teacher's view (every card)</p>"))
             display(widget)
 
     def _ipython_display_(self) -> None:

@@ -3,8 +3,10 @@ notebook and kernel. The teacher opens a room on a shared folder, invites Ann an
 to files), leads 'detective' from Player 1's seat and shows the lead widget and the board; each student
 joins with their ticket. The teacher steps to 2 in the lead widget and both students follow; the teacher
 asks "pile or steal" and each student answers by mouse; the board counts 1 and 1; the teacher clicks
-Reveal and both students see their verdict while the board shows the truth. Screenshots of the board and
-of a student's screen after the reveal, light and dark.
+Reveal and both students see their verdict while the board shows the truth. Then a challenge: Ann's
+kernel plays a move, the board ranks her game, and the teacher clicks "Open Ann's replay": her game opens
+under the board in the teacher's view (issue 29). Screenshots of the board and of a student's screen
+after the reveal, and of the board with the opened replay, light and dark.
 """
 
 from __future__ import annotations
@@ -38,6 +40,22 @@ def student_cells(url: str, name: str) -> list[str]:
         f"me = NeedleWidget.join({url!r}, open('{name.lower()}.ticket').read())\n"
         "me",
     ]
+
+
+ANN_MOVES = """
+import time
+s = me.student
+for _ in range(400):
+    if s.state()["follow"]["kind"] == "challenge" and s.state()["can_act"]:
+        break
+    time.sleep(0.05)
+s.act(s.state()["table"]["legal_actions"][0])
+for _ in range(400):
+    if s.state()["can_act"] or s.state()["table"]["result"] is not None:
+        break
+    time.sleep(0.05)
+print(s.state()["can_act"])
+"""
 
 
 def key(root: Locator, name: str) -> Locator:
@@ -150,5 +168,24 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
 
     shoot(teacher, board, "board")
     shoot(students["Ann"], widget_root(students["Ann"]), "student")
+
+    # ---- (4) a challenge: Ann plays a move (from her kernel); the teacher opens her replay from the board ----
+    assert kernel_eval(teacher, "c = room.challenge(seed=5); print(c.opponent)") == "greedy"
+    assert kernel_eval(students["Ann"], ANN_MOVES) == "True"
+    ranking = key(board, "challenge")
+    expect(ranking.locator("tbody tr", has_text="Ann")).to_contain_text("Playing (step 2)")
+    open_ann = ranking.get_by_role("button", name="Open Ann's replay")
+    expect(open_ann).to_be_visible()
+    open_ann.click()
+    expect(board.locator(".nb-error")).to_have_count(0)
+    cell = teacher.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell", has=teacher.locator(".nb-root"))
+    replay = cell.locator(".nw-root")
+    expect(replay).to_be_visible()
+    expect(cell.locator(".nb-opened")).to_have_text("Ann's challenge game, in the teacher's view (every card)")
+    expect(replay).to_contain_text("Teacher")
+    expect(replay.locator(".nw-step-count")).to_have_text(re.compile(r"^\d+ / 2$"))
+    assert kernel_eval(teacher, "print(type(board.opened).__name__, board.opened.perspective, board.opened.steps)") \
+        == "NeedleWidget teacher 2"
+    shoot(teacher, cell, "board-replay")
     for student in students.values():
         student.close()
