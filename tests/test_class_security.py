@@ -272,28 +272,29 @@ def test_a_student_s_redis_user_is_refused_everything_but_its_own_boxes(redis_se
     bob = classroom.join(room.url, tickets[1].code, start=False)
     room.lead(examples.load("detective"), perspective=0).go(3)
     settle(room, ann, bob)
-    user, password = redis_user(name, 0, tickets[0].secret)
+    user, password = redis_user(name, 0, tickets[0].secret, db=redis_server.db)
     me = redis.Redis(host="127.0.0.1", port=redis_server.port, db=redis_server.db, username=user, password=password)
-    mine_in, mine_out = f"nw:{name}:in:0", f"nw:{name}:out:0"
+    prefix = room.channel.key_prefix  # nw:<room>@<db>:
+    mine_in, mine_out = f"{prefix}in:0", f"{prefix}out:0"
     # allowed: XREAD of its own in-box, XADD and XREAD of its own out-box
     assert me.xread({mine_in: "0-0"})
     me.xadd(mine_out, {"m": b"x"}, id="99999999999999999-0")
     assert me.xread({mine_out: "0-0"}) is not None
     refused = {
-        "GET the teacher's state": lambda: me.get(f"nw:{name}:teacher:state"),
-        "GET the room's secret": lambda: me.get(f"nw:{name}:teacher:secret"),
-        "XREAD another's in-box": lambda: me.xread({f"nw:{name}:in:1": "0-0"}),
-        "XREAD another's out-box": lambda: me.xread({f"nw:{name}:out:1": "0-0"}),
+        "GET the teacher's state": lambda: me.get(f"{prefix}teacher:state"),
+        "GET the room's secret": lambda: me.get(f"{prefix}teacher:secret"),
+        "XREAD another's in-box": lambda: me.xread({f"{prefix}in:1": "0-0"}),
+        "XREAD another's out-box": lambda: me.xread({f"{prefix}out:1": "0-0"}),
         "XADD to its own in-box": lambda: me.xadd(mine_in, {"m": b"x"}),
-        "XADD to another's out-box": lambda: me.xadd(f"nw:{name}:out:1", {"m": b"x"}),
-        "XADD to another's in-box": lambda: me.xadd(f"nw:{name}:in:1", {"m": b"x"}),
-        "XRANGE another's in-box": lambda: me.xrange(f"nw:{name}:in:1"),
+        "XADD to another's out-box": lambda: me.xadd(f"{prefix}out:1", {"m": b"x"}),
+        "XADD to another's in-box": lambda: me.xadd(f"{prefix}in:1", {"m": b"x"}),
+        "XRANGE another's in-box": lambda: me.xrange(f"{prefix}in:1"),
         "XTRIM its own in-box": lambda: me.xtrim(mine_in, maxlen=0),
         "DEL its own in-box": lambda: me.delete(mine_in),
-        "SET": lambda: me.set(f"nw:{name}:out:0", "x"),
+        "SET": lambda: me.set(f"{prefix}out:0", "x"),
         "KEYS": lambda: me.keys("*"),
         "SCAN": lambda: me.scan(0),
-        "TYPE": lambda: me.type(f"nw:{name}:teacher:state"),
+        "TYPE": lambda: me.type(f"{prefix}teacher:state"),
         "SUBSCRIBE": lambda: subscribe(me, f"nw:{name}"),
         "PUBLISH": lambda: me.publish(f"nw:{name}", "x"),
         "CONFIG GET": lambda: me.config_get("*"),
@@ -301,7 +302,7 @@ def test_a_student_s_redis_user_is_refused_everything_but_its_own_boxes(redis_se
         "FLUSHDB": lambda: me.flushdb(),
         "ACL LIST": lambda: me.acl_list(),
         "ACL SETUSER": lambda: me.acl_setuser(user, enabled=True, commands=["+@all"], keys=["*"]),
-        "EVAL": lambda: me.eval("return redis.call('GET', KEYS[1])", 1, f"nw:{name}:teacher:state"),
+        "EVAL": lambda: me.eval("return redis.call('GET', KEYS[1])", 1, f"{prefix}teacher:state"),
         "FUNCTION LIST": lambda: me.function_list(),
         "CLIENT LIST": lambda: me.client_list(),
         "INFO": lambda: me.info(),

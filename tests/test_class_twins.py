@@ -21,6 +21,7 @@ from test_secrecy import twin_decks
 from needle_widget import Game, classroom, examples
 from needle_widget.classroom import challenge as challenge_module
 from needle_widget.classroom.address import parse
+from needle_widget.classroom.redischannel import key_prefix
 from needle_widget.classroom.seal import unseal
 from needle_widget.screen.frames import unpack
 
@@ -51,7 +52,7 @@ class Channel:
                         seen[f"in.{index}", int(path.name[:-4])] = path.read_bytes()
             else:
                 client = redis.Redis(host="127.0.0.1", port=self.server.port, db=self.server.spare_db(twin))
-                for entry_id, fields in client.xrange(f"nw:{parse(self.url(twin)).room}:in:{index}"):
+                for entry_id, fields in client.xrange(f"{key_prefix(parse(self.url(twin)))}in:{index}"):
                     seen[f"in.{index}", int(entry_id.split(b"-")[0])] = fields[b"m"]
                 client.close()
 

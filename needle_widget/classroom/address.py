@@ -29,7 +29,8 @@ from .errors import ClassError
 __all__ = ["Address", "parse", "ROOM_NAME"]
 
 ROOM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
-"""A room's name: letters, digits, - and _, up to 40 (it is part of every key and file name)."""
+"""A room's name: letters, digits, - and _, up to 40 (it is part of every key, file and Redis user name, where
+"@", "." and ":" separate it from the database and the student's number)."""
 MAX_ADDRESS = 2000
 
 

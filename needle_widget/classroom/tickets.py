@@ -10,6 +10,8 @@ one without the room's secret. The ticket is written as a short code a student t
 'monday/3-AAAA-AAAA-AAAA-AAAA'
 >>> read("monday/3-aaaa aaaa aaaa aaaa")[:2]
 ('monday', 3)
+>>> redis_user("monday", 3, bytes(10), db=2)[0], in_database("nw.monday.3", 2)
+('nw.monday@2.3', 'nw.monday@2.3')
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ..engine.errors import quote
 from .errors import TicketError
 from .seal import derive
 
-__all__ = ["Ticket", "read", "sign", "MAX_STUDENTS", "student_key", "redis_user"]
+__all__ = ["Ticket", "read", "sign", "MAX_STUDENTS", "student_key", "redis_user", "in_database"]
 
 MAX_STUDENTS = 500
 SECRET_BYTES = 10
@@ -41,9 +43,22 @@ def student_key(room: str, index: int, secret: bytes) -> bytes:
     return derive(secret, "student", room, str(index))
 
 
-def redis_user(room: str, index: int, secret: bytes) -> tuple[str, str]:
-    """(user, password) of ticket `index`'s own Redis user."""
-    return f"nw.{room}.{index}", derive(secret, "redis", room, str(index)).hex()[:64]
+def redis_user(room: str, index: int, secret: bytes, db: int | None = None) -> tuple[str, str]:
+    """(user, password) of ticket `index`'s own Redis user in database `db`: ``nw.<room>@<db>.<N>``.
+    Without `db`, ``nw.<room>.<N>``: the Redis channel names it in its own database (`in_database`).
+    """
+    user = f"nw.{room}.{index}"
+    return in_database(user, db) if db is not None else user, derive(secret, "redis", room, str(index)).hex()[:64]
+
+
+def in_database(user: str, db: int) -> str:
+    """The Redis user ``nw.<room>.<N>`` of database `db`: ``nw.<room>@<db>.<N>`` (Redis users are the
+    server's, not a database's); a name that names its database already is kept.
+    """
+    head, dot, index = user.rpartition(".")
+    if not dot or "@" in head or not head.startswith("nw."):
+        return user
+    return f"{head}@{db}.{index}"
 
 
 @dataclass(frozen=True)
