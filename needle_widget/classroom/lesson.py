@@ -247,8 +247,8 @@ class Lesson:
         reveal = None
         if asked.revealed:
             if answered:
-                reveal = self._class_reveal(asked, reveal_text(self._revealed(asked, index, asked.answers[index]),
-                                                               self._ahead(asked)))
+                scored = self._public(self._revealed(asked, index, asked.answers[index]), seat)
+                reveal = self._class_reveal(asked, reveal_text(scored, self._ahead(asked)))
             else:
                 reveal = {"answer_text": "You did not answer this one.", "verdict": self._truth_line(asked, seat),
                           "rows": [], "note": ""}
@@ -273,6 +273,23 @@ class Lesson:
             out.add("played")
         return frozenset(out)
 
+    def public_result(self, seat: int | None) -> str:
+        """How the replay ended, as `seat` (None: the projector, the whole class) may read it at the
+        furthest step shown: the ending's needle only once it is public (the class reached the end) or
+        the seat's own.
+        """
+        result = self.replay.result
+        text = result.describe()
+        if result.needle is None or self.reached >= len(self.replay) or seat == result.needle_owner:
+            return text
+        return text.replace(f" {result.needle}", "", 1)
+
+    def _public(self, shown: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A scored reveal with its "result" in the words `seat` may read (`public_result`)."""
+        if "result" not in shown["truth"]:
+            return shown
+        return {**shown, "truth": {**shown["truth"], "result": self.public_result(seat)}}
+
     @staticmethod
     def _class_reveal(asked: Asked, reveal: dict[str, Any]) -> dict[str, Any]:
         """A quiz's reveal in a class's words: what is held back waits for the class to get there."""
@@ -291,8 +308,10 @@ class Lesson:
         """`frame` with the odds hidden (while a question is open)."""
         return {**frame, "info": dict(HIDDEN_INFO)}
 
-    def _truth_line(self, asked: Asked, seat: int) -> str:
-        """The truth of `asked` for `seat` in one sentence."""
+    def _truth_line(self, asked: Asked, seat: int, viewer: int | None | str = "seat") -> str:
+        """The truth of `asked` for `seat` in one sentence, in the words `viewer` may read (default
+        `seat` itself; None: the whole class).
+        """
         figures = self._scorer(asked, seat)
         form = self._asked_form(asked, seat)
         sample = (form.get("candidates") or ["pile"])[:1] if asked.kind == "needle" else \
@@ -304,7 +323,7 @@ class Lesson:
         if asked.kind == "pile_or_steal":
             return f"The better draw, by the model-free figures: {shown['score']['best']}."
         if asked.kind == "winner":
-            return f"How it ended: {truth['result']}"
+            return f"How it ended: {self.public_result(seat if viewer == 'seat' else viewer)}"
         return "Your next pile draw found your needle." if truth["outcome"] else \
             "Your next pile draw did not find your needle."
 
@@ -313,8 +332,10 @@ class Lesson:
         return ask(self.replay, next(iter(asked.questions.values())))["prompt"]
 
     def truth_line(self, asked: Asked) -> str:
-        """The truth of `asked` in words (each seat's, where both were asked)."""
-        lines = [self._truth_line(asked, seat) for seat in sorted(asked.questions)]
+        """The truth of `asked` in words (each seat's, where both were asked), as the whole class may
+        read it (the projector's).
+        """
+        lines = [self._truth_line(asked, seat, None) for seat in sorted(asked.questions)]
         if len(lines) == 2 and lines[0] != lines[1]:
             return f"Player 1: {lines[0]} Player 2: {lines[1]}"
         return lines[0]
