@@ -11,6 +11,7 @@ place, no server) and `redischannel.RedisChannel` (Redis streams). `connect(addr
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -37,6 +38,8 @@ Message = tuple[str, int, bytes]
 """(box, seq, data)."""
 _BOX = re.compile(r"(in|out)\.(\d{1,3})")
 _FILE = re.compile(r"(\d{20})\.msg")
+_OPEN = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+"""A box's entry is opened without following a link, waiting on a pipe or taking a terminal."""
 
 
 class Channel(Protocol):
@@ -107,6 +110,10 @@ class FolderChannel:
         elif not marker.is_file():
             raise ClassError(f"No class room at {quote(address.public)}: the teacher opens it first "
                              "(classroom.open) and gives you its address and your ticket")
+        self._lock = threading.Lock()
+        self._ignored: dict[str, dict[str, tuple[int, int] | None]] = {}
+        """Per box, the entries (name: `_identity`) not to read again: not message files, or not messages, already
+        reported and not removed (None: the entry there now or a moment ago, which `discard` deleted or could not)."""
 
     def _dir(self, box: str) -> pathlib.Path:
         side, index = box_parts(box)
@@ -124,25 +131,85 @@ class FolderChannel:
     def _scan(self, box: str, after: int, limit: int = 200) -> list[Message]:
         folder = self._dir(box)
         try:
-            entries = [(int(m.group(1)), e) for e in os.scandir(folder) if (m := _FILE.fullmatch(e.name))]
+            with os.scandir(folder) as listing:
+                entries = [(int(m.group(1)), e) for e in listing if (m := _FILE.fullmatch(e.name))]
         except FileNotFoundError:
             return []
         except OSError as failure:
             raise ChannelDown(f"Cannot read the class folder {quote(str(folder))}: {failure.strerror or failure}") \
                 from None
+        present = {e.name: _identity(e) for _, e in entries}
+        with self._lock:
+            ignored = self._ignored.setdefault(box, {})
+            for name, known in list(ignored.items()):
+                if name not in present or known not in (None, present[name]):
+                    del ignored[name]  # gone, or another entry under its name: looked at afresh
+                elif known is None:  # left by `discard`: the entry there now
+                    ignored[name] = present[name]
+            fresh = sorted(((seq, e) for seq, e in entries if seq > after and ignored.get(e.name) != present[e.name]),
+                           key=lambda item: item[0])[:limit]
         out: list[Message] = []
-        for seq, entry in sorted(e for e in entries if e[0] > after)[:limit]:
-            data = b""
-            try:
-                if entry.stat().st_size <= MAX_MESSAGE:
-                    with open(entry.path, "rb") as f:
-                        data = f.read(MAX_MESSAGE + 1)
-            except OSError:
-                pass
-            if peek_seq(data) != seq:
-                data = b""  # the reader logs it and moves past it
+        for seq, entry in fresh:
+            data = self._take(box, entry)
+            if data is None:
+                continue
+            with self._lock:
+                ignored = self._ignored[box]
+                if entry.name in ignored and ignored[entry.name] in (None, present[entry.name]):
+                    continue  # discarded while it was read
+                if peek_seq(data) != seq:  # the reader logs it and discards it; it is not handed over again
+                    data = b""
+                    ignored[entry.name] = present[entry.name]
             out.append((box, seq, data))
         return out
+
+    def _take(self, box: str, entry: os.DirEntry[str]) -> bytes | None:
+        """A message file's bytes (b"" if it is larger than a message: it is not read); None for what is no
+        regular file (refused: logged once, then removed or else ignored) or is gone. Nothing here waits.
+        """
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                return self._refuse(box, entry, _kind(entry.stat(follow_symlinks=False).st_mode))
+            fd = os.open(entry.path, _OPEN)
+        except FileNotFoundError:
+            return None
+        except OSError as failure:
+            if failure.errno == errno.ELOOP:
+                return self._refuse(box, entry, "a symbolic link")
+            return self._refuse(box, entry, f"a file that does not open ({failure.strerror or failure})")
+        try:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                return self._refuse(box, entry, _kind(status.st_mode))
+            if status.st_size > MAX_MESSAGE:
+                return b""
+            chunks, size = [], 0
+            while size <= MAX_MESSAGE and (chunk := os.read(fd, MAX_MESSAGE + 1 - size)):
+                chunks.append(chunk)
+                size += len(chunk)
+            return b"".join(chunks)
+        except OSError as failure:
+            return self._refuse(box, entry, f"a file that does not read ({failure.strerror or failure})")
+        finally:
+            os.close(fd)
+
+    def _refuse(self, box: str, entry: os.DirEntry[str], what: str) -> None:
+        """Log once a box's entry that is no message file; remove it, or else never look at it again."""
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                os.rmdir(entry.path)
+            else:
+                os.unlink(entry.path)
+            fate = "removed"
+        except FileNotFoundError:
+            fate = "gone"
+        except OSError as failure:
+            fate = f"not removed ({failure.strerror or failure}): ignored from now on"
+            with self._lock:
+                self._ignored.setdefault(box, {})[entry.name] = _identity(entry)
+        log.warning("class %s: refused %s in %s: %s, not a message file; %s",
+                    self.address.room, quote(entry.name), box, what, fate)
+        return None
 
     def read(self, cursors: dict[str, int], timeout: float = 0.0, stop: threading.Event | None = None) -> list[Message]:
         """Look at each box every POLL seconds until a message comes, `timeout` passes or `stop` is set."""
@@ -178,9 +245,14 @@ class FolderChannel:
             pass
 
     def discard(self, box: str, seq: int) -> None:
-        """Delete the box's message `seq` (one that did not open: the cursor does not move past it)."""
+        """Delete the box's message `seq` (one that did not open: the cursor does not move past it). It is
+        not handed over again: neither by a read that opened it before, nor if it cannot be deleted.
+        """
+        name = f"{seq:020d}.msg"
+        with self._lock:
+            self._ignored.setdefault(box, {}).setdefault(name, None)
         try:
-            os.unlink(self._dir(box) / f"{seq:020d}.msg")
+            os.unlink(self._dir(box) / name)
         except OSError:
             pass
 
@@ -236,6 +308,22 @@ def connect(address: Address, create: bool = False, *, user: str | None = None,
     from .redischannel import RedisChannel
 
     return RedisChannel(address, create, user=user, password=password)
+
+
+def _identity(entry: os.DirEntry[str]) -> tuple[int, int]:
+    """What tells an entry from another under the same name, from the listing alone: inode and type."""
+    kind = 0 if entry.is_symlink() else 1 if entry.is_dir(follow_symlinks=False) else \
+        2 if entry.is_file(follow_symlinks=False) else 3
+    return entry.inode(), kind
+
+
+def _kind(mode: int) -> str:
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"),
+                       (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device")):
+        if test(mode):
+            return what
+    return "not a regular file"
 
 
 def mode_of(path: pathlib.Path) -> int:

@@ -108,6 +108,8 @@ class Room:
         """The room's recent log lines (ignored messages, a channel down), newest last."""
         self._reviews = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-class-review")
         self._dirty = False
+        self._discarding: set[tuple[str, int]] = set()
+        """Messages that did not open, their discarding queued: a read before it is done skips them."""
         self.link = Link(channel, self._cursors, self._handle, self._status, f"room {self.name}")
 
     def __repr__(self) -> str:
@@ -398,6 +400,8 @@ class Room:
                 member = self._members.get(index)
                 if side != "out" or member is None:
                     continue
+                if (box, seq) in self._discarding:
+                    continue
                 if seq <= member.last_in:
                     self._note(f"ignored message {seq} from {box}: an old number (sent again?)")
                     continue
@@ -407,8 +411,9 @@ class Room:
                         raise ClassError(f"A message in {box} is numbered {seq} and sealed as {sealed}")
                 except ClassError as bad:  # the cursor stays: a file with a high number dropped in a
                     self._note(f"ignored a message in {box}: {bad}")  # shared out-box must not hide
-                    self.link.do(f"discarding message {seq} of {box}",  # the student's next messages
-                                 lambda box=box, seq=seq: self.channel.discard(box, seq))
+                    self._discarding.add((box, seq))  # the student's next messages
+                    self.link.do(f"discarding message {seq} of {box}",
+                                 lambda box=box, seq=seq: self._discard(box, seq))
                     continue
                 done[box] = max(done.get(box, 0), seq)
                 member.last_in = seq
@@ -424,6 +429,10 @@ class Room:
         for index in finished:
             self._reviews.submit(self._review, index)
         self._notify()
+
+    def _discard(self, box: str, seq: int) -> None:
+        self.channel.discard(box, seq)
+        self._discarding.discard((box, seq))
 
     def _answer(self, member: Member, message: dict[str, Any]) -> bool:
         kind = message["t"]
