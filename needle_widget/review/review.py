@@ -26,7 +26,7 @@ from typing import Any
 
 from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.errors import ArgumentError
+from ..engine.errors import ArgumentError, BotError, NeedleError, quote
 from ..engine.figures import percent
 from ..engine.seats import player_name
 from ..inference.worlds import MAX_WORLDS
@@ -407,21 +407,45 @@ def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None
           model: Any = None, policy: Any = None, more: int = MORE) -> Entry:
     """The entry of one decision: `action` played from `view` (a seat's `game.view(seat)`) at `step` (the
     index of the action in its game), valued as `review` values it (the same worlds for the same seed).
+    A view that is not a player's, an action not legal in it or a step that is not a count raises
+    ArgumentError quoting it.
     """
     settings = Reviewer.settings_for(worlds, seed, model, policy, more)
+    if not isinstance(view, dict) or view.get("perspective") not in (0, 1) or type(view.get("perspective")) is not int:
+        raise ArgumentError(f"view must be a player's game.view(0) or game.view(1), not {quote(view)}")
     legal = view.get("legal_actions") or ()
+    if not isinstance(action, Action):
+        raise ArgumentError(f"action must be an Action (e.g. actions.parse('draw')), not {quote(action)}")
+    if action.to_dict() not in legal:
+        raise ArgumentError(f"{quote(action)} is not legal in this view: Player {view['perspective'] + 1} may play "
+                            f"{', '.join(str(A.from_dict(a)) for a in list(legal)[:8]) or 'nothing'}")
+    if type(step) is not int or step < 0:
+        raise ArgumentError(f"step must be a non-negative integer (the action's index in its game), not {quote(step)}")
     moment = Moment(step, view, action, len(legal))
     return _entry(moment, decide(view, action, settings, f"{view['perspective']} {step}"))
 
 
 def decide(view: dict[str, Any], chosen: Action, settings: Settings,
            key: str) -> tuple[Valuation, Valuation | None]:
-    """A decision valued on `settings.worlds` worlds, and again on `settings.more` times as many when its
-    mark is in doubt (None if not).
+    """A decision valued on `settings.worlds` worlds, and again on `settings.more` times as many (at most
+    MAX_WORLDS) when its mark is in doubt (None if not). A `settings.policy` that raises gives a BotError
+    naming it and the decision, the bot's exception chained.
     """
-    base = value_decision(view, chosen, settings, key)
-    if settings.more and not settings.ledger and _in_doubt(base):
-        return base, value_decision(view, chosen, settings, f"{key} more", settings.more * settings.worlds)
+    try:
+        base = value_decision(view, chosen, settings, key)
+        if settings.more and not settings.ledger and _in_doubt(base):
+            more = min(settings.more * settings.worlds, MAX_WORLDS)
+            return base, value_decision(view, chosen, settings, f"{key} more", more)
+    except NeedleError:
+        raise
+    except Exception as failure:
+        if settings.policy is None:
+            raise
+        name = getattr(settings.policy, "name", None) or type(settings.policy).__name__
+        text = (f"The review's policy {str(name)[:40]!r} raised {type(failure).__name__} while valuing decision "
+                f"{key!r} (seat and step)")
+        raise BotError(text, public=text, player=view.get("perspective", 0), bot=name, problem="raised",
+                       cause=failure) from failure
     return base, None
 
 
