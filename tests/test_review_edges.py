@@ -70,3 +70,26 @@ def test_a_policy_that_raises_gives_a_needle_error_naming_it_and_the_decision():
         R.judge(view, action, 0, worlds=4, policy=Broken())
     assert "0 0" in str(info.value)
     assert isinstance(info.value.__cause__, RuntimeError)
+
+
+def test_a_forced_step_is_told_as_what_happened_to_the_player():
+    from needle_widget.players.bots import GreedyBot
+    from needle_widget.players.sim import play_game
+    from needle_widget.review import review
+
+    replay = play_game(GreedyBot(), GreedyBot(), seed=0).replay()
+    told = " ".join(t.sentence() for t in review(replay, 0, worlds=4, more=0).luck)
+    assert "You had no set to lay." in told and "You laid no set." not in told
+    theirs = review(replay, 1, worlds=4, more=0)  # the opponent's forced steps stay as heard: no hidden hand told
+    assert "Player 1 had no set" not in " ".join(t.sentence() for t in theirs.luck)
+
+
+def test_a_review_seat_may_be_named_as_people_do():
+    from needle_widget.players.bots import GreedyBot
+    from needle_widget.players.sim import play_game
+    from needle_widget.review import review
+
+    replay = play_game(GreedyBot(), GreedyBot(), seed=0).replay()
+    assert review(replay, "p2", worlds=4, more=0).seat == 1
+    with pytest.raises(NeedleError, match="'p3'"):
+        review(replay, "p3", worlds=4)

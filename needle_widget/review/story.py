@@ -27,6 +27,7 @@ from ..engine.actions import Action
 from ..engine.errors import ArgumentError
 from ..engine.narration import narrate
 from ..engine.result import Result
+from ..engine.seats import seat_named
 from ..records.replay import Replay
 
 __all__ = ["Moment", "SeatStory", "check_seat", "seat_story"]
@@ -67,9 +68,17 @@ class SeatStory:
 
 def check_seat(seat: Any) -> int:
     """`seat` if it is 0 or 1 (Player 1 or Player 2), else ArgumentError."""
-    if type(seat) is not int or seat not in (0, 1):
-        raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {seat!r}"[:200])
-    return seat
+    named = seat_named(seat)
+    if named is None:
+        raise ArgumentError(f"seat must be 0 or 'p1' (Player 1), 1 or 'p2' (Player 2), not {seat!r}"[:200])
+    return named
+
+
+def _forced(line: str) -> str:
+    """A line of the seat's own forced step, told as what happened to it: "You had no set to lay." (only for
+    its own steps: whether the opponent could lay a set is its hidden hand's business).
+    """
+    return line.replace("You laid no set.", "You had no set to lay.", 1)
 
 
 def seat_story(replay: Replay, seat: int) -> SeatStory:
@@ -78,12 +87,15 @@ def seat_story(replay: Replay, seat: int) -> SeatStory:
         raise ArgumentError(f"review needs a Replay (Replay.load, game.replay()), not {type(replay).__name__}")
     seat = check_seat(seat)
     game = replay.game_at(0)
-    moments = []
+    moments, forced = [], set()
     for k, step in enumerate(replay.steps):
-        if game.to_move == seat and game.only_action() is None:
-            moments.append(Moment(k, game.view(seat), step.action, len(game.legal_actions())))
+        if game.to_move == seat:
+            if game.only_action() is None:
+                moments.append(Moment(k, game.view(seat), step.action, len(game.legal_actions())))
+            else:
+                forced.add(k)
         game = replay.game_at(k + 1)
-    lines = tuple(narrate(game, seat))
+    lines = tuple(_forced(line) if k in forced else line for k, line in enumerate(narrate(game, seat)))
     actors = tuple(step.player for step in replay.steps)
     kinds = tuple(type(step.action).__name__ for step in replay.steps)
     return SeatStory(seat, tuple(moments), lines, actors, kinds, game.view(seat), game.result)
