@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -57,10 +58,8 @@ def test_one_seat_and_its_numbers() -> None:
 
 def test_an_inaccuracy_or_worse_is_explained(tmp_path: Path) -> None:
     """A game where Player 1 plays at random: its poor choice carries its sentence under the mark."""
-    from needle_widget import bots, play_game
-
-    path = tmp_path / "random.json"
-    play_game(bots.RandomBot(seed=1), bots.GreedyBot(), seed=4).replay().save(path)
+    path = tmp_path / "random.json"  # RandomBot(1) against GreedyBot, deal 4
+    shutil.copy(Path(__file__).parent / "data" / "random_bot_deal4.json", path)
     code, out = run_cli("review", str(path), "--seat", "1", "--worlds", "4")
     r = review(Replay.load(path), 0, worlds=4, seed=0)
     marked = [e for e in r.entries if e.label not in ("best", "good")]

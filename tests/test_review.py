@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from test_secrecy import play_twins
@@ -19,7 +20,7 @@ from test_secrecy_reshuffle import twins as reshuffle_twins
 from needle_widget import Game, Replay, examples
 from needle_widget.engine import actions as A
 from needle_widget.engine.errors import ArgumentError
-from needle_widget.players.bots import GreedyBot, RandomBot
+from needle_widget.players.bots import GreedyBot
 from needle_widget.players.sim import play_game
 from needle_widget.review import LABELS, MORE, Reviewer, judge, review
 from needle_widget.review.marks import NOISE, THRESHOLDS, accuracy, label
@@ -105,8 +106,8 @@ def test_luck_terms_read_as_the_seat_heard_the_game(long_game: Replay) -> None:
 
 
 def test_explanations_name_the_better_move_with_its_value_and_the_worlds() -> None:
-    game = play_game(RandomBot(seed=3), GreedyBot(), seed=3)
-    r = review(game.replay(), 0, worlds=16)
+    game = Replay.load(Path(__file__).parent / "data" / "random_bot_seed3.json")  # RandomBot(3) v GreedyBot, deal 3
+    r = review(game, 0, worlds=16)
     flagged = [e for e in r.entries if e.label in ("inaccuracy", "mistake", "blunder")]
     assert flagged, [e.label for e in r.entries]
     e = flagged[0]

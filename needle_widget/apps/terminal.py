@@ -70,13 +70,13 @@ def play_in_terminal(opponent: str, seed: int | None, you: int, save: str | None
 
     The deal's seed gives away every hidden card, so it is shown only once the round is over.
     """
-    from ..players.bots import make_bot
+    from ..players.bots import bot_seed, make_bot
 
     bot = make_bot(opponent, seed=seed)
     game = Game(seed=seed)
     game.players = ("human", bot.name) if you == 0 else (bot.name, "human")
     if hasattr(bot, "new_game"):
-        bot.new_game(game.seed, 1 - you)
+        bot.new_game(bot_seed(game.seed, 1 - you), 1 - you)
     say = lambda text="": print(text, file=stdout, flush=True)  # noqa: E731
     say(f"Needle in a Card Stack: you are Player {you + 1} against {printable(bot.name)}.")
     say("Type the number of an action, or its words ('draw', 'steal', 'lay 4c 5h 6h', 'end', 'discard 7h').")

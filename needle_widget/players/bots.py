@@ -2,8 +2,9 @@
 
 Every bot has a `name`, `choose(view, legal_actions) -> action` and `explain()`,
 one plain-English sentence about its last choice. `sim.play_game` calls
-`bot.new_game(seed, player)` before each game, so a seeded bot plays a game the
-same way whatever games it played before (tournaments run games in other
+`bot.new_game(seed, player)` before each game, `seed` being `bot_seed(deal seed,
+seat)` (never the deal's own seed, which would deal the hidden cards again), so a
+seeded bot plays a game the same way whatever games it played before (tournaments run games in other
 processes). Bots are plain picklable objects; none of them ever holds a Game.
 
 - `RandomBot(seed)`: uniform over the legal actions.
@@ -30,6 +31,7 @@ processes). Bots are plain picklable objects; none of them ever holds a Game.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import secrets
@@ -51,7 +53,27 @@ if TYPE_CHECKING:  # at run time `__getattr__` loads it: search imports this mod
     from .search import SearchBot
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot", "by_preference",
-           "needles_ranked"]
+           "needles_ranked", "bot_seed"]
+
+
+_BOT_SEED_KEY = b"needle bot seed v1"
+
+
+def bot_seed(deal_seed: int, seat: int) -> int:
+    """The number a bot's `new_game` is told for seat `seat` of the deal `deal_seed`: 63 bits of a keyed
+    BLAKE2b of (deal seed, seat).
+
+    The same deal and seat always give the same number (seeded bots and tournaments stay
+    reproducible) and the two seats get different ones. It hides the deal from a bot that only uses
+    what it is told; it does not hide it from code that reads the key in this source or walks the
+    call stack to the Game (Python has no sandbox: see README).
+
+    >>> bot_seed(5, 0) == bot_seed(5, 0), bot_seed(5, 0) != bot_seed(5, 1)
+    (True, True)
+    """
+    data = f"{int(deal_seed)} {int(seat)}".encode()
+    digest = hashlib.blake2b(data, key=_BOT_SEED_KEY, digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
 
 
 @runtime_checkable

@@ -36,7 +36,7 @@ from ..engine.observation import PlayerView
 from ..engine.playout import play_out
 from ..engine.result import Result
 from ..inference import worlds as W
-from .bots import GreedyBot, by_preference
+from .bots import GreedyBot, bot_seed, by_preference
 
 __all__ = ["SearchBot", "Decision"]
 
@@ -216,7 +216,7 @@ def _seated(policy: Any, seed: int) -> tuple[Any, Any]:
     for p, bot in enumerate(out):
         hook = getattr(bot, "new_game", None)
         if callable(hook):
-            hook(seed, p)
+            hook(bot_seed(seed, p), p)
     return out
 
 

@@ -26,6 +26,7 @@ from ..engine.errors import TournamentError, quote
 from ..engine.game import Game
 from ..engine.playout import play_out
 from ..engine.rules import Rules
+from .bots import bot_seed
 
 MAX_GAMES = 10_000_000
 """The most games per pair of bots that `tournament` accepts (its rows are kept in memory)."""
@@ -44,7 +45,8 @@ def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -
 
     Each bot sees only its own `PlayerView` (`engine.playout.play_out`: GreedyBots play on its trusted
     path, move for move as on the checked one). A bot with a `new_game(seed, player)` method is told
-    about the game first, so seeded bots play the same way whatever games they played before.
+    `bots.bot_seed(deal seed, seat)` first (a number that does not deal the game again), so seeded
+    bots play the same way whatever games they played before.
 
     >>> from needle_widget import bots
     >>> g = play_game(bots.RandomBot(seed=1), bots.RandomBot(seed=2), seed=5)
@@ -57,7 +59,7 @@ def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -
     for p, bot in enumerate(players):
         hook = getattr(bot, "new_game", None)
         if hook is not None:
-            hook(game.seed, p)
+            hook(bot_seed(game.seed, p), p)
     play_out(game, players)
     return game
 

@@ -26,7 +26,7 @@ from ..engine.game import Game
 from ..engine.playout import is_trusted, play_out
 from ..engine.result import Result
 from ..inference import worlds as W
-from ..players.bots import GreedyBot, by_preference
+from ..players.bots import GreedyBot, bot_seed, by_preference
 
 __all__ = ["NEEDLE_CANDIDATES", "SCREEN", "Settings", "Valuation", "mean", "score", "std_error", "value_decision",
            "value_now"]
@@ -108,7 +108,7 @@ def _policies(settings: Settings, world: Game) -> tuple[Any, Any]:
     for p, bot in enumerate(out):
         hook = getattr(bot, "new_game", None)
         if callable(hook):
-            hook(world.seed, p)
+            hook(bot_seed(world.seed, p), p)
     return out
 
 

@@ -27,6 +27,7 @@ from ..engine import actions as A
 from ..engine.errors import ArgumentError, BotError
 from ..engine.game import Game
 from ..engine.observation import reads_history
+from ..players.bots import bot_seed
 
 MAX_REASON = 500
 """A bot's explanation is cut to this many characters."""
@@ -124,10 +125,10 @@ def bot_name(bot: Any) -> str:
 
 
 def tell(bot: Any, game: Game, player: int) -> None:
-    """Call the bot's optional new_game(seed, player) hook."""
+    """Call the bot's optional new_game(seed, player) hook with `bot_seed(deal seed, player)`, never the deal's seed."""
     hook = getattr(bot, "new_game", None)
     if callable(hook):
-        hook(game.seed, player)
+        hook(bot_seed(game.seed, player), player)
 
 
 def seat_bots(game: Game, bots: dict[int, Any]) -> dict[int, Any]:
@@ -143,7 +144,7 @@ def seat_bots(game: Game, bots: dict[int, Any]) -> dict[int, Any]:
 def play_bots(game: Game, opponent: Any, you: Any) -> dict[int, Any]:
     """Play mode: `opponent` (GreedyBot if None) takes the seat that is not `you`'s, seated by `seat_bots`."""
     if type(you) is not int or you not in (0, 1):
-        raise ArgumentError(f"you must be 0 (Player 1) or 1 (Player 2), not {quote(you)}")
+        raise ArgumentError(f"you must be 0 (Player 1) or 1 (Player 2), or 'p1' / 'p2', not {quote(you)}")
     if opponent is None:
         from ..players.bots import GreedyBot
 

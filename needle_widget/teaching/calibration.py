@@ -58,12 +58,9 @@ class _Spy:
 
     name, reads_history = "greedy", True
 
-    def __init__(self) -> None:
+    def __init__(self, seed: int) -> None:
         self.bot, self.view = GreedyBot(), None
-        self.want = self.count = 0
-
-    def new_game(self, seed: int, player: int) -> None:
-        self.want, self.count, self.view = random.Random(seed).randint(1, 4), 0, None
+        self.want, self.count = random.Random(seed).randint(1, 4), 0
 
     def choose(self, view: PlayerView, legal_actions: Any) -> Any:
         if view.phase == "discard":
@@ -78,7 +75,7 @@ class _Spy:
 
 def note(seed: int) -> Note | None:
     """The note of the GreedyBot game of `seed`, or None if it ended before Player 1's k-th discard."""
-    spy = _Spy()
+    spy = _Spy(seed)  # the measuring code knows the deal; a bot's new_game is not told it
     game = play_game(spy, GreedyBot(), seed=seed)
     view = spy.view
     if view is None:
