@@ -157,9 +157,9 @@ def _hidden_throughout(game: Game, cards: set[Card]) -> bool:
 
 def test_play_output_does_not_depend_on_a_bot_card_the_human_never_sees(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Two deals that differ only in swapping 8♥ (in the bot's hand) with 8♠ (deep in the pile).
+    # Two deals that differ only in swapping 2♦ (in the bot's hand) with 2♣ (deep in the pile).
     # Neither card ever reaches Player 1's eyes, so everything shown before the round ends must match.
-    seed, x, y = 36, Card.parse("8h"), Card.parse("8s")
+    seed, x, y = 39, Card.parse("2d"), Card.parse("2c")
     deck = list(Game(seed=seed).deck)
     assert x in deck[7:14] and deck.index(y) >= 30
     twin = deck.copy()
@@ -311,3 +311,13 @@ def test_a_failure_while_writing_out_keeps_the_old_csv(tmp_path: Path, monkeypat
     assert cli.main(["simulate", "--games", "10", "--no-progress", "--out", str(path)]) == 2
     assert "No space left" in _one_error_line(capsys)
     assert path.read_text() == "old results\n" and sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]
+
+
+def test_review_help_gives_the_default_worlds_the_command_uses() -> None:
+    from needle_widget.review.review import DEFAULT_WORLDS
+
+    parser = cli.build_parser()
+    review_parser = parser._subparsers._group_actions[0].choices["review"]  # type: ignore[union-attr]
+    text = review_parser.format_help()
+    assert f"default {DEFAULT_WORLDS}" in " ".join(text.split())
+    assert "default 48" not in text

@@ -109,17 +109,31 @@ def _jobs(text: str) -> int:
 
 
 def _perspective(text: str):
-    value = {"1": 0, "2": 1, "p1": 0, "p2": 1}.get(text.lower(), text.lower())
-    if value not in (0, 1, "spectator", "teacher"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not 1, 2, spectator or teacher")
+    from ..engine.seats import perspective_named
+
+    value = {"1": 0, "2": 1}.get(text.strip(), perspective_named(text))
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not 1, 2, spectator or teacher (or p1, p2)")
     return value
+
+
+def _seat(text: str) -> int:
+    """A seat as a person types it on the command line: 1 or 2 (the seat's number), p1, p2, "Player 1"."""
+    from ..engine.seats import seat_named
+
+    seat = {"1": 0, "2": 1}.get(text.strip(), seat_named(text))
+    if seat is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not p1 or p2 (or 1, 2)")
+    return seat
 
 
 def _seats(text: str) -> tuple[int, ...]:
-    value = {"1": (0,), "2": (1,), "p1": (0,), "p2": (1,), "both": (0, 1)}.get(text.strip().lower())
-    if value is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not 1, 2 or both")
-    return value
+    if text.strip().lower() == "both":
+        return (0, 1)
+    try:
+        return (_seat(text),)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not p1, p2 or both (or 1, 2)") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -127,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     from ..inference.worlds import MAX_WORLDS
     from ..players.bots import BOTS
     from ..players.sim import MAX_GAMES
+    from ..review.review import DEFAULT_WORLDS
 
     parser = _Parser(prog="needle-widget", description="Needle in a Card Stack from the command line.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -147,13 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", help="print a replay, narrated from one perspective")
     show.add_argument("replay", metavar="REPLAY.json")
     show.add_argument("--perspective", type=_perspective, default="spectator",
-                      help="1, 2, spectator or teacher (default spectator)")
+                      help="p1, p2, spectator or teacher (1 and 2 work too; default spectator)")
     show.add_argument("--step", type=_count(0), default=None, help="stop after this many actions")
 
     export = commands.add_parser("export", help="write a replay as one HTML file, seen from one perspective")
     export.add_argument("replay", metavar="REPLAY.json")
     export.add_argument("--perspective", type=_perspective, default=0,
-                        help="1, 2, spectator or teacher (default 1): only what it saw goes into the file")
+                        help="p1, p2, spectator or teacher (1 and 2 work too; default p1): only what it saw goes into the file")
     export.add_argument("-o", "--out", metavar="HTML", required=True, help="the HTML file to write")
     export.add_argument("--step", type=_count(0), default=0, help="the step the page opens at (default 0)")
     export.add_argument("--no-spoilers", action="store_true",
@@ -169,15 +184,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--opponent", default="greedy", choices=sorted(BOTS), metavar="BOT",
                       help=f"one of: {', '.join(sorted(BOTS))} (default greedy)")
     play.add_argument("--seed", type=_count(0), default=None, help="deal seed (default: a fresh one)")
-    play.add_argument("--you", type=int, choices=(1, 2), default=1, help="your seat (default 1)")
+    play.add_argument("--you", type=_seat, default=0, help="your seat: p1 or p2 (or 1, 2; default p1)")
     play.add_argument("--save", metavar="REPLAY.json", help="save the game's replay here at the end")
 
     review = commands.add_parser("review", help="review a replay: marks for each decision, a ledger of skill and luck")
     review.add_argument("replay", metavar="REPLAY.json")
-    review.add_argument("--seat", type=_seats, default=(0, 1), help="1, 2 or both (default both)")
+    review.add_argument("--seat", type=_seats, default=(0, 1), help="p1, p2 or both (1 and 2 work too; default both)")
     review.add_argument("--json", action="store_true", help="print each seat's review as JSON (a list)")
     review.add_argument("--worlds", type=_count(2, MAX_WORLDS, " worlds"), default=None,
-                        help="worlds sampled per decision (default 48: about 1-2 s a seat for a 70-action game)")
+                        help=f"worlds sampled per decision (default {DEFAULT_WORLDS})")
     review.add_argument("--seed", type=_count(0), default=0, help="the review's seed (default 0)")
 
     bench = commands.add_parser("bench", help="measure the engine's speed, or a class's (bench class)")
@@ -212,7 +227,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         if args.command == "play":
             from .terminal import play_in_terminal
 
-            return play_in_terminal(args.opponent, args.seed, args.you - 1, args.save, stdin or sys.stdin, out)
+            return play_in_terminal(args.opponent, args.seed, args.you, args.save, stdin or sys.stdin, out)
         if args.what == "class":
             from .classbench import class_figures
 

@@ -40,7 +40,7 @@ from typing import Any
 from .._version import __version__
 from ..engine.errors import ArgumentError, quote
 from ..engine.paths import check_path, write_text
-from ..engine.views import Perspective, check_perspective
+from ..engine.views import Perspective, check_perspective, read_perspective
 from ..records.replay import Replay
 from ..screen.frames import FORMAT, REF, Frames, label, pack, unpack
 
@@ -69,7 +69,7 @@ def states(replay: Replay, perspective: Perspective = 0, spoilers: bool = True, 
     with the review open, at `review_worlds` worlds per decision (default the review's own), for the
     seats the perspective may see (the opponent's only with `reveal_at_end`: see the module docstring).
     """
-    frames = Frames(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
+    frames = Frames(replay, read_perspective(perspective), spoilers, review=review, reveal_at_end=reveal_at_end,
                     review_worlds=review_worlds)
     return [frames.at(k) for k in range(len(replay) + 1)]
 
@@ -133,7 +133,7 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
     see (its own seat's for a player; the opponent's too only with `reveal_at_end=True`), at
     `review_worlds` worlds per decision. See the module's docstring for what the file holds.
     """
-    perspective = check_perspective(perspective)
+    perspective = check_perspective(read_perspective(perspective))
     if path is not None:
         check_path(path, "to_html")
     if not isinstance(spoilers, bool):

@@ -60,3 +60,15 @@ def perspective_named(value: object) -> Perspective | None:
         if word in ("spectator", "teacher"):
             return word
     return None
+
+
+def as_named(value: object) -> object:
+    """`value` as the code's perspective if it names one ("p2" -> 1, "Teacher" -> "teacher"), else
+    `value` unchanged, for the strict check that follows to refuse with its own message.
+
+    >>> as_named("p2"), as_named("Player 1"), as_named(None), as_named("p3")
+    (1, 0, None, 'p3')
+    """
+    named = perspective_named(value)
+    return value if named is None else named
+

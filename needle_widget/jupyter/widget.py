@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import inspect
 import logging
 import os
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from ..classroom import join as join_class
 from ..engine.errors import ArgumentError, NeedleError
 from ..engine.game import Game
 from ..engine.rules import Rules
+from ..engine.seats import as_named
 from ..engine.views import Perspective, check_perspective
 from ..records.notes import Note, Question
 from ..records.replay import Replay
@@ -55,14 +57,22 @@ def _read(name: str, settable: bool = False) -> property:
     return property(lambda self: getattr(self._session, name), setter, doc=getattr(Session, name).__doc__)
 
 
-def _call(method: Callable[..., None]) -> Callable[..., None]:
+def _call(method: Callable[..., None], seats: tuple[str, ...] = ()) -> Callable[..., None]:
     """A widget method calling the session's (or the desk's) `method` from Python: errors are raised,
-    bots answer and the open panels are computed at once.
+    bots answer and the open panels are computed at once. The parameters named in `seats` take a seat
+    or perspective as people name it ("p2", "Player 1"), as well as the code's 0/1.
     """
+    signature = inspect.signature(method)
 
     @functools.wraps(method)
     def call(self: NeedleWidget, *args: Any, **kwargs: Any) -> None:
         owner = self._desk if method.__qualname__.startswith("Desk.") else self._session
+        if seats:
+            bound = signature.bind(owner, *args, **kwargs)
+            for name in seats:
+                if name in bound.arguments:
+                    bound.arguments[name] = as_named(bound.arguments[name])
+            args, kwargs = bound.args[1:], bound.kwargs
         self._python(getattr(owner, method.__name__), *args, **kwargs)
 
     call.__doc__ = f"{method.__doc__}\n\nEvery open view follows; a bot to move answers at once."
@@ -105,6 +115,7 @@ class NeedleWidget(ScreenWidget):
                  bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, spoilers: bool = True,
                  run: QuizRun | None = None, **kwargs: Any) -> None:
         delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
+        perspective, screen = as_named(perspective), as_named(screen)  # type: ignore[assignment]
         self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
                                   allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed,
                                   spoilers=spoilers))
@@ -130,6 +141,7 @@ class NeedleWidget(ScreenWidget):
         """You (Player `you + 1`, this screen) against a bot (GreedyBot by default), from a new deal or `game`.
         The bot answers a browser's move after `bot_delay` seconds, a move made with `apply` at once.
         """
+        you = as_named(you)
         game = new_or_given(game, rules, seed)
         return cls(game=game, perspective=you, mode="play", bots=play_bots(game, opponent, you), **kwargs)
 
@@ -186,6 +198,7 @@ class NeedleWidget(ScreenWidget):
         """
         if not isinstance(replay, Replay):
             raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
+        seat = as_named(seat)
         if type(seat) is not int or seat not in (0, 1):
             raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
         if questions is None:
@@ -232,9 +245,9 @@ class NeedleWidget(ScreenWidget):
     allow_peek = _read("allow_peek", settable=True)
     reveal_at_end = _read("reveal_at_end", settable=True)
     bot_error = _read("bot_error")
-    set_screen, apply, advance = _call(Session.set_screen), _call(Session.apply), _call(Session.advance)
-    replace_bot, take_seat = _call(Session.replace_bot), _call(Session.take_seat)
-    branch, back, new_game = _call(Desk.branch), _call(Desk.back), _call(Desk.new_game)
+    set_screen, apply, advance = _call(Session.set_screen, ("screen",)), _call(Session.apply), _call(Session.advance)
+    replace_bot, take_seat = _call(Session.replace_bot, ("player",)), _call(Session.take_seat, ("player",))
+    branch, back, new_game = _call(Desk.branch, ("seat",)), _call(Desk.back), _call(Desk.new_game)
 
     @property
     def deals(self) -> tuple[int, ...]:
@@ -246,7 +259,7 @@ class NeedleWidget(ScreenWidget):
         player's perspective shows its own; the teacher's chooses, default Player 1, beside the real
         one), the opponent modelled as `model` ("random" or "greedy"), drawn from `seed`.
         """
-        self._python(self._desk.analysis.show_worlds, self._session.perspective, True, seat, model, seed)
+        self._python(self._desk.analysis.show_worlds, self._session.perspective, True, as_named(seat), model, seed)
 
     def close_worlds(self) -> None:
         """Close the possible-worlds panel."""
@@ -265,7 +278,7 @@ class NeedleWidget(ScreenWidget):
         its win share from its own view at every step, and its belief in the opponent's true needle.
         From Python every step is computed at once; from the browser it fills in between requests.
         """
-        self._python(self._desk.analysis.show_graph, self._session.perspective, True, seat, model)
+        self._python(self._desk.analysis.show_graph, self._session.perspective, True, as_named(seat), model)
 
     def close_graph(self) -> None:
         """Close the game's graph (its figures stay cached)."""
@@ -428,7 +441,8 @@ class NeedleWidget(ScreenWidget):
         name, value = proposal["trait"].name, proposal["value"]
         if name == "step" and not 0 <= value <= self._session.end:
             raise traitlets.TraitError(f"step {value} is out of range 0..{self._session.end}")
-        checks = {"perspective": check_perspective, "playing": self._session.check_playing, "speed": check_speed}
+        checks = {"perspective": lambda v: check_perspective(as_named(v)),
+                  "playing": self._session.check_playing, "speed": check_speed}
         return checks[name](value) if name in checks else value
 
     def _from_python(self, change: dict) -> None:

@@ -71,7 +71,7 @@ from ..engine.observers import Observers
 from ..engine.paths import write_text
 from ..engine.result import Result
 from ..engine.rules import Rules
-from ..engine.seats import Perspective, player_name
+from ..engine.seats import Perspective, as_named, player_name
 from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
 
 FORMAT = "needle-replay"
@@ -416,7 +416,7 @@ class Replay:
         `step`: only the notes at that step; `until`: only those at or before it (nothing
         past the step shown). A bad perspective raises PerspectiveError, a bad step NoteStepError.
         """
-        viewer = check_viewer(perspective)
+        viewer = check_viewer(as_named(perspective))
         if step is not None:
             self._check_step(step)
         if until is not None:
@@ -435,11 +435,11 @@ class Replay:
                  question: Question | str | dict | None = None) -> Note:
         """Add a note at `step` (0..len(self)), after any already there, and return it.
 
-        `perspective`: who it is written for (0, 1, "spectator", "teacher"; None: everyone);
+        `perspective`: who it is written for ("p1" or 0, "p2" or 1, "spectator", "teacher"; None: everyone);
         `question`: a kind from `notes.QUESTION_KINDS`, {"kind": ..., "prompt": ...} or a
         `notes.Question`. Bad input raises a NoteError subclass and adds nothing.
         """
-        note = Note(step, text, perspective, question)
+        note = Note(step, text, as_named(perspective), question)
         self._check_step(note.step)
         if len(self._notes) >= MAX_NOTES:
             raise NoteError(f"this replay already has {len(self._notes)} notes, the most it keeps ({MAX_NOTES})")
@@ -457,7 +457,7 @@ class Replay:
         old = self._notes[index]
         new = Note(
             old.step if step is _KEEP else step, old.text if text is _KEEP else text,
-            old.perspective if perspective is _KEEP else perspective, old.question if question is _KEEP else question,
+            old.perspective if perspective is _KEEP else as_named(perspective), old.question if question is _KEEP else question,
         )
         self._check_step(new.step)
         if new.step == old.step:
