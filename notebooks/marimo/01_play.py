@@ -181,7 +181,7 @@ def _(mo):
     RandomBot is an easy opponent, GreedyBot and OddsBot harder ones. The class deal is
     seeded: the same seed deals the same cards, so the whole class can play the *same* deal
     and compare; "a new deal" deals cards nobody else has. When the round is over,
-    **New game** deals again against the same bot.
+    **New deal** deals new cards against the same bot; **Same deal again** deals these once more.
 
     The class deal, **seed 1511**, is chosen on purpose: from Player 1's seat, GreedyBot's
     needle is neither in your hand nor near the top of the pile, so none of your first moves

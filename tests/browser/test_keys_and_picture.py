@@ -115,7 +115,8 @@ def test_arrow_keys_step_from_every_focusable_part(jupyter: dict, page: Page) ->
     # The slider clicked with the mouse, as a person does, then the arrows: its steps reach Python.
     slider = root.locator("input.nw-slider[data-key=slider]")
     slider.click()
-    shown = _where(page)["step"]
+    shown = int(slider.input_value())  # the step the click chose: wait until it is the step shown
+    expect(root.locator(".nw-live")).to_have_text(re.compile(rf"^Step {shown} of"))
     assert _where(page)["cell"] == cell
     _press(page, "ArrowRight", shown + 1)
     _press(page, "ArrowRight", shown + 2)

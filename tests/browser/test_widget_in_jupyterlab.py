@@ -228,3 +228,23 @@ def test_the_replay_notebook_steps_in_jupyterlab(jupyter: dict, page: Page) -> N
     page.keyboard.press("ArrowRight")
     expect(live).to_contain_text("Step 35 of 54")
     assert kernel_eval(page, "print('w.step =', w.step)") == "w.step = 35"
+
+
+def test_lesson_01_opens_the_rule_book_from_its_link(jupyter: dict, page: Page) -> None:
+    """README's command serves the project folder (`--ServerApp.root_dir=.`), so lesson 01's link
+    `../docs/RULES.md` is inside the server's root: a click opens the rule book (from `notebooks/` as
+    the root it was a 404).
+    """
+    project = jupyter["root"] / "project"
+    (project / "notebooks").mkdir(parents=True, exist_ok=True)
+    (project / "docs").mkdir(exist_ok=True)
+    shutil.copy(NOTEBOOKS / "01_play.ipynb", project / "notebooks" / "01_play.ipynb")
+    shutil.copy(NOTEBOOKS.parent / "docs" / "RULES.md", project / "docs" / "RULES.md")
+    page.set_default_timeout(60_000)
+    expect.set_options(timeout=60_000)
+    page.goto(f"{jupyter['base']}/lab/tree/project/notebooks/01_play.ipynb?reset&token={jupyter['token']}")
+    link = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown a", has_text="docs/RULES.md")
+    link.first.click()
+    expect(page.locator(".lm-TabBar-tab.lm-mod-current", has_text="RULES.md")).to_be_visible()
+    expect(page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden)").filter(has_text="Needle in a Card Stack").last) \
+        .to_be_visible()
