@@ -590,11 +590,15 @@ class Model:
         return (seat, "spectator") if seat in (0, 1) else ("spectator",)
 
     def after(self, game: Game | None) -> None:
-        """After each operation: hotseat covers when the move passed to the other seat."""
+        """After each operation: hotseat covers when the move passed to the other seat, and the cover
+        goes once the round is over (issue 29: it hid the review).
+        """
         if game is None or len(game) == self.moves:
             return
         self.moves = len(game)
-        if self.mode == "hotseat" and game.phase != "over" and self.seat != game.to_move:
+        if self.mode == "hotseat" and game.phase == "over":
+            self.cover = None
+        elif self.mode == "hotseat" and self.seat != game.to_move:
             self.seat, self.cover = None, game.to_move
 
 

@@ -220,7 +220,9 @@ class Session:
 
     @property
     def cover(self) -> dict[str, Any] | None:
-        """Hotseat: {"player": p, "text": "Pass to Player p+1"} while the table waits for p, else None."""
+        """Hotseat: {"player": p, "text": "Pass to Player p+1"} while the table waits for p, else None
+        (always None once the round is over).
+        """
         if self._cover is None:
             return None
         return {"player": self._cover, "text": f"Pass to Player {self._cover + 1}"}
@@ -608,8 +610,17 @@ class Session:
         self._cover_if_needed()
 
     def _cover_if_needed(self) -> None:
+        """Hotseat: cover the table for the player to move unless that player holds the seat. Once the
+        round is over the cover goes, however the last move was made (by Python, a bot, another widget):
+        nobody is waited for, and the screen shows what `entitled` allows after the round (with
+        `reveal_at_end`, every perspective and the review).
+        """
         game = self._game
-        if self.mode == "hotseat" and game.phase != "over" and self._seat != game.to_move:
+        if self.mode != "hotseat":
+            return
+        if game.phase == "over":
+            self._cover = None
+        elif self._seat != game.to_move:
             self._seat, self._cover, self.perspective = None, game.to_move, "spectator"
 
     def _fit(self) -> None:
