@@ -88,3 +88,16 @@ def test_a_replay_s_notes_take_seat_names() -> None:
     assert note.perspective == 0 and note in replay.notes_for("P1") and note not in replay.notes_for("p2")
     with pytest.raises(NeedleError, match="'p3'"):
         replay.add_note(3, "x", perspective="p3")
+
+
+def test_a_room_leads_from_a_seat_named_as_people_do(tmp_path) -> None:
+    from needle_widget import classroom
+
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    try:
+        assert room.lead(examples.load("detective"), perspective="p2").perspective == 1
+        assert room.lead(examples.load("detective"), perspective="Player 1").perspective == 0
+        with pytest.raises(NeedleError, match="'p3'"):
+            room.lead(examples.load("detective"), perspective="p3")
+    finally:
+        room.close()

@@ -9,6 +9,7 @@ room sends each student what changed (`Room`), and the teacher's widget can driv
 from __future__ import annotations
 
 import datetime
+import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import NeedleError, quote
 from ..engine.game import Game
+from ..engine.seats import seat_named
 from ..records.notes import QUESTION_KINDS
 from ..records.replay import Replay
 from ..screen.frames import Frames
@@ -51,6 +53,27 @@ class Asked:
     answers: dict[int, Any] = field(default_factory=dict)
     times: dict[int, str] = field(default_factory=dict)
     revealed: bool = False
+    lesson: Lesson | None = field(default=None, repr=False, compare=False)
+    """The lesson that asked it (for its short words: how many of the students asked have answered)."""
+
+    def __repr__(self) -> str:
+        """What the teacher's board shows of it, in one line: "Asked: question 1 'Who will win?' at step 17,
+        0 of 2 answered" (the students asked: those joined whose seat is asked). No answer, no name.
+        """
+        return (f"Asked: question {self.index + 1} {KIND_LABELS[self.kind]!r} at step {self.step}, "
+                f"{self._answered()}{', revealed' if self.revealed else ''}")
+
+    def _repr_html_(self) -> str:
+        return (f"<b>Question {self.index + 1}</b>: {html.escape(KIND_LABELS[self.kind])} · step {self.step} · "
+                f"{self._answered()}{' · revealed' if self.revealed else ''}")
+
+    def _answered(self) -> str:
+        answered = len(self.answers)
+        if self.lesson is None:
+            return f"{answered} answered"
+        lesson = self.lesson
+        asked = sum(m.joined and lesson.seat_of(m.seat) in self.questions for m in lesson.room.members())
+        return f"{answered} of {max(asked, answered)} answered"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the room's saved state."""
@@ -80,6 +103,8 @@ class Lesson:
             replay = replay.replay()
         if not isinstance(replay, Replay):
             raise ClassError(f"A lesson leads a Replay or a Game, not {type(replay).__name__}")
+        seat = seat_named(perspective)
+        perspective = perspective if seat is None else seat
         if perspective not in AUDIENCES or isinstance(perspective, bool):
             raise ClassError(f"perspective must be 0, 1 or 'assigned' (each student their own seat), "
                              f"not {quote(perspective)}")
@@ -139,7 +164,7 @@ class Lesson:
                 why.append(str(refused))
         if not questions:
             raise ClassError(f"Cannot ask {quote(kind)} at step {step}: {'; '.join(why)}")
-        asked = Asked(len(self.asked), kind, step, questions)
+        asked = Asked(len(self.asked), kind, step, questions, lesson=self)
 
         def change() -> None:
             if self.asked and not self.asked[-1].revealed:
@@ -377,6 +402,8 @@ class Lesson:
                      ident=data["id"], worlds=data.get("worlds", CLASS_WORLDS))
         lesson.step, lesson.reached = data["step"], data["reached"]
         lesson.asked = [Asked.from_dict(a) for a in data["asked"]]
+        for asked in lesson.asked:
+            asked.lesson = lesson
         return lesson
 
 

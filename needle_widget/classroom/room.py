@@ -182,7 +182,7 @@ class Room:
 
     def lead(self, replay: Replay | Game, perspective: Any = "assigned", *, title: str | None = None) -> Lesson:
         """Start a lesson on `replay` (a Game is taken as its replay so far): every student follows the
-        teacher's step, from `perspective` (0, 1, or "assigned": each student their invited seat).
+        teacher's step, from `perspective` ("p1" or 0, "p2" or 1, or "assigned": each student their invited seat).
         The answers of an earlier lesson stay in `answers`.
         """
         with self._lock:

@@ -5,7 +5,8 @@ its own seat at the steps the teacher showed (or of its own challenge game), the
 and, after the reveal, its own score. No replay, no seed, no other seat's state: not even the
 student's own Python can read a hidden card. `state()` is what the widget shows (`FollowWidget`):
 the frame of the step looked at (the teacher's, "live", unless the student stepped back), with the
-`follow` bar and the `quiz_state`.
+`follow` bar and the `quiz_state`. While the teacher's question is open, the notes show their words
+and not their own questions (`quiet_notes`).
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ class Student:
             quiz = self._quiz_state()
             if quiz is not None and quiz["reveal"] is None and self._kind == "lesson":
                 state["info"] = dict(HIDDEN_INFO)
+                state["shown_notes"] = quiet_notes(state.get("shown_notes"))
             if self._kind == "challenge" and frame is not None:
                 if self._looking is not None:
                     state["can_act"], state["act_reason"] = False, f"Back to live (step {self._live}) to play"
@@ -292,6 +294,13 @@ class Student:
     def close(self) -> None:
         """Stop the workers after posting what is queued."""
         self.link.close()
+
+
+def quiet_notes(notes: Any) -> list[dict[str, Any]]:
+    """The notes shown while the teacher's question is open: their words, not their own questions (a
+    note's question would compete with the teacher's, beside it).
+    """
+    return [{**note, "question": None} for note in notes or []]
 
 
 def check_room(address: Address, room: str | None) -> None:
