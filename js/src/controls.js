@@ -6,7 +6,7 @@
 import { h } from "./dom.js";
 import { RANKS, SUITS, SUIT_ORDER, cardFace, cardText, sameCard } from "./cards.js";
 import { playerName, seatName } from "./names.js";
-import { actRequest, actor, canAct, findDiscard, findLaySet, legalActions } from "./selectors.js";
+import { actRequest, actor, canAct, endedAfter, findDiscard, findLaySet, legalActions } from "./selectors.js";
 
 /** The cards selected in the hand (`ui.table`, the table feature's slice: table.js). */
 export function selectedCards(ui) {
@@ -173,12 +173,15 @@ function discardControls(state, ui) {
   ];
 }
 
-/** Why this screen has no controls now: a bot thinking, else Python's `act_reason`. */
+/** Why this screen has no controls now: the round has ended (stepped back in a finished round), a bot
+ * thinking, else Python's `act_reason`. */
 function waiting(state) {
   const who = actor(state);
   if (state.mode === "replay" || state.mode === "quiz" || who === null) return null;
+  const end = endedAfter(state);
   let text;
-  if (state.busy) text = `${seatName(state, who)} is thinking…`;
+  if (end !== null) text = `The round ended at step ${end}`;
+  else if (state.busy) text = `${seatName(state, who)} is thinking…`;
   else if (state.act_reason) text = state.act_reason;
   else text = `Waiting for ${seatName(state, who)}`;
   return h("div", { class: "nw-controls nw-waiting" }, prompt(text));

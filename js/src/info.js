@@ -3,7 +3,7 @@
 
 import { h, percent, srOnly } from "./dom.js";
 import { RANKS, SUITS, SUIT_ORDER, cardFace, cardName, cardText, sameCard } from "./cards.js";
-import { perspectiveLabel, playerName, seatName } from "./names.js";
+import { perspectiveLabel, playedBy, playerName } from "./names.js";
 
 /** How strong a cell's colour is (0 = the panel's background, 1 = the full heat colour): half relative
  * to the likeliest card, half absolute, so an even spread looks pale and a sure card full; a possible
@@ -282,7 +282,7 @@ function botReasons(state) {
   return h(
     "ul",
     { class: "nw-bots", "aria-label": "Why the bots did it" },
-    bots.map((b) => h("li", null, h("span", { class: "nw-bot-name" }, `${seatName(state, b.player)}: `), b.text,
+    bots.map((b) => h("li", null, h("span", { class: "nw-bot-name" }, `${playedBy(state, b.player)}: `), b.text,
       thoughtTable(b.thought))),
   );
 }

@@ -19,11 +19,24 @@ export function playerShort(p) {
   return name.charAt(0) + name.replace(/\D/g, "");
 }
 
-/** "Player 2 (greedy)", or just "Player 2" for an anonymous human seat. */
-export function seatName(state, p) {
+/** "Player 2 (greedy)": the seat with the name of whoever played it (Python's `seats`), or just "Player 2"
+ * for an anonymous human seat. */
+export function playedBy(state, p) {
   const seat = state.seats && state.seats[p];
   if (!seat || seat === "human") return playerName(p);
   return `${playerName(p)} (${seat})`;
+}
+
+/** Modes where a viewer follows a record from a seat: a replay, a quiz, a class. */
+const FOLLOWED = ["replay", "quiz", "class"];
+
+/** The name a seat goes by on screen: `playedBy`, except that in a replay, a quiz or a class followed from a
+ * seat, the viewer's own seat reads as theirs, "Player 1 (You)" (as a play-mode screen's seat, Python's
+ * "You"), never the name of the bot that played the record. */
+export function seatName(state, p) {
+  const shown = state.table && state.table.perspective !== undefined ? state.table.perspective : state.perspective;
+  if (FOLLOWED.includes(state.mode) && (p === 0 || p === 1) && p === shown) return `${playerName(p)} (You)`;
+  return playedBy(state, p);
 }
 
 /** Key of a perspective usable in data-key / class names. */

@@ -34,6 +34,24 @@ export function actor(state) {
   return t && t.phase !== "over" && (t.to_move === 0 || t.to_move === 1) ? t.to_move : null;
 }
 
+/** The step where the round ended (Python marks the event that ended it `over`), or null while it goes on. */
+export function roundEndStep(state) {
+  const events = state.events || [];
+  const last = events[events.length - 1];
+  return last && last.over === true && Number.isInteger(last.step) ? last.step : null;
+}
+
+/** Modes that show a record rather than a round being played: their chip stays theirs while stepping. */
+const RECORD_MODES = ["replay", "quiz", "class"];
+
+/** A live round that is over, shown at a step before its end: the step where it ended, else null.
+ * Such a screen invites no play: "Round over" in the header, no "to move", no "Go to the latest step". */
+export function endedAfter(state) {
+  if (RECORD_MODES.includes(state.mode)) return null;
+  const end = roundEndStep(state);
+  return end !== null && state.step < end ? end : null;
+}
+
 /** May the browser ask to act now, and is there anything to ask? */
 export function canAct(state) {
   return Boolean(state.can_act) && !state.cover && legalActions(state).length > 0;

@@ -8,7 +8,7 @@ import { cardBack, cardFace, emptySlot, hiddenNeedle, sameCard } from "./cards.j
 import { playerName, seatName } from "./names.js";
 import { renderControls, selectedCards } from "./controls.js";
 import {
-  actor, bottomPlayer, canAct, handSelectable, isPlayerPerspective, selectionScope, visibleNeedles,
+  actor, bottomPlayer, canAct, endedAfter, handSelectable, isPlayerPerspective, selectionScope, visibleNeedles,
 } from "./selectors.js";
 
 const PHASE_TEXT = {
@@ -140,6 +140,13 @@ function setsView(t, p, needles) {
   );
 }
 
+/** The tag of the seat that acts at the step shown: "to move", "thinking…" while a bot thinks, and in a live
+ * round that has ended (stepped back) "moved next": that seat made the next move, nobody plays here now. */
+export function moveTag(state) {
+  if (endedAfter(state) !== null) return "moved next";
+  return state.busy ? "thinking…" : "to move";
+}
+
 function zone(state, ui, p, where, needles) {
   const t = state.table;
   const pl = t.players[p];
@@ -150,13 +157,13 @@ function zone(state, ui, p, where, needles) {
     "section",
     {
       class: ["nw-zone", `nw-zone-${where}`, moving ? "nw-moving" : null, won ? "nw-winner" : null],
-      "aria-label": `${seatName(state, p)}${t.perspective === p ? ", you" : ""}`,
+      "aria-label": `${seatName(state, p)}${t.perspective === p && !seatName(state, p).endsWith("(You)") ? ", you" : ""}`,
     },
     h(
       "div",
       { class: "nw-zone-head" },
       h("span", { class: "nw-name" }, seatName(state, p)),
-      moving ? h("span", { class: "nw-tag nw-tag-move" }, state.busy ? "thinking…" : "to move") : null,
+      moving ? h("span", { class: "nw-tag nw-tag-move" }, moveTag(state)) : null,
       won ? h("span", { class: "nw-tag nw-tag-win" }, "winner") : null,
       h("span", { class: "nw-score" }, `${pl.score} ${pl.score === 1 ? "point" : "points"}`),
       steal ? h("span", { class: ["nw-steal", pl.may_steal ? "nw-steal-yes" : null] }, steal) : null,

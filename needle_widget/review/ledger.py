@@ -1,8 +1,11 @@
 """The ledger drawn: a review's value line with a skill bar at each decision and a luck bar after it, as SVG.
 
 For a notebook (`Review._repr_html_` shows it with the summary and the marks), a terminal that writes
-files, or a page. Plain SVG text with an accessible title and description; colours are mid-tones that
-read on light and dark backgrounds, axes and text use `currentColor`.
+files, or a page. Plain SVG text with an accessible title and description. Its palette is the widget's
+(`COLOURS`, the hues of js/src/style.css: one palette, checked by tests/test_ledger_palette.py): one hue
+for skill, one for luck; whether a bar gained or lost is its direction (up or down from the line, as
+the legend says), never its colour. The marks ?! ? ?? take the widget's mark colours; the value line,
+axes and text use `currentColor`, so the picture reads on light and dark backgrounds.
 
 >>> from needle_widget import examples
 >>> from needle_widget.review import review
@@ -23,8 +26,10 @@ if TYPE_CHECKING:
 
 __all__ = ["COLOURS", "ledger_svg", "review_html"]
 
-COLOURS = {"value": "#5c6bc0", "skill+": "#2e7d32", "skill-": "#c62828", "luck+": "#1e88e5", "luck-": "#ef6c00"}
-"""Skill green (gained) or red (lost); luck blue (gained) or orange (lost); the value line indigo."""
+COLOURS = {"skill": "#cc79a7", "luck": "#009e73",
+           "mark-inaccuracy": "#b8860b", "mark-mistake": "#e66a00", "mark-blunder": "#e0262f"}
+"""The widget's palette (style.css's `--nw-<name>`): skill reddish purple, luck bluish green (Okabe-Ito
+hues, told apart with any colour vision), and the marks' colours. Gained or lost is a bar's direction."""
 
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -55,40 +60,43 @@ def ledger_svg(review: Review, width: int = 640, height: int = 220) -> str:
     for step, anchor, words in ((0, "start", "1"), (span, "end", str(span))):
         parts.append(f'<text x="{x(step):.1f}" y="{height - 6}" text-anchor="{anchor}" fill="currentColor">'
                      f'{words}</text>')
-    legend = (("value", "value (GreedyBot plays on)"), ("skill+", "skill +"), ("skill-", "skill −"),
-              ("luck+", "luck +"), ("luck-", "luck −"))
+    legend = ((None, f"{player_name(review.seat)}'s expected score"), ("skill", "skill (a decision)"),
+              ("luck", "luck (the cards)"))
     lx = left + 8
     for key, words in legend:
-        parts.append(f'<rect x="{lx}" y="{top - 10}" width="9" height="9" fill="{COLOURS[key]}"/>'
-                     f'<text x="{lx + 12}" y="{top - 2}" fill="currentColor">{words}</text>')
-        lx += 24 + 6.2 * len(words)
+        if key is None:
+            parts.append(f'<line x1="{lx}" x2="{lx + 9}" y1="{top - 5.5}" y2="{top - 5.5}" stroke="currentColor" '
+                         'stroke-opacity="0.55" stroke-width="2"/>')
+        else:
+            parts.append(f'<rect x="{lx + 2}" y="{top - 11}" width="5" height="11" fill="{COLOURS[key]}"/>')
+        parts.append(f'<text x="{lx + 12}" y="{top - 2}" fill="currentColor">{escape(words)}</text>')
+        lx += 22 + 5.8 * len(words)
+    parts.append(f'<text x="{lx}" y="{top - 2}" fill="currentColor">bar up: gained · down: lost</text>')
     points = []
     for i, e in enumerate(review.entries):
         points.append((e.step, e.reference_value))
         bar = max(2.0, plot_w / span * 0.35)
-        colour = COLOURS["skill+" if e.skill >= 0 else "skill-"]
         low, high = sorted((y(e.reference_value), y(e.chosen_value)))
         parts.append(f'<rect class="skill" x="{x(e.step) - bar / 2:.1f}" y="{low:.1f}" width="{bar:.1f}" '
-                     f'height="{max(1.0, high - low):.1f}" fill="{colour}"><title>Step {e.step + 1}: '
+                     f'height="{max(1.0, high - low):.1f}" fill="{COLOURS["skill"]}"><title>Step {e.step + 1}: '
                      f'{escape(str(e.action))}, skill {100 * e.skill:+.0f} points ({e.label})</title></rect>')
         if e.label in SYMBOLS:
-            parts.append(f'<text x="{x(e.step):.1f}" y="{top + 10}" text-anchor="middle" fill="{COLOURS["skill-"]}" '
-                         f'font-weight="bold">{SYMBOLS[e.label]}</text>')
+            parts.append(f'<text x="{x(e.step):.1f}" y="{top + 10}" text-anchor="middle" '
+                         f'fill="{COLOURS["mark-" + e.label]}" font-weight="bold">{SYMBOLS[e.label]}</text>')
         if i < len(review.luck):
             t = review.luck[i]
             mid = (t.start + t.end) / 2
             after = t.luck + e.chosen_value
             low, high = sorted((y(e.chosen_value), y(after)))
-            colour = COLOURS["luck+" if t.luck >= 0 else "luck-"]
             parts.append(f'<rect class="luck" x="{x(mid) - bar / 2:.1f}" y="{low:.1f}" width="{bar:.1f}" '
-                         f'height="{max(1.0, high - low):.1f}" fill="{colour}" fill-opacity="0.8"><title>'
+                         f'height="{max(1.0, high - low):.1f}" fill="{COLOURS["luck"]}" fill-opacity="0.7"><title>'
                          f'Steps {t.start + 2}-{t.end}: luck {100 * t.luck:+.0f} points</title></rect>')
     if review.complete and review.entries:
         points.append((_end_step(review), review.end_value))
     if len(points) > 1:
         path = " ".join(f"{x(s):.1f},{y(v):.1f}" for s, v in points)
-        parts.append(f'<polyline class="value" points="{path}" fill="none" stroke="{COLOURS["value"]}" '
-                     'stroke-width="2"/>')
+        parts.append(f'<polyline class="value" points="{path}" fill="none" stroke="currentColor" '
+                     'stroke-opacity="0.55" stroke-width="2"/>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -69,11 +69,17 @@ def _new_cards(game: Game, player: int) -> list[str]:
 
 
 def events(game: Game, perspective: Perspective) -> list[dict[str, Any]]:
-    """One narrated line per action: {"step": k (the step after it), "turn", "player", "text"}."""
-    return [
+    """One narrated line per action: {"step": k (the step after it), "turn", "player", "text"}; the
+    action that ended the round also carries "over": True (public: its text says so), so a screen
+    stepped back in a finished game knows the round is over and where it ended.
+    """
+    out = [
         {"step": k + 1, "turn": e.turn, "player": e.player, "text": text}
         for k, (e, text) in enumerate(zip(game.history, narrate(game, perspective), strict=False))
     ]
+    if out and game.phase == "over":
+        out[-1]["over"] = True
+    return out
 
 
 def info(game: Game, perspective: Perspective) -> dict[str, Any]:

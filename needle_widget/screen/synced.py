@@ -155,12 +155,16 @@ def _example_review() -> dict[str, dict[str, Any]]:
     teacher's (both seats), and a live round's, hidden until the round is over.
     """
     from ..engine.game import Game
+    from ..engine.playout import play_out
     from ..players.bots import GreedyBot, RandomBot
-    from ..players.sim import play_game
     from .reviewpanel import ReviewPanel
 
     out: dict[str, dict[str, Any]] = {}
-    replay = play_game(RandomBot(seed=161), GreedyBot(), seed=161).replay()
+    game, random_bot = Game(seed=161), RandomBot(seed=161)
+    game.players = ("random", "greedy")
+    random_bot.new_game(161, 0)  # seeded as before bots were told bot_seed: the game the JS tests step through
+    play_out(game, (random_bot, GreedyBot()))
+    replay = game.replay()
     desk = Desk(Session(replay=replay, perspective=0, reveal_at_end=False))
     synced = Synced(desk)
     panel = next(f for f in synced.features if isinstance(f, ReviewPanel))
