@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from needle_widget.engine.actions import Action, from_dict
+from needle_widget.engine.game import Game
+from needle_widget.engine.playout import play_out
 from needle_widget.players.bots import GreedyBot, RandomBot
-from needle_widget.players.sim import play_game
 from needle_widget.records.replay import Replay
 from needle_widget.review import DEFAULT_WORLDS, THRESHOLDS, judge
 from needle_widget.review.story import Moment, seat_story
@@ -35,14 +36,26 @@ GAMES = {"greedy": range(8), "random": range(8)}
 """Which games of each kind the table covers."""
 
 
+def _played(players: tuple[Any, Any], seed: int) -> Replay:
+    """The deal `seed` played by `players` as the table's games were: each bot told the deal's own seed
+    (`sim.play_game` tells it `bots.bot_seed`, which came later and would change the RandomBot's games).
+    """
+    game = Game(seed=seed)
+    game.players = (players[0].name, players[1].name)
+    for p, bot in enumerate(players):
+        bot.new_game(seed, p)
+    play_out(game, players)
+    return game.replay()
+
+
 def game_of(kind: str, index: int) -> tuple[Replay, tuple[int, ...]]:
     """The game `index` of `kind` and the seats reviewed: both GreedyBots, or the RandomBot's seat."""
     seed = 20_000 + index
     if kind == "greedy":
-        return play_game(GreedyBot(), GreedyBot(), seed=seed).replay(), (0, 1)
+        return _played((GreedyBot(), GreedyBot()), seed), (0, 1)
     seat = index % 2
     players = (RandomBot(seed=index), GreedyBot()) if seat == 0 else (GreedyBot(), RandomBot(seed=index))
-    return play_game(*players, seed=seed).replay(), (seat,)
+    return _played(players, seed), (seat,)
 
 
 def moments(kind: str, index: int) -> list[Moment]:

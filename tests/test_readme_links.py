@@ -1,5 +1,6 @@
 """README's quick start serves the project folder, so the lessons' relative links (the rule book) resolve
-inside what JupyterLab serves; every such link names a file that exists."""
+inside what JupyterLab serves; every such link names a file that exists.
+"""
 
 from __future__ import annotations
 

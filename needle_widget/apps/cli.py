@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="write a replay as one HTML file, seen from one perspective")
     export.add_argument("replay", metavar="REPLAY.json")
     export.add_argument("--perspective", type=_perspective, default=0,
-                        help="p1, p2, spectator or teacher (1 and 2 work too; default p1): only what it saw goes into the file")
+                        help="p1, p2, spectator or teacher (1 and 2 work too; default p1): only what it saw goes "
+                             "into the file")
     export.add_argument("-o", "--out", metavar="HTML", required=True, help="the HTML file to write")
     export.add_argument("--step", type=_count(0), default=0, help="the step the page opens at (default 0)")
     export.add_argument("--no-spoilers", action="store_true",

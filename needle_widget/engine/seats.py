@@ -72,3 +72,14 @@ def as_named(value: object) -> object:
     named = perspective_named(value)
     return value if named is None else named
 
+
+def as_seat(value: object) -> object:
+    """`value` as the code's seat if it names one ("p2" -> 1, "Player 1" -> 0), else `value` unchanged (a
+    perspective word is left as typed, for a strict check that wants the code's own "teacher").
+
+    >>> as_seat("p2"), as_seat("Teacher"), as_seat("teacher")
+    (1, 'Teacher', 'teacher')
+    """
+    seat = seat_named(value)
+    return value if seat is None else seat
+

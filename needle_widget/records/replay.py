@@ -71,7 +71,7 @@ from ..engine.observers import Observers
 from ..engine.paths import write_text
 from ..engine.result import Result
 from ..engine.rules import Rules
-from ..engine.seats import Perspective, as_named, player_name
+from ..engine.seats import Perspective, as_named, as_seat, player_name
 from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
 
 FORMAT = "needle-replay"
@@ -416,7 +416,7 @@ class Replay:
         `step`: only the notes at that step; `until`: only those at or before it (nothing
         past the step shown). A bad perspective raises PerspectiveError, a bad step NoteStepError.
         """
-        viewer = check_viewer(as_named(perspective))
+        viewer = check_viewer(as_seat(perspective))
         if step is not None:
             self._check_step(step)
         if until is not None:
@@ -457,7 +457,8 @@ class Replay:
         old = self._notes[index]
         new = Note(
             old.step if step is _KEEP else step, old.text if text is _KEEP else text,
-            old.perspective if perspective is _KEEP else as_named(perspective), old.question if question is _KEEP else question,
+            old.perspective if perspective is _KEEP else as_named(perspective),
+            old.question if question is _KEEP else question,
         )
         self._check_step(new.step)
         if new.step == old.step:

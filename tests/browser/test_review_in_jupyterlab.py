@@ -8,6 +8,7 @@ move; then screenshots of the review with the ledger on the graph, light and dar
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -16,11 +17,13 @@ from .test_whatif_in_jupyterlab import FITS, key, live_at, state
 from .test_widget_in_jupyterlab import open_notebook, set_theme, widget_root
 
 # Found offline: at 8 worlds a decision (the review's seed 0), Player 1's (RandomBot's) discard at
-# step 23 is the one blunder of its review; the game has 91 actions.
-SEED, WORLDS, STEPS, BLUNDER = 71, 8, 91, 24
+# step 23 is the one blunder of its review; the game (RandomBot(71) against GreedyBot, deal 71, saved
+# from before bots were told `bots.bot_seed`) has 91 actions.
+GAME = Path(__file__).resolve().parents[1] / "data" / "random_bot_deal71.json"
+WORLDS, STEPS, BLUNDER = 8, 91, 24
 CELLS = [
-    "from needle_widget import NeedleWidget, bots, play_game\n"
-    f"replay = play_game(bots.RandomBot(seed={SEED}), bots.GreedyBot(), seed={SEED}).replay()\n"
+    "from needle_widget import NeedleWidget, Replay\n"
+    f"replay = Replay.load({str(GAME)!r})\n"
     "w = NeedleWidget.from_replay(replay, perspective=0, reveal_at_end=False)\n"
     f"w.review_worlds = {WORLDS}\n"
     "w",
