@@ -27,19 +27,19 @@ def run_cli(*argv: str, stdin: str = "") -> tuple[int, str]:
 
 
 @pytest.mark.slow
-def test_bench_prints_each_figure() -> None:
+def test_bench_prints_each_figure_and_returns_positive_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One run of `needle-widget bench` (each run costs seconds): what it prints, and the figures it returns."""
+    from needle_widget.apps import bench
+
+    returned = []
+    monkeypatch.setattr(bench, "run", lambda *a, **k: returned.extend(run(*a, **k)) or returned)
     code, out = run_cli("bench", "--seconds", "0.05")
     assert code == 0
     for label in ("decisions/s", "games/s", "view('teacher')", "game_at", "GreedyBot", "µs", "review: first entry",
                   "2 processes"):
         assert label in out
-
-
-@pytest.mark.slow
-def test_bench_returns_positive_figures() -> None:
-    figures = run(0.02, out=lambda line: None)
-    assert {f.unit for f in figures} >= {"decisions/s", "games/s", "µs", "ms"}
-    assert all(f.value > 0 for f in figures)
+    assert {f.unit for f in returned} >= {"decisions/s", "games/s", "µs", "ms"}
+    assert all(f.value > 0 for f in returned)
 
 
 def test_simulate_prints_a_summary_and_writes_csv(tmp_path: Path) -> None:
