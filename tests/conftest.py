@@ -6,6 +6,7 @@ Cards are written as text everywhere ("4c 5h 6h", "10♥", "QD"), as `Card.parse
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import contextmanager
 
 import pytest
 
@@ -172,20 +173,37 @@ def settle(room, *students, rounds: int = 3) -> None:
             s.pump()
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_setup(item):  # noqa: ANN001, ANN201
-    """pytest-cov's `no_cover` mark pauses coverage for a test's call only; the long statistical and twin
-    tests marked with it build their games in fixtures, so their setup is paused too. Coverage (CI only)
-    more than doubles such pure-Python loops (measured: 25 s against 59 s for the worlds' posterior test),
-    and the code they run is covered by quicker tests.
+@contextmanager
+def _coverage_paused(item):  # noqa: ANN001
+    """Every running coverage measurement stopped while `item` (marked `no_cover`) runs, then started again.
+
+    pytest-cov's own `no_cover` pauses only its controller, for the call only: in an xdist worker another
+    measurement (coverage's own, started with the worker process) goes on tracing, and the long statistical
+    and twin tests marked `no_cover` build their games in fixtures. Coverage (CI only) more than doubles
+    such pure-Python loops (the worlds' posterior test: 25 s, 59 s with coverage); the code they run is
+    covered by quicker tests.
     """
-    plugin = item.config.pluginmanager.getplugin("_cov") if item.get_closest_marker("no_cover") else None
-    controller = getattr(plugin, "cov_controller", None)
-    if controller is None:
-        yield
-        return
-    controller.pause()
+    stopped = []
+    if item.get_closest_marker("no_cover") and item.config.pluginmanager.hasplugin("_cov"):
+        import coverage
+
+        while (running := coverage.Coverage.current()) is not None and running not in stopped:
+            running.stop()
+            stopped.append(running)
     try:
         yield
     finally:
-        controller.resume()
+        for measurement in reversed(stopped):
+            measurement.start()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):  # noqa: ANN001, ANN201
+    with _coverage_paused(item):
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):  # noqa: ANN001, ANN201
+    with _coverage_paused(item):
+        yield

@@ -100,7 +100,7 @@ def _(NeedleWidget, actions, dealt, mo):
     set_game.apply(actions.ChooseNeedle("qs"))   # Player 1's needle
     set_game.apply(actions.ChooseNeedle("8c"))   # Player 2's needle
     set_game.apply(actions.DrawPile())
-    set_widget = mo.ui.anywidget(NeedleWidget(game=set_game, perspective=0))
+    set_widget = mo.ui.anywidget(NeedleWidget(game=set_game, perspective="p1"))
     lay_button = mo.ui.run_button(label="Lay both sets from Python")
     mo.vstack([
         mo.plain_text(str([str(a) for a in set_game.legal_actions()])),
