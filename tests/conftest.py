@@ -5,6 +5,8 @@ Cards are written as text everywhere ("4c 5h 6h", "10♥", "QD"), as `Card.parse
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Iterable
 from contextlib import contextmanager
 
@@ -174,36 +176,51 @@ def settle(room, *students, rounds: int = 3) -> None:
 
 
 @contextmanager
-def _coverage_paused(item):  # noqa: ANN001
-    """Every running coverage measurement stopped while `item` (marked `no_cover`) runs, then started again.
+def pumped_class(url: str, names: Iterable[str]):
+    """A room at `url` (pumped by hand) with `names` invited and joined: (room, students), closed after."""
+    from needle_widget import classroom
 
-    pytest-cov's own `no_cover` pauses only its controller, for the call only: in an xdist worker another
-    measurement (coverage's own, started with the worker process) goes on tracing, and the long statistical
-    and twin tests marked `no_cover` build their games in fixtures. Coverage (CI only) more than doubles
-    such pure-Python loops (the worlds' posterior test: 25 s, 59 s with coverage); the code they run is
-    covered by quicker tests.
+    room = classroom.open(url, start=False)
+    students = [classroom.join(room.url, room.invite(name).code, start=False) for name in names]
+    settle(room, *students)
+    try:
+        yield room, students
+    finally:
+        for s in students:
+            s.close()
+        room.close()
+
+
+@contextmanager
+def _untraced(item):  # noqa: ANN001
+    """No tracing while `item` (marked `untraced`) sets up and runs: this thread's trace function and the one
+    new threads get are set aside, then handed back (coverage's C tracer installs itself again).
+
+    For the long statistical and twin tests, whose games are built in fixtures too. Coverage (CI only) more
+    than doubles such pure-Python loops (the worlds' posterior test: 25 s, 59 s with coverage); the code they
+    run is covered by quicker tests. (pytest-cov's own `no_cover` pauses only its controller, for the call
+    only: in an xdist worker coverage's own measurement goes on tracing.)
     """
-    stopped = []
-    if item.get_closest_marker("no_cover") and item.config.pluginmanager.hasplugin("_cov"):
-        import coverage
-
-        while (running := coverage.Coverage.current()) is not None and running not in stopped:
-            running.stop()
-            stopped.append(running)
+    if not item.get_closest_marker("untraced"):
+        yield
+        return
+    here, new = sys.gettrace(), threading.gettrace()
+    sys.settrace(None)
+    threading.settrace(None)  # type: ignore[arg-type]
     try:
         yield
     finally:
-        for measurement in reversed(stopped):
-            measurement.start()
+        threading.settrace(new)  # type: ignore[arg-type]
+        sys.settrace(here)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):  # noqa: ANN001, ANN201
-    with _coverage_paused(item):
+    with _untraced(item):
         yield
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):  # noqa: ANN001, ANN201
-    with _coverage_paused(item):
+    with _untraced(item):
         yield

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import settle
+from conftest import pumped_class, settle
 
 from needle_widget import classroom, examples
 
@@ -82,14 +82,8 @@ def test_the_student_notebook_in_a_class_shows_the_teachers_open_question(tmp_pa
 
 @pytest.fixture
 def klass(tmp_path):
-    room = classroom.open(f"folder:{tmp_path}/monday", start=False)
-    tickets = [room.invite(name) for name in ("Ann", "Bob")]
-    students = [classroom.join(room.url, t.code, start=False) for t in tickets]
-    settle(room, *students)
-    yield room, students
-    for s in students:
-        s.close()
-    room.close()
+    with pumped_class(f"folder:{tmp_path}/monday", ("Ann", "Bob")) as room_and_students:
+        yield room_and_students
 
 
 def test_an_asked_question_reads_as_the_board_shows_it(klass):

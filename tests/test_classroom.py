@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import pumped_class
 from conftest import settle as pump
 
 from needle_widget import classroom, examples
@@ -25,14 +26,8 @@ def url(class_url):
 
 @pytest.fixture
 def klass(url):
-    room = classroom.open(url, start=False)
-    tickets = [room.invite(name) for name in ("Ann", "Bob", "Cy")]
-    students = [classroom.join(room.url, t.code, start=False) for t in tickets]
-    pump(room, *students)
-    yield room, students
-    for s in students:
-        s.close()
-    room.close()
+    with pumped_class(url, ("Ann", "Bob", "Cy")) as room_and_students:
+        yield room_and_students
 
 
 def test_addresses_and_tickets_are_checked():

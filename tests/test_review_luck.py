@@ -23,7 +23,7 @@ from needle_widget.players.bots import GreedyBot
 from needle_widget.players.sim import play_game
 from needle_widget.review import judge, review
 
-pytestmark = [pytest.mark.slow, pytest.mark.no_cover]  # no_cover: tests/conftest.py
+pytestmark = [pytest.mark.slow, pytest.mark.untraced]  # untraced: tests/conftest.py
 
 
 # ---- luck is fair --------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import review_table as T
 
 from needle_widget.review import judge
 
-pytestmark = [pytest.mark.slow, pytest.mark.no_cover]  # no_cover: tests/conftest.py
+pytestmark = [pytest.mark.slow, pytest.mark.untraced]  # untraced: tests/conftest.py
 
 FLAGS = ("inaccuracy", "mistake", "blunder")
 

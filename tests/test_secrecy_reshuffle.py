@@ -29,7 +29,7 @@ from needle_widget.engine.errors import IllegalAction
 from needle_widget.engine.game import Event
 from needle_widget.engine.narration import narrate
 
-pytestmark = pytest.mark.no_cover  # long loops of pure Python: see tests/conftest.py
+pytestmark = pytest.mark.untraced  # long loops of pure Python: see tests/conftest.py
 
 RULES = Rules(max_turns=140)
 

@@ -22,7 +22,7 @@ from needle_widget.screen.desk import Desk
 from needle_widget.screen.session import Session
 from needle_widget.screen.synced import Synced
 
-pytestmark = pytest.mark.no_cover  # long loops of pure Python: see tests/conftest.py
+pytestmark = pytest.mark.untraced  # long loops of pure Python: see tests/conftest.py
 
 BUNDLED = ("found_early", "discarded_by_opponent", "long_with_reshuffle")
 _requests = iter(range(1, 10**9))

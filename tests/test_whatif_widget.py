@@ -334,7 +334,7 @@ def twin_pair(seat: int, seed: int) -> tuple[Game, Game]:
 
 
 @pytest.mark.slow
-@pytest.mark.no_cover  # tests/conftest.py
+@pytest.mark.untraced  # tests/conftest.py
 @pytest.mark.parametrize("seat, seed", [(0, 4), (1, 6)])
 def test_twins_give_identical_worlds_playouts_graphs_and_branches(seat: int, seed: int) -> None:
     game, twin = twin_pair(seat, seed)
@@ -388,7 +388,7 @@ def test_a_refused_branch_changes_nothing_autoplay_included() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.no_cover  # tests/conftest.py
+@pytest.mark.untraced  # tests/conftest.py
 @pytest.mark.parametrize("seed, watcher", [(0, 0), (1, 1)])
 def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_panels(seed: int, watcher: int) -> None:
     """After a reshuffle whose order the seat cannot see: the worlds (GreedyBot model), the play-out

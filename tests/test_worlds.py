@@ -126,7 +126,7 @@ def seat_games() -> Iterator[Game]:
 
 
 @pytest.mark.slow
-@pytest.mark.no_cover  # tests/conftest.py
+@pytest.mark.untraced  # tests/conftest.py
 def test_every_world_reproduces_the_view_at_every_kind_of_step() -> None:
     seen: Counter = Counter()
     for game in seat_games():
@@ -665,7 +665,7 @@ def test_branch_with_a_random_first_player() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.no_cover  # tests/conftest.py
+@pytest.mark.untraced  # tests/conftest.py
 def test_a_world_made_from_a_template_equals_the_replayed_one() -> None:
     compared = Counter()
     for game in seat_games():

@@ -39,7 +39,7 @@ from needle_widget.engine.errors import ArgumentError, PerspectiveError, ReplayE
 from needle_widget.engine.observation import PlayerView
 from needle_widget.players.sim import play_game
 
-pytestmark = pytest.mark.no_cover  # long loops of pure Python: see tests/conftest.py
+pytestmark = pytest.mark.untraced  # long loops of pure Python: see tests/conftest.py
 
 C = Card.parse
 SLOT = {1: "dealt", 3: "first", 5: "second"}

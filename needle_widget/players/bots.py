@@ -64,9 +64,10 @@ def bot_seed(deal_seed: int, seat: int) -> int:
     BLAKE2b of (deal seed, seat).
 
     The same deal and seat always give the same number (seeded bots and tournaments stay
-    reproducible) and the two seats get different ones. It hides the deal from a bot that only uses
-    what it is told; it does not hide it from code that reads the key in this source or walks the
-    call stack to the Game (Python has no sandbox: see README).
+    reproducible) and the two seats get different ones. It hides a deal dealt from a seed nobody can
+    guess (a fresh 63-bit one) from a bot that uses only what it is told. A small seed is no secret
+    anyway: a bot finds it by dealing small seeds and comparing its own hand (or this number), and
+    code that walks the call stack reaches the Game itself (Python has no sandbox: see README).
 
     >>> bot_seed(5, 0) == bot_seed(5, 0), bot_seed(5, 0) != bot_seed(5, 1)
     (True, True)
