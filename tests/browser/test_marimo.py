@@ -246,6 +246,7 @@ def play_a_turn(root: Locator) -> None:
     expect(lay).to_contain_text("1 point")
     lay.click()
     root.get_by_role("button", name="Done laying sets").click()
+    expect(root.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
     hand.get_by_role("button", name=re.compile("^9 of spades")).click()
     root.get_by_role("button", name="Discard", exact=True).click()
     expect(root.locator(".nw-status-line")).to_have_text("Turn 3 · Player 1 draws a card")  # the bot played
@@ -500,6 +501,7 @@ def test_play_lesson01_in_marimo_run(marimo_lesson: dict, page: Page) -> None:
     expect(lay).to_contain_text("1 point")
     lay.click()
     play.get_by_role("button", name="Done laying sets").click()
+    expect(play.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
     expect(hand).to_have_attribute("aria-label", "Player 1's hand: 8 cards")  # 3 laid, 3 drawn to replace them
     expect(hand.get_by_role("button", name=re.compile(", just drawn$"))).to_have_count(3)
     mine = [b.get_attribute("data-card") for b in hand.get_by_role("button").all()]

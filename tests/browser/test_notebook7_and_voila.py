@@ -82,6 +82,7 @@ def test_play_a_whole_turn_in_notebook7(jupyter: dict, page: Page) -> None:
     expect(sets.get_by_role("listitem")).to_have_count(1)
     expect(sets).to_contain_text("1 point")
     root.get_by_role("button", name="Done laying sets").click()
+    expect(root.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
     hand.get_by_role("button", name=re.compile("^9 of spades")).click()
     root.get_by_role("button", name="Discard", exact=True).click()
     expect(root.locator(".nw-status-line")).to_have_text("Turn 3 · Player 1 draws a card")  # the bot played
@@ -151,6 +152,7 @@ def test_play_a_whole_turn_in_voila(voila: str, page: Page) -> None:
     draw.click()
     expect(hand).to_have_attribute("aria-label", "Player 1's hand: 8 cards")
     play.get_by_role("button", name="Done laying sets").click()
+    expect(play.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
     card = hand.get_by_role("button").first
     discarded = card.get_attribute("data-card")
     card.click()

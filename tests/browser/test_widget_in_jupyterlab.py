@@ -125,6 +125,7 @@ def test_play_a_whole_turn_by_clicking(jupyter: dict, page: Page) -> None:
     expect(lay).to_contain_text("1 point")
     lay.click()
     root.get_by_role("button", name="Done laying sets").click()
+    expect(root.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
     root.get_by_role("button", name=re.compile("^9 of spades")).click()
     root.get_by_role("button", name="Discard").click()
     expect(root.get_by_role("button", name="Draw from pile")).to_be_enabled()  # the bot played its turn
