@@ -26,6 +26,7 @@ def free_port() -> int:
 
 
 _rooms = 0
+_RUN = format(time.time_ns() // 1000 % 36**5, 'x')  # a server kept between runs has this run's rooms only
 
 
 class RedisServer:
@@ -60,12 +61,13 @@ class RedisServer:
             self.process = None
 
     def fresh_url(self, stem: str, db: int | None = None) -> str:
-        """The address of a room no test has used on this server (the server outlives a test: a room
-        reopened would bring back an earlier test's students). No FLUSHDB: other workers share the server.
+        """The address of a room no test has used on this server, in this run or an earlier one (the server
+        outlives a test: a room reopened would bring back an earlier test's students). No FLUSHDB: other
+        workers share the server.
         """
         global _rooms
         _rooms += 1
-        return self.url(db, room=f"{stem}{_rooms}")
+        return self.url(db, room=f"{stem}{_rooms}r{_RUN}")
 
     def spare_db(self, k: int) -> int:
         """A database of this worker's own besides `db` (k = 0 or 1), e.g. for two twin rooms of one name."""

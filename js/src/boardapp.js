@@ -7,9 +7,10 @@ import { activeElementOf, followTheme } from "./host.js";
 import { passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
+import { BOARD_TRAITS } from "./shared.js";
 
-/** The traits the board reads. */
-export const BOARD_TRAITS = ["board", "view", "error", "answer"];
+/** The traits the board reads (the screen contract's BOARD, generated into shared.js). */
+export { BOARD_TRAITS };
 
 function parseJson(text) {
   try {

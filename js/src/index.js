@@ -6,7 +6,7 @@ import { activeElementOf, followTheme } from "./host.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
-import { FOLLOW_TRAITS, TRAITS } from "./shared.js";
+import { DEFAULTS, FOLLOW_TRAITS, TRAITS, VIEW_NAMES } from "./shared.js";
 import { nearestShown } from "./stepping.js";
 import { FEATURES, focusFallbacks, inputHandler, keyAction } from "./features.js";
 import { initialUi, reduceUi, syncUi } from "./ui.js";
@@ -16,17 +16,10 @@ export { TRAITS };
 /** Every trait a view reads: a screen's (`TRAITS`), and a class screen's own (`follow`: FollowWidget). */
 const READ = [...TRAITS, ...FOLLOW_TRAITS];
 
-/** What to assume for a trait the model lacks (Python always sends them all). */
-export const DEFAULTS = {
-  perspectives: [], step: 0, steps: 0, spoilers: true, table: null, events: [], info: { kind: "spectator" }, seats: [],
-  bots: [], cover: null, error: null, answer: null, playing: false, speed: 1, scale: 1, busy: false,
-  can_act: false, act_reason: null, hidden_reason: null, nearby: {}, paused: null,
-  branch_info: null, offers: {}, worlds: null, graph: null, notes: [], quiz: null, shown_notes: [], quiz_state: null,
-  review: null, follow: null,
-};
-
-/** Traits the view reads under another name: widget.py keeps `notes` and `quiz` for its Python API. */
-export const VIEW_NAMES = { shown_notes: "notes", quiz_state: "quiz" };
+/** What to assume for a trait the model lacks (Python always sends them all), and the traits the views
+ * read under another name (widget.py keeps `notes` and `quiz` for its Python API): both from the screen
+ * contract (shared.js). */
+export { DEFAULTS, VIEW_NAMES };
 
 /** The synced traits as one plain object, with defaults for anything missing. */
 export function readState(model) {

@@ -18,7 +18,8 @@ from typing import Any
 
 from ..engine import actions as A
 from ..engine.errors import NeedleError, quote
-from ..screen.frames import FIXED, unpack
+from ..screen.contract import empty_state
+from ..screen.frames import unpack
 from ..screen.quizmode import HIDDEN_INFO
 from ..teaching.quiz import QuizQuestion, check_answer
 from .address import Address
@@ -33,10 +34,9 @@ __all__ = ["Student", "IDLE"]
 
 log = logging.getLogger("needle_widget.classroom")
 IDLE: dict[str, Any] = {
-    **FIXED, "mode": "replay", "perspective": 0, "perspectives": [0], "step": 0, "steps": 0, "spoilers": False,
-    "table": None, "events": [], "info": {"kind": "spectator"}, "seats": ["Player 1", "Player 2"], "bots": [],
-    "can_act": False, "act_reason": "Waiting for the teacher", "hidden_reason": "In a class you see your own seat only",
-    "shown_notes": [],
+    **empty_state(), "mode": "replay", "perspective": 0, "perspectives": [0], "spoilers": False,
+    "seats": ["Player 1", "Player 2"], "act_reason": "Waiting for the teacher",
+    "hidden_reason": "In a class you see your own seat only",
 }
 """The screen before the room has sent anything."""
 MAX_FRAMES = 2000

@@ -12,7 +12,9 @@ from typing import Any
 import traitlets
 
 from ..engine.errors import ArgumentError, NeedleError
+from ..screen.contract import ANSWER, ERROR
 from ..screen.session import quote
+from .traits import slot_trait
 
 __all__ = ["Answering", "MAX_ERROR", "MAX_REQUEST_ID", "answer_trait", "error_trait", "no_jsnull", "request_id"]
 
@@ -24,20 +26,15 @@ log = logging.getLogger("needle_widget")
 
 
 def error_trait() -> traitlets.TraitType:
-    """The `error` trait: the error line, {id, text} | None."""
-    return traitlets.Dict(allow_none=True, default_value=None, help=(
-        "The error line: {id (a new id is a new error), text (at most MAX_ERROR characters)} | None. Set by a "
-        "refused request (with or without an id), a direct write or a failing timer; None once a request is "
-        "accepted.")).tag(sync=True)
+    """The `error` trait: the error line, {id, text} | None (`screen.contract.ERROR`)."""
+    return slot_trait(ERROR)
 
 
 def answer_trait() -> traitlets.TraitType:
-    """The `answer` trait: Python's answer to the last request with an id, {id, ok, error} | None."""
-    return traitlets.Dict(allow_none=True, default_value=None, help=(
-        "Python's answer to the last browser request that carried an `id`: {id, ok: bool, error: text | None} "
-        "(error: the refusal, as in `error`). Sent in the same update as the changes the request made; requests "
-        "are answered in the order sent, so an answer for id n also answers every earlier id of that browser."
-    )).tag(sync=True)
+    """The `answer` trait: Python's answer to the last request with an id, {id, ok, error} | None
+    (`screen.contract.ANSWER`).
+    """
+    return slot_trait(ANSWER)
 
 
 class Answering:

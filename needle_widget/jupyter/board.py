@@ -15,10 +15,12 @@ import anywidget
 import traitlets
 
 from ..engine.errors import ArgumentError
+from ..screen.contract import BOARD
 from ..screen.session import quote
-from .answering import Answering, answer_trait, error_trait, no_jsnull
+from .answering import Answering, no_jsnull
 from .bundles import bundle
 from .onloop import OnLoop, stop_following
+from .traits import traits_of
 
 __all__ = ["BoardWidget", "Room", "VIEWS"]
 
@@ -63,12 +65,7 @@ class BoardWidget(Answering, anywidget.AnyWidget):
     _esm = bundle("board.js", _MISSING)
     _css = bundle("board.css", "")
 
-    board = traitlets.Dict(allow_none=True, default_value=None, help=(
-        "The room's board for `view`: {room, view, roster, students, lesson, question, distribution, "
-        "calibration, can_reveal, reveal_reason, challenge}.")).tag(sync=True)
-    view = traitlets.Unicode("teacher", help='"teacher" (names shown) or "projector" (no names).').tag(sync=True)
-    error = error_trait()
-    answer = answer_trait()
+    locals().update(traits_of(BOARD))  # board, view, error, answer: the screen contract's BOARD
 
     def __init__(self, room: Room, view: str = "teacher", **kwargs: Any) -> None:
         needs = ("board_state", "subscribe", "board_request", "open_replay")

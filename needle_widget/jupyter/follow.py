@@ -11,13 +11,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
-import traitlets
-
 from ..engine.errors import ArgumentError
+from ..screen.contract import FOLLOW
 from ..screen.session import quote
 from .answering import no_jsnull
 from .onloop import OnLoop, stop_following
 from .screenwidget import ScreenWidget, check_scale, screen_traits
+from .traits import traits_of
 
 if TYPE_CHECKING:
     from .widget import NeedleWidget
@@ -65,9 +65,7 @@ class FollowWidget(ScreenWidget):
     """
 
     locals().update(screen_traits())
-    follow = traitlets.Dict(allow_none=True, default_value=None, help=(
-        'Following a class: {status: "live" | "looking" | "waiting" | "offline", text, live_step, can_live, '
-        "name, room, connected}; None on a widget that follows nobody.")).tag(sync=True)
+    locals().update(traits_of(FOLLOW))  # `follow`: the screen contract's FOLLOW
 
     def __init__(self, student: Student, *, scale: float = 1.0, **kwargs: Any) -> None:
         needs = ("state", "subscribe", "request", "close")

@@ -1,8 +1,9 @@
 """What Python and the front end share, generated into js/src/shared.js (never kept by hand twice).
 
-Perspectives and their labels come from `seats`, the modes from `session`, the speeds,
-synced traits and requests from `widget`. `python -m needle_widget.jupyter.shared js/src/shared.js`
-writes the module; tests/test_js.py fails when the committed file differs.
+Perspectives and their labels come from `seats`, the modes from `session`, the speeds and
+requests from `widget`, the synced traits from the screen contract (`screen.contract`).
+`python -m needle_widget.jupyter.shared js/src/shared.js` writes the module; tests/test_js.py fails when the
+committed file differs.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from typing import Any
 
 from ..engine.figures import PERCENT_EXAMPLES, percent
 from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
+from ..screen.contract import BOARD, FOLLOW, SCREEN, VIEW_NAMES, js_defaults
 from ..screen.session import AUTOPLAY_MODES, MODES
-from .follow import FollowWidget
-from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS, NeedleWidget
+from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS
 
 SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 """Where `python -m needle_widget.jupyter.shared` writes `shared_module()`, from the project folder."""
@@ -23,8 +24,9 @@ SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 
 def shared_constants() -> dict[str, Any]:
     """The names and lists the front end shares with Python, each from its one Python source:
-    perspectives and their labels (seats.py), the autoplay speeds and modes, the synced traits and the
-    requests (this module), the traits only a class's screen has (`follow.FollowWidget`), and how shares
+    perspectives and their labels (seats.py), the autoplay speeds and modes, the requests (`widget`), the
+    synced traits of a screen, of a class's screen and of the board, with the defaults and view names the
+    front end reads them with (the screen contract, `screen.contract`), and how shares
     are written (figures.py: examples the front end's rule must match). js/src/shared.js is generated
     from it; the JS has no copy of its own.
     """
@@ -35,8 +37,11 @@ def shared_constants() -> dict[str, Any]:
         "MODES": list(MODES),
         "AUTOPLAY_MODES": list(AUTOPLAY_MODES),
         "SPEEDS": list(SPEEDS),
-        "TRAITS": list(NeedleWidget.class_own_traits(sync=True)),
-        "FOLLOW_TRAITS": sorted(set(FollowWidget.class_own_traits(sync=True)) - set(NeedleWidget.class_own_traits())),
+        "TRAITS": sorted(SCREEN),
+        "FOLLOW_TRAITS": sorted(FOLLOW),
+        "BOARD_TRAITS": list(BOARD),
+        "DEFAULTS": js_defaults(),
+        "VIEW_NAMES": dict(VIEW_NAMES),
         "REQUESTS": {kind: list(spec.fields) for kind, spec in REQUESTS.items()},
         "MAX_REQUEST_ID": MAX_REQUEST_ID,
         "MAX_PICTURE_URL": len(PNG_DATA_URL) + (MAX_PICTURE + 2) // 3 * 4,

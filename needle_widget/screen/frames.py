@@ -22,6 +22,7 @@ from ..engine.errors import ArgumentError, quote
 from ..engine.seats import PERSPECTIVE_LABELS
 from ..engine.views import Perspective, check_perspective
 from ..records.replay import Replay
+from .contract import frame_fixed
 from .desk import Desk
 from .reviewpanel import ReviewPanel
 from .session import Session
@@ -35,13 +36,9 @@ FORMAT = "needle-html-1"
 """The version of packed frames (`pack`'s "format")."""
 _SMALLEST = 24  # objects and arrays whose JSON is shorter than this stay inline
 
-FIXED: dict[str, Any] = {
-    "offers": {}, "nearby": {}, "playing": False, "speed": 1.0, "busy": False, "cover": None, "paused": None,
-    "branch_info": None, "quiz_state": None, "worlds": None, "graph": None, "error": None, "answer": None,
-    "scale": 1,
-}
-"""The traits of a frame that show a finished replay with nothing to ask Python: one perspective, no
-panels, no branch, no notes editing, no autoplay running, no error."""
+FIXED: dict[str, Any] = frame_fixed()
+"""The traits of a frame that show a finished replay with nothing to ask Python (the screen contract's
+`fixed` slots): one perspective, no panels, no branch, no notes editing, no autoplay running, no error."""
 
 
 def label(perspective: Perspective) -> str:

@@ -67,7 +67,7 @@ class Notepad(Feature):
     absent = "the notes"
     traits = {"shown_notes": Trait([], "The notes the shown perspective may read, up to `steps`: [{step, text, "
                                        "perspective, for_label, question: None | {kind, prompt, text}, index}] (index: "
-                                       "the note's number, on the teacher's view only).")}
+                                       "the note's number, on the teacher's view only).", view="notes")}
 
     def __init__(self, desk: Desk) -> None:
         self._desk = desk

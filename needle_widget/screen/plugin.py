@@ -87,12 +87,16 @@ def requests_of(*owners: type) -> dict[str, Request]:
 
 @dataclass(frozen=True)
 class Trait:
-    """A synced trait a feature adds to the widget: its value where the feature is absent, and what it holds
-    (the trait's help text, and its documentation).
+    """A synced trait a feature adds to the widget: its value where the feature is absent, what it holds
+    (the trait's help text, and its documentation), whether a frame (a page, a class screen) always holds
+    the empty value (`fixed`), and the name the front end's views read it under (`view`, when it differs).
+    The screen contract (`contract.SCREEN`) lists it with the others.
     """
 
     empty: Any
     doc: str
+    fixed: bool = False
+    view: str | None = None
 
 
 class Feature:

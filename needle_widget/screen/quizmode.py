@@ -242,7 +242,8 @@ class QuizMode(Feature):
     traits = {"quiz_state": Trait(None, "Quiz mode: {seat, student, total, index, done, items, question: {index, "
                                         "step, kind, prompt, form, answered}, reveal: None | {answer_text, verdict, "
                                         "rows, note}, summary} (`quizmode.QuizMode.state`); else None. The reveal "
-                                        "(the truth) is sent only once the question is answered.")}
+                                        "(the truth) is sent only once the question is answered.",
+                                        fixed=True, view="quiz")}
 
     @classmethod
     def attach(cls, desk: Any, **options: Any) -> QuizMode | None:
