@@ -12,9 +12,11 @@ import importlib.machinery
 import importlib.util
 import sys
 import types
+from collections.abc import Callable
 
 from ._version import __version__ as __version__
 from .engine import actions
+from .engine import hosts as _hosts
 from .engine.actions import Action
 from .engine.cards import Card
 from .engine.errors import (
@@ -79,6 +81,21 @@ class _OldNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 if not any(isinstance(finder, _OldNames) for finder in sys.meta_path):
     sys.meta_path.append(_OldNames())
+
+
+def _jupyter_screen(name: str) -> Callable[..., object]:
+    """A maker of the Jupyter adapter's screen `name` that imports the adapter when first called."""
+
+    def make(*args: object, **kwargs: object) -> object:
+        from .jupyter.classscreens import SCREENS
+
+        return SCREENS[name](*args, **kwargs)
+
+    return make
+
+
+for _name in ("class.board", "class.replay", "class.lead"):  # the classroom's screens (engine.hosts)
+    _hosts.provide(_name, _jupyter_screen(_name))
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,4 @@
-"""FollowWidget (a student's screen in a class) and lead_widget, with fakes of the classroom's
+"""FollowWidget (a student's screen in a class) and the teacher's lead widget, with fakes of the classroom's
 Student client and Lesson, as issue 23's contract between the class core and the adapter has them.
 """
 
@@ -13,7 +13,8 @@ import pytest
 
 from needle_widget import NeedleWidget, examples
 from needle_widget.engine.errors import ArgumentError, NeedleError
-from needle_widget.jupyter.follow import FollowWidget, lead_widget
+from needle_widget.jupyter.classscreens import lead
+from needle_widget.jupyter.follow import FollowWidget
 from needle_widget.screen.session import Session
 from needle_widget.screen.synced import Synced
 
@@ -232,7 +233,7 @@ class FakeLesson:
 
 def test_the_lead_widget_moves_the_lesson() -> None:
     lesson = FakeLesson(step=3)
-    widget = lead_widget(lesson)
+    widget = lead(lesson)
     assert (widget.step, widget.perspective, widget.mode) == (3, "teacher", "replay")
     widget.step = 5
     widget._on_message(widget, {"kind": "step", "to": 7, "id": 1}, [])

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..engine import hosts
 from ..engine.errors import NeedleError, quote
 from ..engine.game import Game
 from ..engine.seats import seat_named
@@ -191,9 +192,7 @@ class Lesson:
 
     def widget(self, **kwargs: Any) -> Any:
         """The teacher's widget of the replay (teacher's perspective); stepping in it moves the class."""
-        from ..jupyter.follow import lead_widget
-
-        return lead_widget(self, **kwargs)
+        return hosts.make("class.lead", self, **kwargs)
 
     # ---- what the room asks -------------------------------------------------------------------
 

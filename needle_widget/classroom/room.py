@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine import hosts
 from ..engine.errors import NeedleError, quote
 from ..engine.game import Game
 from ..engine.seats import seat_named
@@ -244,9 +245,7 @@ class Room:
 
     def open_replay(self, name: str, **kwargs: Any) -> Any:
         """A teacher's widget of student `name`'s challenge game."""
-        from ..jupyter.widget import NeedleWidget
-
-        return NeedleWidget.from_replay(self.replay_of(name), perspective="teacher", **kwargs)
+        return hosts.make("class.replay", self.replay_of(name), **kwargs)
 
     # ---- the board ----------------------------------------------------------------------------
 
@@ -254,9 +253,7 @@ class Room:
         """The teacher's live board (a widget): who joined and answered, the answers' distribution, the
         class's calibration, Reveal, the challenge's ranking. `view="projector"`: counts, no names.
         """
-        from ..jupyter.board import BoardWidget
-
-        return BoardWidget(self, view=view)
+        return hosts.make("class.board", self, view=view)
 
     def board_state(self, view: str = "teacher") -> dict[str, Any]:
         """The board's state (`board.board_state`)."""

@@ -1,5 +1,5 @@
 """A class in Jupyter: `FollowWidget`, a student's screen following the teacher through a classroom
-`Student` client, and `lead_widget`, the teacher's widget whose steps move the class.
+`Student` client (the teacher's screens are in `classscreens`).
 
 The student's kernel holds no game: the client hands over its perspective's synced state (as the
 HTML export carries it) and takes the browser's requests; this widget copies the one into its
@@ -9,7 +9,7 @@ traits and passes the other on.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..engine.errors import ArgumentError
 from ..screen.contract import FOLLOW
@@ -19,10 +19,7 @@ from .onloop import OnLoop, stop_following
 from .screenwidget import ScreenWidget, check_scale, screen_traits
 from .traits import traits_of
 
-if TYPE_CHECKING:
-    from .widget import NeedleWidget
-
-__all__ = ["FollowWidget", "Student", "Lesson", "lead_widget"]
+__all__ = ["FollowWidget", "Student"]
 
 log = logging.getLogger("needle_widget")
 _OWN = frozenset({"error", "answer", "scale"})  # the widget's own traits, never the client's
@@ -42,16 +39,6 @@ class Student(Protocol):
 
     def close(self) -> None:
         """Leave the class."""
-
-
-class Lesson(Protocol):
-    """What `lead_widget` needs of a classroom lesson: its replay, its step, and `go`."""
-
-    replay: Any
-    step: int
-
-    def go(self, step: int) -> None:
-        """Move the class to `step`."""
 
 
 class FollowWidget(ScreenWidget):
@@ -154,20 +141,3 @@ class FollowWidget(ScreenWidget):
         return (f"FollowWidget(room={follow.get('room')!r}, name={follow.get('name')!r}, "
                 f"status={follow.get('status')!r}, step={self.step}/{self.steps})")
 
-
-def lead_widget(lesson: Lesson, **kwargs: Any) -> NeedleWidget:
-    """The teacher's widget of `lesson` (what `Lesson.widget()` returns): its replay from the teacher's
-    perspective at the lesson's step; each step it shows (from its browser or from Python) moves the
-    class with `lesson.go(step)`.
-    """
-    from .widget import NeedleWidget  # widget.py imports this module
-
-    kwargs.setdefault("perspective", "teacher")
-    widget = NeedleWidget.from_replay(lesson.replay, step=lesson.step, **kwargs)
-
-    def moved(change: dict[str, Any]) -> None:
-        if change["new"] != lesson.step:
-            lesson.go(change["new"])
-
-    widget.observe(moved, names=["step"])
-    return widget
