@@ -24,6 +24,7 @@ from ..screen.frames import FIXED
 from ..screen.guard import play_bots
 from ..screen.session import Session
 from ..screen.synced import Synced
+from .activity import Activity, Handled, request
 from .errors import ClassError
 
 __all__ = ["Challenge", "Played", "CHALLENGE_WORLDS"]
@@ -48,8 +49,11 @@ class Played:
         return self.game.result is not None
 
 
-class Challenge:
+class Challenge(Activity):
     """The challenge `room.challenge(seed, opponent)` started: seat 0 for every student, the bot at seat 1."""
+
+    kind = "challenge"
+    absent = "No challenge is being played"
 
     def __init__(self, seed: int | None = None, opponent: str = "greedy", *, ident: int = 1,
                  rules: Rules | None = None) -> None:
@@ -62,6 +66,7 @@ class Challenge:
         self.seed, self.opponent, self.id = seed, opponent.strip().lower(), ident
         self.rules = rules or Rules()
         self.games: dict[int, Played] = {}
+        self.title = f"One deal for the class, against {self.opponent}"
         Game(seed=seed, rules=self.rules)  # a bad seed or rules fail here, not at a student's first move
 
     def __repr__(self) -> str:
@@ -93,6 +98,31 @@ class Challenge:
         state = played.synced.state()
         return {**state, **{k: v for k, v in FIXED.items() if k not in ("busy",)}, "perspectives": [0],
                 "hidden_reason": ONLY, "mode": "play"}
+
+    def screens(self, member: Any, reset: bool) -> list[dict[str, Any]]:
+        """The student's game at its latest step, in one message."""
+        frame = self.frame(member.index)
+        step = frame["steps"]
+        return [{"kind": self.kind, "id": self.id, "reset": reset, "live": step, "title": self.title,
+                 "first": step, "frames": [frame], "quiz": None}]
+
+    @request("act", "challenge", "action")
+    def request_act(self, member: Any, challenge: Any, action: Any) -> Handled:
+        """A student's move in their game of challenge `challenge` (this one's id)."""
+        if challenge != self.id:
+            raise ClassError(self.absent)
+        before = self.played(member.index).finished
+        self.act(member.index, action)
+        return Handled(finished=not before and self.played(member.index).finished)
+
+    def finished(self, index: int) -> None:
+        """Review student `index`'s finished game (for the board's luck-adjusted ranking)."""
+        if index in self.games:
+            self.review(index)
+
+    def pending(self) -> list[int]:
+        """The finished games (each reviewed again after the room reopens)."""
+        return [index for index, played in self.games.items() if played.finished]
 
     def review(self, index: int, worlds: int = CHALLENGE_WORLDS) -> tuple[SeatLedger, SeatLedger]:
         """Both seats' ledgers of student `index`'s finished game (the student's, the bot's)."""
@@ -136,3 +166,8 @@ class Challenge:
         for key, replay in data["games"].items():
             challenge.played(int(key), Replay.from_dict(replay))
         return challenge
+
+    @classmethod
+    def load(cls, room: Any, data: dict[str, Any]) -> Challenge:
+        """`from_dict` (a challenge needs nothing of its room)."""
+        return cls.from_dict(data)

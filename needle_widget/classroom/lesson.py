@@ -26,6 +26,7 @@ from ..screen.notepad import KIND_LABELS
 from ..screen.quizmode import HIDDEN_INFO, LATER, reveal_text
 from ..teaching.answers import Answer
 from ..teaching.quiz import QuizQuestion, ask, check_answer, check_question, revealer
+from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request
 from .errors import ClassError
 
 if TYPE_CHECKING:
@@ -91,12 +92,15 @@ class Asked:
                    {int(k): v for k, v in data.get("times", {}).items()}, data["revealed"])
 
 
-class Lesson:
+class Lesson(Activity):
     """The lesson `room.lead(replay, perspective=...)` started (see the module docstring).
 
     `perspective`: 0 or 1 (every student sees that seat) or "assigned" (each student the seat the
     room gave them at `invite`). `step` is where the class is; `reached` the furthest step shown.
     """
+
+    kind = "lesson"
+    absent = "No question is open"
 
     def __init__(self, room: Room, replay: Replay | Game, perspective: Any = "assigned", *, title: str | None = None,
                  ident: int = 1, worlds: int = CLASS_WORLDS) -> None:
@@ -216,6 +220,31 @@ class Lesson:
                 self._frames[seat] = Frames(self.replay, seat, spoilers=False)
             self._cache[seat, k] = self._frames[seat].at(k, "In a class you see your own seat only")
         return self._cache[seat, k]
+
+    def screens(self, member: Any, reset: bool) -> list[dict[str, Any]]:
+        """The frames of the steps `member` has not been sent (all of them after a reset), in messages of
+        FRAMES_PER_MESSAGE, with the lesson's step and the student's quiz state.
+        """
+        seat = self.seat_of(member.seat)
+        steps = list(range(member.sent + 1, self.reached + 1))
+        common = {"kind": self.kind, "id": self.id, "title": self.title, "live": self.step,
+                  "quiz": self.quiz_state(member.index, member.name)}
+        chunks = [steps[i:i + FRAMES_PER_MESSAGE] for i in range(0, len(steps), FRAMES_PER_MESSAGE)] or [[]]
+        out = [{**common, "reset": reset and n == 0, "first": chunk[0] if chunk else None,
+                "frames": [self.frame(seat, k) for k in chunk] if chunk else None} for n, chunk in enumerate(chunks)]
+        member.sent = max(member.sent, self.reached)
+        return out
+
+    @request("answer", "lesson", "index", "answer")
+    def request_answer(self, member: Any, lesson: Any, index: Any, answer: Any) -> Handled:
+        """A student's answer to question `index` of lesson `lesson` (this one's id)."""
+        if lesson != self.id:
+            raise ClassError("That answer was for an earlier lesson")
+        try:
+            self.answer(member.index, self.seat_of(member.seat), index, answer)
+        except NeedleError as refused:
+            raise ClassError(f"Your answer was not taken: {refused}") from None
+        return Handled()
 
     def answer(self, index: int, seat: int, question: int, answer: Any) -> Any:
         """Student `index`'s answer to question `question` (checked; ClassError if it cannot be taken)."""
@@ -404,6 +433,11 @@ class Lesson:
         for asked in lesson.asked:
             asked.lesson = lesson
         return lesson
+
+    @classmethod
+    def load(cls, room: Any, data: dict[str, Any]) -> Lesson:
+        """`from_dict` for `room`."""
+        return cls.from_dict(room, data)
 
 
 def _jsonable(value: Any) -> Any:

@@ -32,6 +32,8 @@ from ..engine.seats import seat_named
 from ..records.replay import Replay
 from ..screen.frames import pack
 from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
+from .activities import ACTIVITIES, owner_of
+from .activity import FRAMES_PER_MESSAGE, Activity, Handled
 from .address import Address
 from .board import board_state
 from .challenge import Challenge
@@ -46,8 +48,6 @@ from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 __all__ = ["Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
 
 log = logging.getLogger("needle_widget.classroom")
-FRAMES_PER_MESSAGE = 12
-"""Frames in one message (a late student's catch-up comes in several)."""
 KEEP_IN_BOX = 64
 """Messages the room leaves in a student's box (a student reads only what comes after it joins)."""
 RESEND_GAP = 0.5
@@ -98,11 +98,9 @@ class Room:
         self._lock = threading.RLock()
         self._members: dict[int, Member] = {}
         self._seq = 0
-        self.lesson: Lesson | None = None
-        """The lesson led now (or last), or None."""
-        self.challenge_game: Challenge | None = None
-        self.showing = "idle"
-        """What the students' screens show: "idle", "lesson" or "challenge"."""
+        self.activity: Activity | None = None
+        """The activity on the students' screens, or None (they wait for the teacher)."""
+        self._latest: dict[str, Activity] = {}
         self._earlier: list[Answer] = []
         self._listeners = Listeners("a board")
         self.log: collections.deque[str] = collections.deque(maxlen=MAX_LOG)
@@ -117,6 +115,27 @@ class Room:
         joined = sum(m.joined for m in self._members.values())
         return (f"Room({self.address.public!r}, students={len(self._members)}, joined={joined}, "
                 f"showing={self.showing!r})")
+
+    @property
+    def showing(self) -> str:
+        """What the students' screens show: "idle", or the activity's kind ("lesson", "challenge")."""
+        return self.activity.kind if self.activity is not None else "idle"
+
+    @property
+    def lesson(self) -> Lesson | None:
+        """The lesson led now (or last), or None."""
+        latest = self._latest.get(Lesson.kind)
+        return latest if isinstance(latest, Lesson) else None
+
+    @property
+    def challenge_game(self) -> Challenge | None:
+        """The challenge played now (or last), or None."""
+        latest = self._latest.get(Challenge.kind)
+        return latest if isinstance(latest, Challenge) else None
+
+    def _show(self, activity: Activity) -> None:
+        """Put `activity` on every student's screen (the latest of its kind)."""
+        self._latest[activity.kind] = self.activity = activity
 
     @property
     def url(self) -> str:
@@ -191,7 +210,7 @@ class Room:
             lesson = Lesson(self, replay, perspective, title=title, ident=ident)
             if self.lesson is not None:
                 self._earlier.extend(self.lesson.records())
-            self.lesson, self.showing = lesson, "lesson"
+            self._show(lesson)
             self._send_all()
         self._save()
         self._notify()
@@ -203,12 +222,12 @@ class Room:
         """
         with self._lock:
             ident = (self.challenge_game.id + 1) if self.challenge_game else 1
-            self.challenge_game = Challenge(seed, opponent, ident=ident)
-            self.showing = "challenge"
+            challenge = Challenge(seed, opponent, ident=ident)
+            self._show(challenge)
             self._send_all()
         self._save()
         self._notify()
-        return self.challenge_game
+        return challenge
 
     def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
         """Make `change` to `lesson` (the room's current one) under the room's lock, then send every joined
@@ -218,8 +237,7 @@ class Room:
             if lesson is not self.lesson:
                 raise ClassError("This lesson is over: the room leads a newer one")
             change()
-            if self.showing != "lesson":
-                self.showing = "lesson"
+            self._show(lesson)
             self._send_all()
         self._save()
         self._notify()
@@ -340,37 +358,16 @@ class Room:
     def _screens(self, member: Member, note: str | None = None, reset: bool = False) -> list[dict[str, Any]]:
         """What `member` is sent now (frames not yet packed), and the member's record of it updated."""
         base = {"t": "screen", "room": self.name, "name": member.name, "note": note}
-        out: list[dict[str, Any]] = []
-        if self.showing == "lesson" and self.lesson is not None:
-            lesson = self.lesson
-            seat = lesson.seat_of(member.seat)
-            shown = ("lesson", lesson.id)
-            if reset or member.shown != shown:
-                member.sent, reset = -1, True
-            start = member.sent + 1
-            steps = list(range(start, lesson.reached + 1))
-            common = {**base, "kind": "lesson", "id": lesson.id, "title": lesson.title, "live": lesson.step,
-                      "quiz": lesson.quiz_state(member.index, member.name)}
-            chunks = [steps[i:i + FRAMES_PER_MESSAGE] for i in range(0, len(steps), FRAMES_PER_MESSAGE)] or [[]]
-            for n, chunk in enumerate(chunks):
-                frames = [lesson.frame(seat, k) for k in chunk] if chunk else None
-                out.append({**common, "reset": reset and n == 0, "first": chunk[0] if chunk else None,
-                            "frames": frames})
-            member.sent, member.shown = max(member.sent, lesson.reached), shown
-        elif self.showing == "challenge" and self.challenge_game is not None:
-            challenge = self.challenge_game
-            shown = ("challenge", challenge.id)
-            reset = reset or member.shown != shown
-            frame = challenge.frame(member.index)
-            step = frame["steps"]
-            out.append({**base, "kind": "challenge", "id": challenge.id, "reset": reset, "live": step,
-                        "title": f"One deal for the class, against {challenge.opponent}",
-                        "first": step, "frames": [frame], "quiz": None})
-            member.shown = shown
-        else:
-            out.append({**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None,
-                        "frames": None, "quiz": None, "title": None})
+        activity = self.activity
+        if activity is None:
             member.shown = ("idle", 0)
+            return [{**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None, "frames": None,
+                     "quiz": None, "title": None}]
+        shown = (activity.kind, activity.id)
+        if reset or member.shown != shown:
+            member.sent, reset = -1, True
+        out = [{**base, **message} for message in activity.screens(member, reset)]
+        member.shown = shown
         return out
 
     # ---- receiving ----------------------------------------------------------------------------
@@ -390,7 +387,7 @@ class Room:
 
     def _handle(self, messages: list[Message]) -> None:
         done: dict[str, int] = {}
-        finished: list[int] = []
+        finished: list[tuple[Activity, int]] = []
         with self._lock:
             for box, seq, data in sorted(messages, key=lambda m: m[1]):
                 side, index = box_parts(box)
@@ -418,13 +415,13 @@ class Room:
                 if not isinstance(message, dict) or not isinstance(message.get("t"), str):
                     self._note(f"ignored a message in {box}: not a request")
                     continue
-                if self._answer(member, message):
-                    finished.append(member.index)
+                if self._answer(member, message) and self.activity is not None:
+                    finished.append((self.activity, member.index))
         self._save()
         for box, upto in done.items():
             self.link.drop(box, upto)
-        for index in finished:
-            self._reviews.submit(self._review, index)
+        for activity, index in finished:
+            self._reviews.submit(self._review, activity, index)
         self._notify()
 
     def _discard(self, box: str, seq: int) -> None:
@@ -436,36 +433,26 @@ class Room:
         if kind == "hello":
             member.joined = True
             self._resend(member, at=member.resent + RESEND_GAP)
-        elif kind == "answer":
-            if self.lesson is None or self.showing != "lesson":
-                self._send(member, note="No question is open")
-                return False
-            lesson = self.lesson
-            if message.get("lesson") != lesson.id:
-                self._send(member, note="That answer was for an earlier lesson")
-                return False
-            try:
-                lesson.answer(member.index, lesson.seat_of(member.seat), message.get("index"), message.get("answer"))
-            except NeedleError as refused:
-                self._send(member, note=f"Your answer was not taken: {refused}")
-                return False
-            self._send(member)
-        elif kind == "act":
-            challenge = self.challenge_game
-            if challenge is None or self.showing != "challenge" or message.get("challenge") != challenge.id:
-                self._send(member, note="No challenge is being played")
-                return False
-            before = challenge.played(member.index).finished
-            try:
-                challenge.act(member.index, message.get("action"))
-            except NeedleError as refused:
-                self._send(member, note=str(refused))
-                return False
-            self._send(member)
-            return not before and challenge.played(member.index).finished
-        else:
-            self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
-        return False
+            return False
+        activity = self.activity
+        handler = activity.requests().get(kind) if activity is not None else None
+        if handler is None:
+            owner = owner_of(kind)
+            if owner is None:
+                self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
+            else:
+                self._send(member, note=owner.absent)
+            return False
+        try:
+            handled = handler.call(activity, message, member)
+        except NeedleError as refused:
+            self._send(member, note=str(refused))
+            return False
+        if not isinstance(handled, Handled):
+            raise TypeError(f"{type(activity).__name__}.{handler.method} returned {handled!r}, not Handled")
+        self._send(member, note=handled.note)
+        return handled.finished
+
 
     def wait_for_reviews(self, timeout: float = 60.0) -> bool:
         """Wait (at most `timeout` seconds) until the finished challenge games queued for review are
@@ -475,15 +462,12 @@ class Room:
         self._reviews.submit(done.set)
         return done.wait(timeout)
 
-    def _review(self, index: int) -> None:
-        with self._lock:
-            challenge = self.challenge_game
-        if challenge is None or index not in challenge.games:
-            return
+    def _review(self, activity: Activity, index: int) -> None:
+        """An activity's work on student `index`'s finished game (a challenge's review), in the review thread."""
         try:
-            challenge.review(index)
+            activity.finished(index)
         except Exception:
-            log.exception("class: the review of a challenge game failed")
+            log.exception("class: the work on a finished %s game failed", activity.kind)
         self._notify()
 
     def _status(self, connected: bool, why: str | None) -> None:
@@ -507,11 +491,13 @@ class Room:
     def state(self) -> dict[str, Any]:
         """The room's record, as saved (JSON-ready; it holds the deal's seed: it is saved sealed)."""
         with self._lock:
-            return {"format": "needle-room-1", "room": self.name, "seq": self._seq, "showing": self.showing,
-                    "members": [m.to_dict() for m in self._members.values()],
-                    "lesson": self.lesson.to_dict() if self.lesson else None,
-                    "earlier": [a.to_dict() for a in self._earlier],
-                    "challenge": self.challenge_game.to_dict() if self.challenge_game else None}
+            state = {"format": "needle-room-1", "room": self.name, "seq": self._seq, "showing": self.showing,
+                     "members": [m.to_dict() for m in self._members.values()],
+                     "earlier": [a.to_dict() for a in self._earlier]}
+            for cls in ACTIVITIES:
+                latest = self._latest.get(cls.kind)
+                state[cls.kind] = latest.to_dict() if latest is not None else None
+            return state
 
     def _save(self) -> None:
         with self._lock:
@@ -528,12 +514,13 @@ class Room:
                 member.joined, member.last_in = m["joined"], m["last_in"]
                 self._members[member.index] = member
             self._earlier = [Answer.from_dict(a) for a in data["earlier"]]
-            self.lesson = Lesson.from_dict(self, data["lesson"]) if data["lesson"] else None
-            self.challenge_game = Challenge.from_dict(data["challenge"]) if data["challenge"] else None
-            self.showing = data["showing"]
-            for index in self.challenge_game.games if self.challenge_game else ():
-                if self.challenge_game.games[index].finished:
-                    self._reviews.submit(self._review, index)
+            for cls in ACTIVITIES:
+                if data.get(cls.kind):
+                    self._latest[cls.kind] = cls.load(self, data[cls.kind])
+            self.activity = self._latest.get(data["showing"])
+            for activity in self._latest.values():
+                for index in activity.pending():
+                    self._reviews.submit(self._review, activity, index)
             self._send_all()
 
     def load_state(self) -> dict[str, Any] | None:

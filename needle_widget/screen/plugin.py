@@ -45,9 +45,11 @@ class Request:
     owner: type
     method: str
 
-    def call(self, handler: Any, content: dict[str, Any]) -> None:
-        """Answer `content` (the browser's message) with `handler`, an `owner`: its fields in order."""
-        getattr(handler, self.method)(*(content.get(field) for field in self.fields))
+    def call(self, handler: Any, content: dict[str, Any], *first: Any) -> Any:
+        """Answer `content` (the browser's message) with `handler`, an `owner`: `first` (a class activity's
+        member), then its fields in order; what the handler returns.
+        """
+        return getattr(handler, self.method)(*first, *(content.get(field) for field in self.fields))
 
 
 def request(kind: str, *fields: str) -> Callable[[F], F]:

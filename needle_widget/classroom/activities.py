@@ -1,0 +1,19 @@
+"""The activities a class room runs, listed once: the room sends their screens, answers their requests and
+saves them by `kind` (`activity.Activity`). Adding an activity: its module here, one line in ACTIVITIES.
+"""
+
+from __future__ import annotations
+
+from .activity import Activity
+from .challenge import Challenge
+from .lesson import Lesson
+
+__all__ = ["ACTIVITIES", "owner_of"]
+
+ACTIVITIES: tuple[type[Activity], ...] = (Lesson, Challenge)
+"""Every activity, in the order the room saves them."""
+
+
+def owner_of(kind: str) -> type[Activity] | None:
+    """The activity that answers a student's request `kind`, or None."""
+    return next((cls for cls in ACTIVITIES if kind in cls.requests()), None)

@@ -1,0 +1,88 @@
+"""What a class does together, as the room runs it: an `Activity` plugs into the room with the screens it
+sends each student and the requests it answers.
+
+The room keeps the roster, the keys, the channel, the saved state and the record; it asks the activity on
+show for each student's screen messages (`screens`) and hands it the students' requests, found in the
+activity's `@request` table (`screen.plugin`, as a widget's are). A new activity is a subclass with a
+`kind`, listed once in `classroom.activities.ACTIVITIES`: the room, its saved state and the board follow.
+
+>>> class Poll(Activity):
+...     kind, absent = "poll", "No poll is open"
+...     def __init__(self, ident=1):
+...         self.id, self.title, self.votes = ident, "poll", {}
+...     @request("vote", "choice")
+...     def request_vote(self, member, choice):
+...         self.votes[member.index] = choice
+...         return Handled()
+>>> sorted(Poll.requests())
+['vote']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..screen.plugin import Request, request, requests_of
+
+if TYPE_CHECKING:
+    from .room import Member
+
+__all__ = ["Activity", "FRAMES_PER_MESSAGE", "Handled", "request"]
+
+FRAMES_PER_MESSAGE = 12
+"""Frames in one message (a late student's catch-up comes in several)."""
+
+
+@dataclass(frozen=True)
+class Handled:
+    """What a student's request did: a line for the student's follow bar (`note`), and whether it finished
+    the student's game (`finished`: the room reviews it in the background, `Activity.finished`).
+    """
+
+    note: str | None = None
+    finished: bool = False
+
+
+class Activity:
+    """One thing the class does on every student's screen (a lesson, a challenge): see the module docstring.
+
+    A subclass sets `kind` (its name in messages and the saved state) and `absent` (what a student is told
+    who sends its requests while another activity is shown), and has an `id` and a `title`. It answers
+    `screens(member, reset)`, `to_dict` / `from_dict`, and marks its request handlers with `@request`; a
+    handler takes the member and the request's fields and returns `Handled` (a `NeedleError` refuses it, its
+    words sent to the student).
+    """
+
+    kind: ClassVar[str] = ""
+    absent: ClassVar[str] = "That is not something this class does now"
+    id: int
+    title: str | None
+
+    @classmethod
+    def requests(cls) -> dict[str, Request]:
+        """The students' requests this activity answers, by kind."""
+        return requests_of(cls)
+
+    def screens(self, member: Member, reset: bool) -> list[dict[str, Any]]:
+        """The messages that bring `member`'s screen up to date (frames not yet packed), each with "kind",
+        "id", "title", "reset", "live", "first", "frames" and "quiz"; the member's record of what it was
+        sent (`member.sent`) moves on. `reset`: send the whole screen again.
+        """
+        raise NotImplementedError
+
+    def finished(self, index: int) -> None:
+        """Student `index`'s game has finished: work to do in the background (the room's review thread)."""
+
+    def pending(self) -> list[int]:
+        """Students whose finished games still need `finished` after the room reopens."""
+        return []
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for the room's saved state (sealed: it may hold a deal's seed)."""
+        raise NotImplementedError
+
+    @classmethod
+    def load(cls, room: Any, data: dict[str, Any]) -> Activity:
+        """The activity `to_dict` saved, taken up again by `room` (reopened after a restart)."""
+        raise NotImplementedError
