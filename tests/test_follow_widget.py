@@ -49,7 +49,7 @@ class FakeStudent:
             self.states += 1
             self._session.go(self.step)
             state = Synced(self._session).state()
-        return {**state, "mode": "class", "follow": follow(self.step, self.live), "extra_key": 1}
+        return {**state, "mode": "replay", "follow": follow(self.step, self.live), "extra_key": 1}
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         self.callbacks.append(callback)
@@ -84,7 +84,7 @@ def test_the_traits_are_the_client_s_state_and_follow_it() -> None:
     student = FakeStudent(live=4)
     widget = FollowWidget(student)
     assert len(student.callbacks) == 1
-    assert (widget.mode, widget.step, widget.perspective) == ("class", 4, 0)
+    assert (widget.mode, widget.step, widget.perspective) == ("replay", 4, 0)
     assert widget.follow["status"] == "live" and widget.follow["can_live"] is False
     assert widget.table == student.state()["table"]
     student.teacher_goes(9)

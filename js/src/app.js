@@ -6,17 +6,19 @@
 import { h } from "./dom.js";
 import { viewsIn } from "./features.js";
 import { infoAsRow } from "./info.js";
+import { isClassScreen } from "./names.js";
 import { endedAfter } from "./selectors.js";
 
 const MODE_LABELS = {
-  play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz", class: "Class",
+  play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz",
 };
 
-/** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz", a class
- * "Class"): at its last step, and at every step of a live round that has ended (`endedAfter`). */
+/** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz", a class's
+ * screen "Class"): at its last step, and at every step of a live round that has ended (`endedAfter`). */
 export function modeLabel(state) {
+  if (isClassScreen(state)) return "Class";
   if (!state.mode) return null;
-  if (state.mode !== "quiz" && state.mode !== "class") {
+  if (state.mode !== "quiz") {
     if ((state.table && state.table.phase === "over") || endedAfter(state) !== null) return "Round over";
   }
   return MODE_LABELS[state.mode] || state.mode;

@@ -5,7 +5,7 @@
 
 import { h } from "./dom.js";
 import { RANKS, SUITS, SUIT_ORDER, cardFace, cardText, sameCard } from "./cards.js";
-import { playerName, seatName } from "./names.js";
+import { isClassScreen, playerName, seatName } from "./names.js";
 import { actRequest, actor, canAct, endedAfter, findDiscard, findLaySet, legalActions } from "./selectors.js";
 
 /** The cards selected in the hand (`ui.table`, the table feature's slice: table.js). */
@@ -177,7 +177,7 @@ function discardControls(state, ui) {
  * thinking, else Python's `act_reason`. */
 function waiting(state) {
   const who = actor(state);
-  if (state.mode === "replay" || state.mode === "quiz" || who === null) return null;
+  if (((state.mode === "replay" || state.mode === "quiz") && !isClassScreen(state)) || who === null) return null;
   const end = endedAfter(state);
   let text;
   if (end !== null) text = `The round ended at step ${end}`;

@@ -27,15 +27,20 @@ export function playedBy(state, p) {
   return `${playerName(p)} (${seat})`;
 }
 
-/** Modes where a viewer follows a record from a seat: a replay, a quiz, a class. */
-const FOLLOWED = ["replay", "quiz", "class"];
+/** A class's screen (a student's, following the room): it has the `follow` bar; its mode is its frame's. */
+export function isClassScreen(state) {
+  return Boolean(state && state.follow);
+}
+
+/** Modes where a viewer follows a record from a seat: a replay, a quiz (and a class's screen). */
+const FOLLOWED = ["replay", "quiz"];
 
 /** The name a seat goes by on screen: `playedBy`, except that in a replay, a quiz or a class followed from a
  * seat, the viewer's own seat reads as theirs, "Player 1 (You)" (as a play-mode screen's seat, Python's
  * "You"), never the name of the bot that played the record. */
 export function seatName(state, p) {
   const shown = state.table && state.table.perspective !== undefined ? state.table.perspective : state.perspective;
-  if (FOLLOWED.includes(state.mode) && (p === 0 || p === 1) && p === shown) return `${playerName(p)} (You)`;
+  if ((FOLLOWED.includes(state.mode) || isClassScreen(state)) && (p === 0 || p === 1) && p === shown) return `${playerName(p)} (You)`;
   return playedBy(state, p);
 }
 

@@ -4,16 +4,17 @@
 
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { playerName, playerShort } from "./names.js";
+import { isClassScreen, playerName, playerShort } from "./names.js";
 import { noteMark, noteSteps, noteTicks } from "./notes.js";
 import { eventMarks, marksByStep, reviewTicks } from "./review.js";
 import { AUTOPLAY_MODES, SPEEDS } from "./shared.js";
 
 export { SPEEDS };
 
-/** Modes where autoplay makes sense (the others are played by people): Python's AUTOPLAY_MODES. */
+/** Modes where autoplay makes sense (the others are played by people): Python's AUTOPLAY_MODES; never on a
+ * class's screen (the teacher leads it). */
 export function hasAutoplay(state) {
-  return AUTOPLAY_MODES.includes(state.mode);
+  return AUTOPLAY_MODES.includes(state.mode) && !isClassScreen(state);
 }
 
 /**

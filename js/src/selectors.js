@@ -2,6 +2,7 @@
 // what is legal always comes from table.legal_actions, sent by Python.
 
 import { sameCard } from "./cards.js";
+import { isClassScreen } from "./names.js";
 
 export function legalActions(state) {
   return (state.table && state.table.legal_actions) || [];
@@ -42,12 +43,12 @@ export function roundEndStep(state) {
 }
 
 /** Modes that show a record rather than a round being played: their chip stays theirs while stepping. */
-const RECORD_MODES = ["replay", "quiz", "class"];
+const RECORD_MODES = ["replay", "quiz"];
 
 /** A live round that is over, shown at a step before its end: the step where it ended, else null.
  * Such a screen invites no play: "Round over" in the header, no "to move", no "Go to the latest step". */
 export function endedAfter(state) {
-  if (RECORD_MODES.includes(state.mode)) return null;
+  if (RECORD_MODES.includes(state.mode) || isClassScreen(state)) return null;
   const end = roundEndStep(state);
   return end !== null && state.step < end ? end : null;
 }

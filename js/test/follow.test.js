@@ -14,8 +14,13 @@ function follow(overrides = {}) {
   };
 }
 
+// A lesson's frame as the room sends it (mode "replay", the teacher leads), with the follow bar.
+const LEADS = "In a class the teacher leads: follow, or step back to look";
 function classState(overrides = {}) {
-  return { ...stateFrom("draw_p1"), mode: "class", perspectives: [0], can_act: false, follow: follow(), ...overrides };
+  return {
+    ...stateFrom("draw_p1"), mode: "replay", perspectives: [0], can_act: false, act_reason: LEADS, follow: follow(),
+    ...overrides,
+  };
 }
 
 const QUESTION = {
@@ -52,6 +57,17 @@ describe("the follow bar", () => {
     const why = root.querySelector(`#${back.getAttribute("aria-describedby")}`);
     expect(why.textContent).toBe("You are following the teacher live");
     expect(root.querySelector(".nw-mode").textContent).toBe("Class");
+  });
+
+  it("shows a lesson's frame as a class's screen: the teacher leads, no autoplay, the seat is the student's", () => {
+    const { root } = open(classState());
+    expect(root.querySelector(".nw-waiting").textContent).toBe(LEADS);
+    expect(byKey(root, "play")).toBeNull();
+    expect(root.querySelector(".nw-speed")).toBeNull();
+    expect(root.textContent).toContain("Player 1 (You)");
+    const { root: replay } = open({ ...classState(), follow: null });
+    expect(replay.querySelector(".nw-waiting")).toBeNull();
+    expect(replay.querySelector(".nw-mode").textContent).toBe("Replay");
   });
 
   it("sends {kind: live} when the student looks elsewhere, and follows the state Python sends", async () => {

@@ -65,8 +65,10 @@ describe("a finished game stepped back", () => {
 
 describe("the viewer's seat in a replay, a quiz or a class", () => {
   it("reads as the viewer's, never as the bot that played the replay", () => {
-    for (const mode of ["replay", "quiz", "class"]) {
-      const state = real("worlds_graph_0", { mode }); // a replay of greedy against odds, from Player 1's seat
+    const classScreen = { status: "live", text: "Following the teacher at step 6", name: "Ann", room: "monday" };
+    for (const overrides of [{ mode: "replay" }, { mode: "quiz" }, { mode: "replay", follow: classScreen },
+      { mode: "play", follow: classScreen }]) {
+      const state = real("worlds_graph_0", overrides); // a replay of greedy against odds, from Player 1's seat
       expect(state.seats).toEqual(["greedy", "odds"]);
       const { root } = open(state);
       const own = root.querySelector(".nw-zone-bottom");

@@ -28,7 +28,7 @@ from ..screen.plugin import Request, request, requests_of
 if TYPE_CHECKING:
     from .room import Member
 
-__all__ = ["Activity", "FRAMES_PER_MESSAGE", "Handled", "request"]
+__all__ = ["Activity", "FRAMES_PER_MESSAGE", "Handled", "request", "requests_of"]
 
 FRAMES_PER_MESSAGE = 12
 """Frames in one message (a late student's catch-up comes in several)."""
@@ -47,8 +47,9 @@ class Handled:
 class Activity:
     """One thing the class does on every student's screen (a lesson, a challenge): see the module docstring.
 
-    A subclass sets `kind` (its name in messages and the saved state) and `absent` (what a student is told
-    who sends its requests while another activity is shown), and has an `id` and a `title`. It answers
+    A subclass sets `kind` (its name in messages, in its requests' field naming it, and in the saved state),
+    `absent` (what a student is told who sends its requests while another activity is shown) and `leads`,
+    and has an `id` and a `title`. It answers
     `screens(member, reset)`, `to_dict` / `from_dict`, and marks its request handlers with `@request`; a
     handler takes the member and the request's fields and returns `Handled` (a `NeedleError` refuses it, its
     words sent to the student).
@@ -56,6 +57,9 @@ class Activity:
 
     kind: ClassVar[str] = ""
     absent: ClassVar[str] = "That is not something this class does now"
+    leads: ClassVar[bool] = True
+    """The teacher leads it (a student's follow bar reads "Following the teacher at step N"); False: each
+    student plays their own game (the bar reads the activity's title)."""
     id: int
     title: str | None
 

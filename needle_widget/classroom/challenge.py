@@ -54,6 +54,7 @@ class Challenge(Activity):
 
     kind = "challenge"
     absent = "No challenge is being played"
+    leads = False
 
     def __init__(self, seed: int | None = None, opponent: str = "greedy", *, ident: int = 1,
                  rules: Rules | None = None) -> None:

@@ -39,6 +39,8 @@ AUDIENCES = (0, 1, "assigned")
 CLASS_WORLDS = 100
 """Worlds behind a class question's model figures (the reveal's; a quiz alone uses QUIZ_WORLDS)."""
 WAITING = "Sent: the teacher reveals the answer to everyone at once."
+LEADS = "In a class the teacher leads: follow, or step back to look"
+"""Why a lesson's screen has no controls (its frames' `act_reason`)."""
 HELD = re.compile(r"Held back until you have answered every question: [^.]*")
 
 
@@ -218,7 +220,8 @@ class Lesson(Activity):
         if (seat, k) not in self._cache:
             if seat not in self._frames:
                 self._frames[seat] = Frames(self.replay, seat, spoilers=False)
-            self._cache[seat, k] = self._frames[seat].at(k, "In a class you see your own seat only")
+            frame = self._frames[seat].at(k, "In a class you see your own seat only")
+            self._cache[seat, k] = {**frame, "can_act": False, "act_reason": LEADS}
         return self._cache[seat, k]
 
     def screens(self, member: Any, reset: bool) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ from ..records.replay import Replay
 from ..screen.frames import pack
 from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
 from .activities import ACTIVITIES, owner_of
-from .activity import FRAMES_PER_MESSAGE, Activity, Handled
+from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request, requests_of
 from .address import Address
 from .board import board_state
 from .challenge import Challenge
@@ -45,7 +45,7 @@ from .listeners import Listeners
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
-__all__ = ["Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
+__all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
 
 log = logging.getLogger("needle_widget.classroom")
 KEEP_IN_BOX = 64
@@ -229,6 +229,21 @@ class Room:
         self._notify()
         return challenge
 
+    def show(self, activity: Activity) -> Activity:
+        """Put `activity` (any `Activity`: a lesson, a challenge, one of your own) on every student's screen;
+        `lead` and `challenge` make theirs and show them here. Its students' requests go to its `@request`
+        handlers; the room saves it with the room's state (taken up again on reopening if its kind is one of
+        `classroom.activities.ACTIVITIES`).
+        """
+        if not isinstance(activity, Activity) or not activity.kind:
+            raise ClassError(f"A room shows an Activity with a kind, not {quote(activity)}")
+        with self._lock:
+            self._show(activity)
+            self._send_all()
+        self._save()
+        self._notify()
+        return activity
+
     def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
         """Make `change` to `lesson` (the room's current one) under the room's lock, then send every joined
         student what changed, save the room and tell the board (`Lesson.go`, `ask` and `reveal` call this).
@@ -281,19 +296,27 @@ class Room:
             return board_state(self, view)
 
     def board_request(self, message: Any) -> None:
-        """A board's request: {"kind": "reveal"}, or {"kind": "open", "name": NAME} (checked here: NAME has
-        a challenge game; the board then shows `open_replay(NAME)`). A refusal raises ClassError.
+        """A board's request, answered by the room's `@request` handlers (`BOARD_REQUESTS`): {"kind": "reveal"},
+        or {"kind": "open", "name": NAME} (checked here: NAME has a challenge game; the board then shows
+        `open_replay(NAME)`). A refusal raises ClassError.
         """
         kind = message.get("kind") if isinstance(message, dict) else None
-        if kind == "reveal":
-            if self.lesson is None:
-                raise ClassError("No lesson is led: there is nothing to reveal")
-            self.lesson.reveal()
-            return
-        if kind == "open":
-            self.replay_of(message.get("name"))
-            return
-        raise ClassError(f"Unknown board request {quote(kind)}")
+        handler = BOARD_REQUESTS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise ClassError(f"Unknown board request {quote(kind)}")
+        handler.call(self, message)
+
+    @request("reveal")
+    def request_reveal(self) -> None:
+        """The board's Reveal: the lesson's open question revealed on every screen."""
+        if self.lesson is None:
+            raise ClassError("No lesson is led: there is nothing to reveal")
+        self.lesson.reveal()
+
+    @request("open", "name")
+    def request_open(self, name: Any) -> None:
+        """The board's Open replay: checks that `name` has a challenge game (the board opens it)."""
+        self.replay_of(name)
 
     def subscribe(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback()` after every change (from the room's reader thread too); returns the unsubscriber."""
@@ -366,7 +389,7 @@ class Room:
         shown = (activity.kind, activity.id)
         if reset or member.shown != shown:
             member.sent, reset = -1, True
-        out = [{**base, **message} for message in activity.screens(member, reset)]
+        out = [{**base, "leads": activity.leads, **message} for message in activity.screens(member, reset)]
         member.shown = shown
         return out
 
@@ -495,8 +518,9 @@ class Room:
                      "members": [m.to_dict() for m in self._members.values()],
                      "earlier": [a.to_dict() for a in self._earlier]}
             for cls in ACTIVITIES:
-                latest = self._latest.get(cls.kind)
-                state[cls.kind] = latest.to_dict() if latest is not None else None
+                state[cls.kind] = None
+            for kind, latest in self._latest.items():
+                state[kind] = latest.to_dict()
             return state
 
     def _save(self) -> None:
@@ -549,6 +573,10 @@ class Room:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+BOARD_REQUESTS = requests_of(Room)
+"""The board's requests, by kind: the room's methods marked with `@request`."""
 
 
 class _Outgoing:

@@ -40,7 +40,6 @@ IDLE: dict[str, Any] = {
 }
 """The screen before the room has sent anything."""
 MAX_FRAMES = 2000
-LEADS = "In a class the teacher leads: follow, or step back to look"
 
 
 class Student:
@@ -58,6 +57,7 @@ class Student:
         """The student's name, as the room knows it (once the room has answered)."""
         self._frames: dict[int, dict[str, Any]] = {}
         self._kind, self._id, self._title = "idle", 0, None
+        self._leads = True
         self._live: int | None = None
         self._looking: int | None = None
         self._quiz: dict[str, Any] | None = None
@@ -79,6 +79,16 @@ class Student:
                 f"step={self.step}, live={self._live})")
 
     # ---- sending ------------------------------------------------------------------------------
+
+    def post(self, message: dict[str, Any]) -> None:
+        """Send the room's activity a request, as its `@request` handlers name it: {"t": kind, <activity's
+        kind>: its id, fields...} (the widget's "act" and "quiz_answer" are sent this way). The room answers
+        with the screen, a refusal's words in the follow bar.
+        """
+        if not isinstance(message, dict) or not isinstance(message.get("t"), str) or message["t"] == "hello":
+            raise ClassError(f"A request to the room is a dict with its kind in 't', not {quote(message)}")
+        with self._lock:
+            self._post(message)
 
     def _post(self, message: dict[str, Any]) -> None:
         self._out = next_seq(self._out) if self._clock is None else max(self._out + 1, self._clock())
@@ -115,6 +125,7 @@ class Student:
             if (kind, ident) != (self._kind, self._id):
                 self._sent_answer = None
         self._kind, self._id, self._title = kind, ident, m.get("title")
+        self._leads = m.get("leads", True)
         self._heard = True
         self.name = m.get("name") or self.name
         if m.get("frames"):
@@ -152,17 +163,13 @@ class Student:
             if frame is not None:
                 state["step"], state["steps"] = shown, max(self._frames)
             quiz = self._quiz_state()
-            if quiz is not None and quiz["reveal"] is None and self._kind == "lesson":
+            if quiz is not None and quiz["reveal"] is None:
                 state["info"] = dict(HIDDEN_INFO)
                 state["shown_notes"] = quiet_notes(state.get("shown_notes"))
-            if self._kind == "challenge" and frame is not None:
-                if self._looking is not None:
-                    state["can_act"], state["act_reason"] = False, f"Back to live (step {self._live}) to play"
-                elif self._pending_act:
-                    state["can_act"], state["act_reason"] = False, "Sent: waiting for the room"
-            elif frame is not None:
-                state["can_act"], state["act_reason"] = False, LEADS
-            state["mode"] = "class"
+            if state["can_act"] and self._looking is not None:
+                state["can_act"], state["act_reason"] = False, f"Back to live (step {self._live}) to play"
+            elif state["can_act"] and self._pending_act:
+                state["can_act"], state["act_reason"] = False, "Sent: waiting for the room"
             state["quiz_state"] = quiz
             state["follow"] = self._follow()
             return state
@@ -183,9 +190,9 @@ class Student:
             status, text = "offline", f"The class's channel does not answer: retrying. ({self.link.why})"
         elif not self._heard or self._kind == "idle":
             status, text = "waiting", "Waiting for the teacher to start"
-        elif self._kind == "challenge":
+        elif not self._leads:
             status = "live" if self._looking is None else "looking"
-            text = self._title or "One deal for the class"
+            text = self._title or "Your game"
             if self._looking is not None:
                 text = f"You are looking at step {self._looking}; your game is at step {self._live}"
         elif self._looking is None:
@@ -238,20 +245,18 @@ class Student:
         value = check_answer(QuizQuestion(q["step"], q["kind"], quiz["seat"]), answer,
                              q["form"].get("candidates"))
         value = list(value) if isinstance(value, tuple) else value
-        self._post({"t": "answer", "lesson": self._id, "index": index, "answer": value})
+        self._post({"t": "answer", self._kind: self._id, "index": index, "answer": value})
         self._sent_answer = (self._id, index, value)
 
     def _request_act(self, raw: Any) -> None:
         state = self.state()
-        if self._kind != "challenge":
-            raise ClassError("There is no game to play now: the class follows the teacher")
         if not state["can_act"]:
             raise ClassError(f"Not your move now: {state['act_reason']}")
         try:
             action = A.from_dict(raw)
         except NeedleError as bad:
             raise ClassError(str(bad)) from None
-        self._post({"t": "act", "challenge": self._id, "action": action.to_dict()})
+        self._post({"t": "act", self._kind: self._id, "action": action.to_dict()})
         self._pending_act = True
 
     # ---- Python's side ------------------------------------------------------------------------
