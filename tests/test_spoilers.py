@@ -166,8 +166,8 @@ def test_while_the_panels_compute_nothing_of_a_later_step_is_shown() -> None:
         while (job := desk.next_job()) is not None:
             job.run()
 
-    desk.request_worlds(True)
-    desk.request_graph(True)
+    desk.analysis.show_worlds(0, True)
+    desk.analysis.show_graph(0, True)
     desk.session.go(10)
     run()
     assert synced.state()["worlds"]["step"] == 10

@@ -316,9 +316,9 @@ def whatif_figures(seconds: float) -> list[Figure]:
     def longest_job() -> Figure:
         desk = Desk(Session(replay=replay, perspective=0))
         desk.session.go(n // 2)
-        desk.request_worlds(True, model="greedy")
-        desk.request_playout()
-        desk.request_graph(True)
+        desk.analysis.show_worlds(0, True, model="greedy")
+        desk.analysis.play_out()
+        desk.analysis.show_graph(0, True)
         longest = 0.0
         while (job := desk.next_job()) is not None:
             start = time.perf_counter()

@@ -112,18 +112,9 @@ _GAME: dict[str, Slot] = {
         ("Hidden while the round is live"), or None."""),
     "nearby": Slot("dict", {}, """While browsing a record: {"<k>": {table, info}} for steps step-1 and step+1,
         shown at once on a key press.""", fixed=True),
-    "branch_info": Slot("optional_dict", None, """In a branch ("play from here"): {from_step, world: "real" |
-        "sampled", seat, opponent, back, text: "Branch from step 34: the real cards"} (the replay's seed is named
-        to the teacher only); else None.""", fixed=True),
     "offers": Slot("dict", {}, """What this screen may start now: {branch: {seats, worlds, opponents: [{id,
         label}], reason}, worlds: {seats, models: [{id, label}], reason}, graph: {seats, models, reason},
         new_game: {reason}, notes: ...} (reason: why not, in public words, or None).""", fixed=True),
-    "worlds": Slot("optional_dict", None, """The possible-worlds panel (`whatif.worlds_panel` for the shown step
-        and seat) with status "computing" | "ready" | "failed" and playout (None, or `whatif.playout` with its
-        status); None when closed.""", fixed=True),
-    "graph": Slot("optional_dict", None, """The game's graph for one seat: {status, seat, model, n, done, total,
-        steps, needle, points: [`whatif.graph_point`], markers: [`whatif.graph_markers`]}; None when
-        closed.""", fixed=True),
 }
 
 SCREEN: dict[str, Slot] = {**_GAME, **{name: _from_feature(t) for name, t in feature_traits().items()}}

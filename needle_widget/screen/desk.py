@@ -53,7 +53,6 @@ from ..engine.game import Game
 from ..engine.seats import PERSPECTIVE_LABELS, Perspective, player_name
 from ..inference import worlds as W
 from . import guard, whatif
-from .plugin import request
 from .session import Session, quote
 
 __all__ = ["Analysis", "Desk", "Job", "DEALS", "WORLDS", "CACHE"]
@@ -401,6 +400,11 @@ class Desk:
         self._deals: list[int] = [] if first is None else [first.seed]
 
     @property
+    def branches_made(self) -> int:
+        """How many branches this desk has made (a new branch's bot and world are seeded with it)."""
+        return self._made
+
+    @property
     def analysis(self) -> Analysis:
         """The shown session's panels."""
         return self._analyses[id(self.session)]
@@ -431,13 +435,6 @@ class Desk:
             "opponents": _opponents(),
             "reason": self.branch_reason(game),
         }
-
-    def offers(self, game: Game | None = None) -> dict[str, Any]:
-        """The `offers` trait: the branch, worlds and graph this screen may start now, and whether
-        it may start a new game ({"reason": None, "deals": ["new", "same"]} if so, else why not).
-        """
-        return {"branch": self.branch_offer(game), **self.analysis.offers(self.session.perspective),
-                "new_game": {"reason": self.new_game_reason(), "deals": list(DEALS)}}
 
     # ---- a new game -----------------------------------------------------------------------------
 
@@ -485,15 +482,6 @@ class Desk:
         self.home.new_game(game)
         self._deals.append(game.seed)
         self._analyses[id(self.home)] = self.analysis.fresh()
-
-    @request("new_game", "deal")
-    def request_new_game(self, deal: Any = None) -> None:
-        """{kind: "new_game", deal?: "new" (the default) | "same"}: a new deal, or the round just played
-        dealt again (checked against `offers`).
-        """
-        if deal not in (None, *DEALS):
-            raise ArgumentError(f"Cannot deal {quote(deal)}: choose {' or '.join(map(repr, DEALS))}")
-        self.new_game(same_deal=deal == "same")
 
     def branch(self, seat: Any = 0, opponent: Any = None, world: Any = "real", seed: Any = None) -> None:
         """Python: play on from the shown step in a new live game, as `seat` against `opponent` (a bot,
@@ -555,51 +543,6 @@ class Desk:
                 else f"a possible world, drawn from {player_name(b['seat'])}'s view")
         return {"from_step": b["from_step"], "world": b["world"], "seat": b["seat"], "opponent": b["opponent"],
                 "back": b["back"], "text": f"Branch from step {b['from_step']}{of}: {kind}"}
-
-    # ---- the browser's requests ------------------------------------------------------------------------
-
-    @request("branch", "seat", "opponent", "world")
-    def request_branch(self, seat: Any, opponent: Any, world: Any) -> None:
-        """{kind: "branch", seat, opponent (a built-in bot's name or "hotseat"), world}: checked against `offers`."""
-        offer = self.branch_offer()
-        if offer["reason"] is not None:
-            raise ArgumentError(f"Cannot play from here: {offer['reason'][0].lower()}{offer['reason'][1:]}")
-        if type(seat) is not int or seat not in offer["seats"]:
-            raise PerspectiveError(f"Cannot play from here as {quote(seat)}: this screen may play "
-                                   + (", ".join(player_name(p) for p in offer["seats"]) or "no seat"))
-        if world not in offer["worlds"]:
-            raise PerspectiveError(f"Cannot play from here with world {quote(world)}: this screen may choose "
-                                   + " or ".join(map(repr, offer["worlds"])))
-        bots = guard.builtin_bots()
-        if opponent != HOTSEAT and (not isinstance(opponent, str) or opponent not in bots):
-            raise ArgumentError(f"Cannot play against {quote(opponent)}: choose {', '.join(bots)} or {HOTSEAT!r}")
-        self.branch(seat, HOTSEAT if opponent == HOTSEAT else bots[opponent](seed=self._made), world,
-                    seed=self._made)
-
-    @request("back")
-    def request_back(self) -> None:
-        """{kind: "back"}: leave the branch."""
-        self.back()
-
-    @request("worlds", "open", "seat", "model")
-    def request_worlds(self, open_: Any, seat: Any = None, model: Any = None) -> None:
-        """{kind: "worlds", open, seat?, model?}: open or close the possible-worlds panel."""
-        self.analysis.show_worlds(self.session.perspective, open_, seat, model)
-
-    @request("resample")
-    def request_resample(self) -> None:
-        """{kind: "resample"}: other worlds."""
-        self.analysis.resample()
-
-    @request("playout")
-    def request_playout(self) -> None:
-        """{kind: "playout"}: play the worlds out."""
-        self.analysis.play_out()
-
-    @request("graph", "open", "seat", "model")
-    def request_graph(self, open_: Any, seat: Any = None, model: Any = None) -> None:
-        """{kind: "graph", open, seat?, model?}: open or close the game's graph."""
-        self.analysis.show_graph(self.session.perspective, open_, seat, model)
 
     def add_worker(self, worker: Any) -> None:
         """A feature with work of its own (the review): `worker.next_job(perspective)` gives a `Job` or None,

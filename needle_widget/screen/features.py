@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .desk import Desk
 from .notepad import Notepad
+from .panels import PANELS
 from .plugin import Feature, Request, Trait, requests_of
 from .quizmode import QuizMode
 from .reviewpanel import ReviewPanel
@@ -18,7 +19,7 @@ from .session import Session
 
 __all__ = ["FEATURES", "REQUESTS", "feature_traits"]
 
-FEATURES: tuple[type[Feature], ...] = (Notepad, QuizMode, ReviewPanel)
+FEATURES: tuple[type[Feature], ...] = (*PANELS, Notepad, QuizMode, ReviewPanel)
 """The features of a screen, in the order their traits are synced."""
 
 REQUESTS: dict[str, Request] = requests_of(Session, Desk, *FEATURES)

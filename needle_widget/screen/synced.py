@@ -19,6 +19,7 @@ from . import display
 from .desk import Desk
 from .features import FEATURES, feature_traits
 from .notepad import Notepad
+from .panels import PANELS
 from .plugin import Feature
 from .quizmode import QuizMode
 from .session import Session
@@ -46,7 +47,7 @@ class Synced:
 
     def state(self) -> dict[str, Any]:
         """Every synced trait of NeedleWidget except `error`, `answer` and `scale`, by name (see widget.py)."""
-        s, desk = self._session, self._desk
+        s = self._session
         perspective = s.perspective
         game = s.game_at(s.step)
         whole = s.whole()
@@ -54,7 +55,7 @@ class Synced:
         key = (perspective, len(whole), id(whole))
         if key != self._events_key:
             self._events, self._events_key = display.events(whole, perspective), key
-        offers = desk.offers(game)
+        offers: dict[str, Any] = {}
         features = dict(self._empty)
         for feature in self.features:
             features.update(feature.synced(perspective))
@@ -80,10 +81,7 @@ class Synced:
             "act_reason": act_reason,
             "hidden_reason": s.hidden_reason(),
             "paused": s.paused,
-            "branch_info": desk.branch_info(),
             "offers": offers,
-            "worlds": desk.analysis.worlds_state(perspective),
-            "graph": desk.analysis.graph_state(perspective),
             **features,
         }
 
@@ -130,10 +128,10 @@ def example_whatif_states() -> dict[str, dict[str, Any]]:
     for perspective in ("teacher", 0, "spectator"):
         desk = Desk(Session(replay=replay, perspective=perspective))
         desk.session.go(6)
-        desk.request_worlds(True)
-        desk.request_playout()
+        desk.analysis.show_worlds(perspective, True)
+        desk.analysis.play_out()
         if perspective != "spectator":
-            desk.request_graph(True)
+            desk.analysis.show_graph(perspective, True)
         out[f"worlds_graph_{perspective}"] = Synced(run(desk)).state()
     desk = Desk(Session(replay=replay, perspective="teacher"))
     desk.session.go(4)
@@ -169,13 +167,13 @@ def _example_review() -> dict[str, dict[str, Any]]:
     synced = Synced(desk)
     panel = next(f for f in synced.features if isinstance(f, ReviewPanel))
     panel.show(0, worlds=4)
-    desk.request_graph(True)
+    desk.analysis.show_graph(0, True)
     desk.session.go(13)
     while (job := desk.next_job()) is not None:
         job.run()
     out["review_player"] = synced.state()
     desk.session.show("teacher")
-    desk.request_graph(False)
+    desk.analysis.show_graph("teacher", False)
     while (job := desk.next_job()) is not None:
         job.run()
     out["review_teacher"] = synced.state()
@@ -205,7 +203,7 @@ def _example_notes_and_quiz() -> dict[str, dict[str, Any]]:
     quiz = QuizMode(session, QuizRun(replay, questions_from_notes(replay, 0), student="ann",
                                      replay_name="detective", n=40))
     desk = Desk(session)
-    synced = Synced(desk, [Notepad(desk), quiz])
+    synced = Synced(desk, [*(cls(desk) for cls in PANELS), Notepad(desk), quiz])
     for i, answer in enumerate(("steal", 0.25, ["AC", "6D"])):
         if i:
             quiz.go(i)
