@@ -118,10 +118,10 @@ def test_a_student_posts_only_requests(url):
 
 
 def test_the_room_and_the_student_dispatch_on_no_activity_s_kind():
-    """Adding an activity touches its module and one line of ACTIVITIES: room.py, student.py and link.py
+    """Adding an activity touches its module and one line of ACTIVITIES: room.py, student.py, link.py and board.py
     name no activity's kind.
     """
-    for name in ("room.py", "student.py", "link.py"):
+    for name in ("room.py", "student.py", "link.py", "board.py"):
         text = (CLASSROOM / name).read_text(encoding="utf-8")
         code = "\n".join(line for line in text.splitlines() if not line.strip().startswith(('"""', "#")))
         for words in [f'"{cls.kind}"' for cls in activities.ACTIVITIES] + ["showing =="]:

@@ -75,6 +75,18 @@ class Activity:
         """
         raise NotImplementedError
 
+    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
+        """The activity's part of the teacher's board for `view` ("teacher", or "projector": no names):
+        top-level keys, plus "roster" (counts) and "students" (a row of columns for each of `members`, the
+        teacher's view only) merged into the board's own.
+        """
+        return {}
+
+    @classmethod
+    def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
+        """The board's part when no activity of this kind has run (the same keys as `board`, empty)."""
+        return {}
+
     def finished(self, index: int) -> None:
         """Student `index`'s game has finished: work to do in the background (the room's review thread)."""
 

@@ -32,6 +32,9 @@ __all__ = ["Challenge", "Played", "CHALLENGE_WORLDS"]
 CHALLENGE_WORLDS = MATCH_WORLDS
 """Worlds per decision in the reviews that rank a challenge (as a luck-adjusted tournament's)."""
 ONLY = "In a challenge you see your own seat only"
+RANKING_NOTE = ("Ranked by luck-adjusted score: the result with the luck of the deal and the draws taken out (each "
+                "decision valued from what the student knew; the bot's skill counts against them). The raw result is "
+                "beside it.")
 
 
 @dataclass
@@ -154,6 +157,22 @@ class Challenge(Activity):
             adjusted = match_score(me, bot)
             row.update(luck=f"{me.luck:+.2f}", adjusted=f"{adjusted:.2f}", sort=adjusted)
         return row
+
+    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
+        """The board's ranking: the finished games by luck-adjusted score, the raw result beside it."""
+        rows = [{**self.row(m.index), "name": m.name if view == "teacher" else None}
+                for m in members if m.index in self.games]
+        ranked = sorted(rows, key=lambda r: (r["sort"] is None, -(r["sort"] or 0), -(r["score"] or -999)))
+        for rank, row in enumerate(ranked, start=1):
+            row["rank"] = rank if row["sort"] is not None else None
+            row["can_open"] = row["can_open"] and view == "teacher"
+            del row["sort"]
+        return {"challenge": {"opponent": self.opponent, "rows": ranked, "note": RANKING_NOTE}}
+
+    @classmethod
+    def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
+        """No challenge yet: no ranking."""
+        return {"challenge": None}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the room's saved state (the seed is the teacher's: the state is sealed)."""

@@ -28,6 +28,7 @@ from ..teaching.answers import Answer
 from ..teaching.quiz import QuizQuestion, ask, check_answer, check_question, revealer
 from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request
 from .errors import ClassError
+from .lessonboard import lesson_board
 
 if TYPE_CHECKING:
     from .room import Room
@@ -436,6 +437,17 @@ class Lesson(Activity):
         for asked in lesson.asked:
             asked.lesson = lesson
         return lesson
+
+    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
+        """The lesson shown, its latest question, the answers' distribution, each student's answer and score
+        once revealed, and Reveal (`lessonboard`).
+        """
+        return lesson_board(self, view, members)
+
+    @classmethod
+    def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
+        """No lesson yet: no question, nothing to reveal."""
+        return lesson_board(None, view, members)
 
     @classmethod
     def load(cls, room: Any, data: dict[str, Any]) -> Lesson:

@@ -133,6 +133,10 @@ class Room:
         latest = self._latest.get(Challenge.kind)
         return latest if isinstance(latest, Challenge) else None
 
+    def latest(self, kind: str) -> Activity | None:
+        """The activity of `kind` shown now or last ("lesson", "challenge", ...), or None."""
+        return self._latest.get(kind)
+
     def _show(self, activity: Activity) -> None:
         """Put `activity` on every student's screen (the latest of its kind)."""
         self._latest[activity.kind] = self.activity = activity
