@@ -128,6 +128,27 @@ function challenge(c) {
   );
 }
 
+/** A match's tables: who sits at each (names on the teacher's view), the round, and the margin so far. */
+function match(m) {
+  if (!m) return null;
+  const tables = Array.isArray(m.tables) ? m.tables : [];
+  return h(
+    "section",
+    { class: "nb-match", "data-key": "match", "aria-label": "Match" },
+    h("h3", { class: "nb-h" }, `Match: ${m.deals} ${m.deals === 1 ? "deal" : "deals"}, each played from both seats`),
+    h("table", { class: "nb-table nb-tables" },
+      h("caption", null, "Tables: points won minus points lost over the finished rounds"),
+      h("thead", null, h("tr", null,
+        ["Table", "Players", "Round", "Now", "Margin"].map((col) => h("th", { scope: "col" }, col)))),
+      h("tbody", null, tables.map((t) => h("tr", { class: t.status === "playing" ? "nb-playing" : null },
+        h("th", { scope: "row" }, String(t.table)),
+        h("td", null, (t.players || []).join(" · ")),
+        h("td", null, `${t.round} of ${t.rounds}`),
+        h("td", null, t.status === "over" ? "Round over" : "Playing"),
+        h("td", null, (t.margin || []).map((v) => (v > 0 ? `+${v}` : String(v))).join(" / ")))))),
+  );
+}
+
 /** The whole board. `view` is the trait (the board's own says the same once Python answered). */
 export function renderBoard(board, view, ui) {
   const uid = ui.uid || "nb";
@@ -146,5 +167,6 @@ export function renderBoard(board, view, ui) {
         calibration(board.calibration)),
       shown === "teacher" ? h("div", { class: "nb-col" }, students(board.students)) : null),
     challenge(board.challenge),
+    match(board.match),
   );
 }

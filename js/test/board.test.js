@@ -104,6 +104,19 @@ describe("the board", () => {
     expect(root.textContent).toContain("Revealed: Player 1 won");
   });
 
+  it("lists a match's tables with their players, round and margin, and no names on the projector", () => {
+    const board = teacherBoard();
+    board.match = { deals: 2, tables: [
+      { table: 1, players: ["Ann", "Bob"], round: 2, rounds: 4, status: "playing", margin: [3, -3] },
+      { table: 2, players: ["Cy", "Bot"], round: 1, rounds: 4, status: "over", margin: [0, 0] }] };
+    const { root } = open(board);
+    const section = byKey(root, "match");
+    expect(section.getAttribute("aria-label")).toBe("Match");
+    const rows = [...section.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
+    expect(rows).toEqual([["1", "Ann · Bob", "2 of 4", "Playing", "+3 / -3"], ["2", "Cy · Bot", "1 of 4", "Round over", "0 / 0"]]);
+    expect(byKey(open(teacherBoard()).root, "match")).toBeNull();
+  });
+
   it("ranks the challenge with an Open replay button per row it may open", () => {
     const { root, model } = open(teacherBoard());
     const ranking = root.querySelector(".nb-ranking");

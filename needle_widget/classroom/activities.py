@@ -7,10 +7,11 @@ from __future__ import annotations
 from .activity import Activity
 from .challenge import Challenge
 from .lesson import Lesson
+from .match import Match
 
 __all__ = ["ACTIVITIES", "owner_of"]
 
-ACTIVITIES: tuple[type[Activity], ...] = (Lesson, Challenge)
+ACTIVITIES: tuple[type[Activity], ...] = (Lesson, Challenge, Match)
 """Every activity, in the order the room saves them."""
 
 

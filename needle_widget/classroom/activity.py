@@ -36,12 +36,15 @@ FRAMES_PER_MESSAGE = 12
 
 @dataclass(frozen=True)
 class Handled:
-    """What a student's request did: a line for the student's follow bar (`note`), and whether it finished
-    the student's game (`finished`: the room reviews it in the background, `Activity.finished`).
+    """What a student's request did: a line for the student's follow bar (`note`), whether it finished the
+    student's game (`finished`: the room reviews it in the background, `Activity.finished`), and whose
+    other screens changed (`also`).
     """
 
     note: str | None = None
     finished: bool = False
+    also: tuple[int, ...] = ()
+    """Other students whose screens the request changed (a match's opponent): the room sends them theirs."""
 
 
 class Activity:

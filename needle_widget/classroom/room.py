@@ -42,6 +42,7 @@ from .errors import ClassError
 from .lesson import Lesson
 from .link import Link
 from .listeners import Listeners
+from .match import Match
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
@@ -247,6 +248,17 @@ class Room:
         self._save()
         self._notify()
         return activity
+
+    def match(self, deals: int = 2, seed: int | None = None, opponent: str = "greedy") -> Match:
+        """The students play each other (`classroom.match`): seated two a table in the order invited (a bot
+        `opponent` takes an odd seat), every table playing the same `deals`, each twice with the seats
+        swapped. The room holds the deals and the games; each student's screen shows their own seat.
+        """
+        with self._lock:
+            latest = self._latest.get(Match.kind)
+            match = Match([m.index for m in self._members.values()], deals, seed, opponent,
+                          ident=latest.id + 1 if latest is not None else 1)
+        return self.show(match)  # type: ignore[return-value]
 
     def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
         """Make `change` to `lesson` (the room's current one) under the room's lock, then send every joined
@@ -478,6 +490,10 @@ class Room:
         if not isinstance(handled, Handled):
             raise TypeError(f"{type(activity).__name__}.{handler.method} returned {handled!r}, not Handled")
         self._send(member, note=handled.note)
+        for index in handled.also:
+            other = self._members.get(index)
+            if other is not None and other.joined:
+                self._send(other)
         return handled.finished
 
 

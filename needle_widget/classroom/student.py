@@ -221,9 +221,11 @@ class Student:
                 self._request_answer(message.get("index"), message.get("answer"))
             elif kind == "act":
                 self._request_act(message.get("action"))
+            elif kind == "new_game":
+                self._request_next(message.get("deal"))
             else:
                 raise ClassError(f"{quote(kind)} is not something a class screen does "
-                                 "(it follows the teacher: step, live, quiz_answer, act)")
+                                 "(it follows the teacher: step, live, quiz_answer, act, new_game)")
         self._notify()
 
     def _request_step(self, to: Any) -> None:
@@ -257,6 +259,13 @@ class Student:
         except NeedleError as bad:
             raise ClassError(str(bad)) from None
         self._post({"t": "act", self._kind: self._id, "action": action.to_dict()})
+        self._pending_act = True
+
+    def _request_next(self, deal: Any) -> None:
+        offer = (self.state().get("offers") or {}).get("new_game")
+        if not offer or offer.get("reason"):
+            raise ClassError(offer["reason"] if offer and offer.get("reason") else "There is no next deal here")
+        self._post({"t": "new_game", self._kind: self._id, "deal": deal})
         self._pending_act = True
 
     # ---- Python's side ------------------------------------------------------------------------

@@ -40,10 +40,11 @@ REPLAY_CELLS = [
 ]
 
 
-def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str], workspace: str | None = None) -> None:
+def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str], workspace: str | None = None,
+                  shows: str = ".nw-root") -> None:
     """Write `cells` as notebook `name`, open it in JupyterLab (in `workspace`, for pages open side by side:
     pages of one browser share the default workspace, whose saved layout one page could restore in another)
-    and run all its cells.
+    and run all its cells, until a widget (`shows`: the game's by default) is visible.
     """
     page.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
@@ -55,7 +56,7 @@ def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str], worksp
     page.wait_for_function(KERNEL_READY)
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name=re.compile(r"^Run All Cells")).click()
-    expect(widget_root(page).first).to_be_visible()
+    expect(page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {shows}").first).to_be_visible()
 
 
 def widget_root(page: Page):

@@ -1,0 +1,251 @@
+"""Students play each other: a duplicate match (`room.match(deals=2)`).
+
+The room seats the students at tables, two a table in the order invited; with an odd count a bot
+(`opponent`) takes the last table's empty seat. Every table plays the same deals, as a duplicate movement:
+each deal twice, the seats swapped the second time, so each student meets each deal's good and bad cards
+from both seats. A table moves on to its next round when one of its students asks for the next deal
+(the widget's "New game") once the round is over.
+
+The room is the game server: it holds the deals (their seeds), the games and the bot. A student's kernel
+sends its moves and receives only its own seat's frames; the opponent's moves reach its screen as the
+room sends it the new frame. Each finished round is kept (`Table.results`) for the board and the record.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.errors import NeedleError, quote
+from ..engine.game import Game
+from ..engine.rules import Rules
+from ..engine.seats import player_name
+from ..players.bots import BOTS, make_bot
+from ..records.replay import Replay
+from ..screen.desk import Desk
+from ..screen.frames import FIXED
+from ..screen.guard import play_bots
+from ..screen.session import Session
+from ..screen.synced import Synced
+from .activity import Activity, Handled, request
+from .errors import ClassError
+
+__all__ = ["Match", "Table", "MAX_DEALS"]
+
+MAX_DEALS = 20
+"""Deals in one match at most (each is played twice at every table)."""
+ONLY = "In a match you see your own seat only"
+
+
+@dataclass
+class Table:
+    """A table of a match: its two students (member indices; None is the bot), the round it plays (round r
+    is deal r // 2, the seats swapped when r is odd), its game and each human seat's screen, and the
+    finished rounds' results.
+    """
+
+    number: int
+    players: tuple[int, int | None]
+    round: int = 0
+    game: Game | None = None
+    sessions: dict[int, Session] = field(default_factory=dict)
+    synced: dict[int, Synced] = field(default_factory=dict)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    def seat_of(self, index: int) -> int:
+        """The seat student `index` plays this round."""
+        seat = self.players.index(index)
+        return seat if self.round % 2 == 0 else 1 - seat
+
+    def at_seat(self, seat: int) -> int | None:
+        """The student at `seat` this round (None: the bot)."""
+        return self.players[seat if self.round % 2 == 0 else 1 - seat]
+
+    @property
+    def over(self) -> bool:
+        """The round at this table is over."""
+        return self.game is not None and self.game.result is not None
+
+
+class Match(Activity):
+    """The match `room.match(...)` started: see the module docstring."""
+
+    kind = "match"
+    absent = "No match is being played"
+    leads = False
+
+    def __init__(self, players: list[int], deals: int = 2, seed: int | None = None, opponent: str = "greedy", *,
+                 ident: int = 1, rules: Rules | None = None, seeds: list[int] | None = None) -> None:
+        if type(deals) is not int or not 1 <= deals <= MAX_DEALS:
+            raise ClassError(f"A match plays 1 to {MAX_DEALS} deals, not {quote(deals)}")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise ClassError(f"A match's seed is a whole number from 0 to 2**63 - 1, not {quote(seed)}")
+        if not isinstance(opponent, str) or opponent.strip().lower() not in BOTS:
+            raise ClassError(f"A match's bot is one of {', '.join(BOTS)}, not {quote(opponent)}")
+        if len(players) < 1:
+            raise ClassError("A match needs at least one invited student")
+        rng = random.Random(secrets.randbits(63) if seed is None else seed)
+        self.seeds = list(seeds) if seeds is not None else [rng.getrandbits(63) for _ in range(deals)]
+        self.opponent, self.id, self.rules = opponent.strip().lower(), ident, rules or Rules()
+        self.title = f"Match of {len(self.seeds)} deals"
+        pairs = [(players[i], players[i + 1] if i + 1 < len(players) else None) for i in range(0, len(players), 2)]
+        self.tables = [Table(n + 1, pair) for n, pair in enumerate(pairs)]
+        self._sent: dict[int, tuple[int, int]] = {}
+        for table in self.tables:
+            self._deal(table)
+
+    def __repr__(self) -> str:
+        return f"Match(deals={len(self.seeds)}, tables={len(self.tables)}, opponent={self.opponent!r})"
+
+    @property
+    def rounds(self) -> int:
+        """Rounds at every table: each deal twice."""
+        return 2 * len(self.seeds)
+
+    def _deal(self, table: Table, replay: Replay | None = None) -> None:
+        seed = self.seeds[table.round // 2]
+        game = Game(seed=seed, rules=self.rules) if replay is None else replay.game_at(len(replay))
+        game.players = tuple(self._name_at(table, seat) for seat in (0, 1))
+        table.game, table.sessions, table.synced = game, {}, {}
+        for seat in (0, 1):
+            if table.at_seat(seat) is None:
+                continue
+            other = table.at_seat(1 - seat)
+            bots = play_bots(game, make_bot(self.opponent, seed=seed), seat) if other is None else {}
+            session = Session(game, seat, mode="play", bots=bots)
+            table.sessions[seat], table.synced[seat] = session, Synced(Desk(session))
+        self._follow(table)
+
+    def _name_at(self, table: Table, seat: int) -> str:
+        return self.opponent if table.at_seat(seat) is None else "human"
+
+    def _follow(self, table: Table) -> None:
+        """Let the bot answer, then every screen of the table show the latest step."""
+        for session in table.sessions.values():
+            session.run_bots()
+        assert table.game is not None
+        for session in table.sessions.values():
+            if session.step != len(table.game):
+                session.go(len(table.game))
+
+    def table_of(self, index: int) -> Table:
+        """Student `index`'s table."""
+        table = next((t for t in self.tables if index in t.players), None)
+        if table is None:
+            raise ClassError(f"Student {quote(index)} has no table in this match (invited after it started)")
+        return table
+
+    def frame(self, index: int) -> dict[str, Any]:
+        """Student `index`'s screen at their table's latest step (their seat's view, with its legal moves)."""
+        table = self.table_of(index)
+        seat = table.seat_of(index)
+        state = table.synced[seat].state()
+        more = table.round + 1 < self.rounds
+        offers = {"new_game": {"reason": None if table.over and more else
+                               "The next deal starts once this one is over" if more else
+                               "That was the match's last deal", "deals": ["new"]}}
+        return {**state, **{k: v for k, v in FIXED.items() if k not in ("busy",)}, "perspectives": [seat],
+                "hidden_reason": ONLY, "mode": "play", "offers": offers}
+
+    def screens(self, member: Any, reset: bool) -> list[dict[str, Any]]:
+        """The student's game at its latest step, in one message (the whole screen again at a new round); a
+        student invited after the match started waits for the next activity.
+        """
+        if not any(member.index in t.players for t in self.tables):
+            return [{"kind": self.kind, "id": self.id, "reset": True, "live": None, "first": None, "frames": None,
+                     "quiz": None, "title": "The match started before you joined: wait for the teacher"}]
+        table = self.table_of(member.index)
+        shown = (table.round, table.seat_of(member.index))
+        reset = reset or self._sent.get(member.index) != shown
+        self._sent[member.index] = shown
+        frame = self.frame(member.index)
+        step = frame["steps"]
+        opponent = table.at_seat(1 - shown[1])
+        against = "the bot" if opponent is None else "a classmate"
+        title = (f"Match · deal {table.round // 2 + 1} of {len(self.seeds)}, round {table.round + 1} of "
+                 f"{self.rounds} · you are {player_name(shown[1])}, against {against}")
+        return [{"kind": self.kind, "id": self.id, "reset": reset, "live": step, "title": title, "first": step,
+                 "frames": [frame], "quiz": None}]
+
+    def _others(self, table: Table, index: int) -> tuple[int, ...]:
+        return tuple(i for i in table.players if i is not None and i != index)
+
+    @request("act", "match", "action")
+    def request_act(self, member: Any, match: Any, action: Any) -> Handled:
+        """A student's move at their table; the bot answers; both screens follow."""
+        if match != self.id:
+            raise ClassError(self.absent)
+        table = self.table_of(member.index)
+        seat = table.seat_of(member.index)
+        try:
+            table.sessions[seat].request_act(action)
+        except NeedleError as refused:
+            raise ClassError(str(refused)) from None
+        self._follow(table)
+        if table.over and len(table.results) == table.round:
+            self._record(table)
+        return Handled(finished=table.over, also=self._others(table, member.index))
+
+    @request("new_game", "match", "deal")
+    def request_next(self, member: Any, match: Any, deal: Any) -> Handled:
+        """The next deal at the student's table, once the round is over."""
+        if match != self.id:
+            raise ClassError(self.absent)
+        if deal not in (None, "new"):
+            raise ClassError(f"A match deals its own deals in turn, not {quote(deal)}")
+        table = self.table_of(member.index)
+        if not table.over:
+            raise ClassError("The next deal starts once this one is over")
+        if table.round + 1 >= self.rounds:
+            raise ClassError("That was the match's last deal")
+        table.round += 1
+        self._deal(table)
+        return Handled(also=self._others(table, member.index))
+
+    def _record(self, table: Table) -> None:
+        assert table.game is not None and table.game.result is not None
+        result = table.game.result
+        table.results.append({"round": table.round, "deal": table.round // 2,
+                              "seats": [table.at_seat(0), table.at_seat(1)], "scores": list(result.scores),
+                              "winner": result.winner, "replay": table.game.replay().to_dict()})
+
+    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
+        """Each table: who sits there (names on the teacher's view), the round, and the scores so far."""
+        names = {m.index: m.name for m in members}
+        tables = []
+        for table in self.tables:
+            who = [("Bot" if i is None else names.get(i, "?") if view == "teacher" else f"Seat {n + 1}")
+                   for n, i in enumerate(table.players)]
+            points = [0, 0]
+            for r in table.results:
+                for n, index in enumerate(table.players):
+                    seat = r["seats"].index(index)
+                    points[n] += r["scores"][seat] - r["scores"][1 - seat]
+            status = "over" if table.over else "playing"
+            tables.append({"table": table.number, "players": who, "round": table.round + 1, "rounds": self.rounds,
+                           "status": status, "margin": points})
+        return {"match": {"deals": len(self.seeds), "tables": tables}}
+
+    @classmethod
+    def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
+        """No match yet."""
+        return {"match": None}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, for the room's saved state (the seeds are the teacher's: the state is sealed)."""
+        return {"id": self.id, "seeds": self.seeds, "opponent": self.opponent, "rules": self.rules.to_dict(),
+                "tables": [{"number": t.number, "players": list(t.players), "round": t.round, "results": t.results,
+                            "game": t.game.replay().to_dict() if t.game is not None else None} for t in self.tables]}
+
+    @classmethod
+    def load(cls, room: Any, data: dict[str, Any]) -> Match:
+        """The inverse of `to_dict`."""
+        players = [i for t in data["tables"] for i in t["players"] if i is not None]
+        match = cls(players, len(data["seeds"]), opponent=data["opponent"], ident=data["id"],
+                    rules=Rules.from_dict(data["rules"]), seeds=data["seeds"])
+        for table, saved in zip(match.tables, data["tables"], strict=True):
+            table.round, table.results = saved["round"], saved["results"]
+            match._deal(table, Replay.from_dict(saved["game"]) if saved["game"] else None)
+        return match

@@ -1,0 +1,241 @@
+"""Students play each other (classroom/match.py, issue 30 part 2): seating two a table (a bot at an odd
+seat), every table the same deals as a duplicate movement (each deal twice, the seats swapped), the room as
+the game server (a move reaches the opponent's screen), the board's tables, a restart, and the twins at the
+channel: two matches whose deals differ only in a card one student cannot see write byte-identical messages
+for that student.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import pumped_class
+from conftest import settle as pump
+from test_class_twins import SECRET, Channel, as_action, opponent_secrets, twin_rooms
+from test_class_twins import close as close_rooms
+from test_class_twins import settle as settle_twin
+from test_secrecy import touches, twin_decks
+
+from needle_widget import Card, Game, classroom
+from needle_widget.classroom import ClassError
+from needle_widget.classroom import match as match_module
+from needle_widget.classroom.seal import unseal
+from needle_widget.screen.frames import unpack
+
+
+@pytest.fixture
+def url(class_url):
+    return class_url
+
+
+@pytest.fixture(params=["folder", "redis"])
+def channel(request, tmp_path):
+    if request.param == "redis":
+        return Channel("redis", tmp_path, request.getfixturevalue("redis_server"))
+    return Channel("folder", tmp_path)
+
+
+def play_round(room, students, rng, limit=400):
+    """Every student moves whenever their screen lets them (a random legal move) until no one can."""
+    for _ in range(limit):
+        moved = False
+        for s in students:
+            state = s.state()
+            if state["can_act"]:
+                s.act(as_action(rng.choice(state["table"]["legal_actions"])))
+                moved = True
+        pump(room, *students)
+        if not moved:
+            return
+
+
+def test_students_are_seated_two_a_table_and_a_bot_takes_the_odd_seat(url):
+    with pumped_class(url, ("Ann", "Bob", "Cy")) as (room, (ann, bob, cy)):
+        match = room.match(deals=1, seed=7)
+        pump(room, ann, bob, cy)
+        assert [t.players for t in match.tables] == [(0, 1), (2, None)]
+        texts = [s.state()["follow"]["text"] for s in (ann, bob, cy)]
+        assert texts == ["Match · deal 1 of 1, round 1 of 2 · you are Player 1, against a classmate",
+                         "Match · deal 1 of 1, round 1 of 2 · you are Player 2, against a classmate",
+                         "Match · deal 1 of 1, round 1 of 2 · you are Player 1, against the bot"]
+        assert [s.state()["mode"] for s in (ann, bob, cy)] == ["play"] * 3
+        assert [s.state()["perspectives"] for s in (ann, bob, cy)] == [[0], [1], [0]]
+        assert ann.state()["can_act"] and not bob.state()["can_act"]
+        assert bob.state()["act_reason"] == "It is Player 1's move, not yours"
+
+
+def test_a_move_reaches_the_opponent_s_screen_and_a_round_plays_to_its_end(url):
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        match = room.match(deals=1, seed=3)
+        pump(room, ann, bob)
+        needle = ann.state()["table"]["legal_actions"][0]
+        ann.act(as_action(needle))
+        pump(room, ann, bob)
+        assert bob.state()["step"] == ann.state()["step"] == 1 and bob.state()["can_act"]
+        assert bob.state()["events"][-1]["text"] == "Player 1 picked a needle."
+        play_round(room, (ann, bob), random.Random(2))
+        table = match.tables[0]
+        assert table.over and len(table.results) == 1
+        assert ann.state()["table"]["phase"] == bob.state()["table"]["phase"] == "over"
+        assert ann.state()["offers"]["new_game"]["reason"] is None
+        board = room.board_state("teacher")["match"]
+        assert board["tables"][0]["players"] == ["Ann", "Bob"] and board["tables"][0]["status"] == "over"
+        assert room.board_state("projector")["match"]["tables"][0]["players"] == ["Seat 1", "Seat 2"]
+
+
+def test_every_table_plays_the_same_deals_each_twice_with_the_seats_swapped(url):
+    with pumped_class(url, ("Ann", "Bob", "Cy", "Di")) as (room, students):
+        match = room.match(deals=2, seed=11)
+        pump(room, *students)
+        seen = []
+        for r in range(match.rounds):
+            decks = {tuple(t.game.deck) for t in match.tables}
+            assert len(decks) == 1  # every table holds the same deal
+            seen.append(decks.pop())
+            assert [s.state()["perspectives"] for s in students] == ([[0], [1], [0], [1]] if r % 2 == 0
+                                                                        else [[1], [0], [1], [0]])
+            play_round(room, students, random.Random(r))
+            assert all(t.over for t in match.tables)
+            if r + 1 < match.rounds:
+                for k in (0, 2):
+                    students[k].request({"kind": "new_game", "deal": "new"})
+                pump(room, *students)
+        assert seen[0] == seen[1] != seen[2] == seen[3]
+        assert [len(t.results) for t in match.tables] == [4, 4]
+        with pytest.raises(ClassError, match="last deal"):
+            students[0].request({"kind": "new_game"})
+
+
+def test_a_student_invited_after_the_match_started_waits(url):
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        room.match(deals=1, seed=2)
+        pump(room, ann, bob)
+        late = classroom.join(room.url, room.invite("Cy").code, start=False)
+        pump(room, ann, bob, late)
+        assert late.state()["follow"]["text"] == "The match started before you joined: wait for the teacher"
+        assert not late.state()["can_act"] and ann.state()["can_act"]
+        with pytest.raises(ClassError):
+            late.act({"type": "draw_pile"})
+        late.close()
+
+
+def test_a_match_refuses_what_it_cannot_do(url):
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        with pytest.raises(ClassError, match="1 to 20 deals"):
+            room.match(deals=0)
+        with pytest.raises(ClassError, match="bot is one of"):
+            room.match(opponent="nobody")
+        room.match(deals=1, seed=1)
+        pump(room, ann, bob)
+        with pytest.raises(ClassError, match="Not your move now: It is Player 1's move"):
+            bob.act({"type": "draw_pile"})
+        with pytest.raises(ClassError, match="once this one is over"):
+            ann.request({"kind": "new_game"})
+        bob.post({"t": "new_game", "match": 1, "deal": "new"})
+        bob.post({"t": "act", "match": 1, "action": {"type": "draw_pile"}})
+        pump(room, ann, bob)
+        assert bob.state()["follow"]["text"].endswith("not allowed: it is Player 1's move, not yours")
+        bob.post({"t": "act", "match": 2, "action": {"type": "draw_pile"}})
+        pump(room, ann, bob)
+        assert bob.state()["follow"]["text"].endswith("No match is being played")
+
+
+def test_a_reopened_room_takes_the_match_up_where_it_was(tmp_path):
+    url = f"folder:{tmp_path}/room"
+    room = classroom.open(url, secret=SECRET, start=False)
+    students = [classroom.join(room.url, room.invite(n).code, start=False) for n in ("Ann", "Bob", "Cy")]
+    pump(room, *students)
+    match = room.match(deals=1, seed=5)
+    pump(room, *students)
+    rng = random.Random(4)
+    for _ in range(6):
+        for s in students:
+            if s.state()["can_act"]:
+                s.act(as_action(rng.choice(s.state()["table"]["legal_actions"])))
+        pump(room, *students)
+    before = [(t.round, t.game.snapshot()) for t in match.tables]
+    room.close()
+    again = classroom.open(url, secret=SECRET, start=False)
+    pump(again, *students)
+    assert again.showing == "match"
+    assert [(t.round, t.game.snapshot()) for t in again.latest("match").tables] == before
+    play_round(again, students, random.Random(9))
+    assert all(t.over for t in again.latest("match").tables)
+    for s in students:
+        s.close()
+    again.close()
+
+
+def test_a_match_gives_a_student_neither_a_seed_nor_the_opponent_s_hidden_cards(tmp_path):
+    room = classroom.open(f"folder:{tmp_path}/deal", start=False)
+    students = [classroom.join(room.url, room.invite(n).code, start=False) for n in ("Ann", "Bob")]
+    pump(room, *students)
+    match = room.match(deals=1, seed=7_777_777_777_777_777)
+    texts, rng = [], random.Random(1)
+    for _ in range(400):
+        pump(room, *students)
+        game = match.tables[0].game
+        for index, student in enumerate(students):
+            for path in sorted((tmp_path / "deal" / "in" / str(index)).glob("*.msg")):
+                message = unseal(student._key, student.room, f"in.{index}", path.read_bytes())[1]
+                texts.append(json.dumps(message))
+                if not game.is_over and message.get("frames") and message["live"] == len(game.replay()):
+                    frame = json.dumps(unpack(message["frames"])[-1])
+                    for fragment in opponent_secrets(game, index)[0]:
+                        assert fragment not in frame
+            texts.append(json.dumps(student.state()))
+        if game.is_over:
+            break
+        mover = next(s for s in students if s.state()["can_act"])
+        mover.act(as_action(rng.choice(mover.state()["table"]["legal_actions"])))
+    assert match.tables[0].over
+    assert not any(str(seed) in text for text in texts for seed in match.seeds)
+    for s in students:
+        s.close()
+    room.close()
+
+
+@pytest.mark.parametrize("seed", [0, 6])
+def test_twin_matches_write_identical_messages_for_the_student_who_cannot_see_the_difference(
+        channel, seed, monkeypatch):
+    """Ann (Player 1) cannot see one of Bob's cards (swapped with the pile's bottom card in the twin): her
+    messages are byte-identical while Bob never plays the swapped cards and she never steals; Bob's differ.
+    """
+    deck_a, deck_b, x, y = twin_decks(seed, hidden_owner=1)
+    swapped = {x, y}
+    rooms = twin_rooms(channel, [0, 1])
+    for twin, deck in enumerate((deck_a, deck_b)):
+        room, students = rooms[twin]
+        with monkeypatch.context() as m:
+            m.setattr(match_module, "Game", lambda seed, rules, deck=deck: Game(seed=seed, rules=rules, deck=deck))
+            room.match(deals=1, seed=seed)
+            settle_twin(room, students, channel, twin)
+    rng = [random.Random(seed), random.Random(seed)]
+    compared = 0
+    for _ in range(300):
+        games = [room.latest("match").tables[0].game for room, _ in rooms]
+        if games[0].is_over or games[0].pile_size <= 1:
+            break
+        assert channel.box(0, 0) == channel.box(1, 0), f"Ann's messages differ after {compared} moves"
+        compared += 1
+        for twin, (room, students) in enumerate(rooms):
+            mover = next(s for s in students if s.state()["can_act"])
+            legal = [a for a in mover.state()["table"]["legal_actions"]
+                     if not touches(_action(a), swapped) and not (mover.index == 0 and a["type"] == "steal")]
+            legal.sort(key=lambda a: json.dumps(a, sort_keys=True))
+            mover.act(as_action(rng[twin].choice(legal)))
+            settle_twin(room, students, channel, twin)
+    assert compared >= 10
+    assert channel.box(0, 1) != channel.box(1, 1)  # Bob sees his own hand: the twins do differ
+    close_rooms(rooms)
+
+
+def _action(entry):
+    from needle_widget.engine import actions as A
+
+    held = dict(entry)
+    if "card" in held:
+        held["card"] = Card.parse(held["card"]).code
+    return A.from_dict({k: v for k, v in held.items() if k in ("type", "card", "cards")})
