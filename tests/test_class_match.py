@@ -108,6 +108,41 @@ def test_every_table_plays_the_same_deals_each_twice_with_the_seats_swapped(url)
             students[0].request({"kind": "new_game"})
 
 
+def test_a_restarted_student_resumes_the_game_with_their_ticket(url):
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        room.match(deals=1, seed=4)
+        pump(room, ann, bob)
+        ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
+        pump(room, ann, bob)
+        step = bob.state()["step"]
+        bob.close()
+        again = classroom.join(room.url, room.invite("Bob").code, start=False)
+        pump(room, ann, again)
+        state = again.state()
+        assert state["step"] == step and state["can_act"] and state["perspectives"] == [1]
+        again.act(as_action(state["table"]["legal_actions"][0]))
+        pump(room, ann, again)
+        assert ann.state()["step"] == step + 1
+        again.close()
+
+
+def test_the_teacher_opens_any_table_now_or_a_finished_round(url):
+    with pumped_class(url, ("Ann", "Bob", "Cy")) as (room, students):
+        with pytest.raises(ClassError, match="No match"):
+            room.table_replay(1)
+        match = room.match(deals=1, seed=8)
+        pump(room, *students)
+        assert len(room.table_replay(2)) == len(match.tables[1].game.replay())
+        play_round(room, students, random.Random(3))
+        finished = room.table_replay(1, round=1)
+        assert finished.result is not None and finished.to_dict() == match.tables[0].game.replay().to_dict()
+        for bad in (0, 3, "1"):
+            with pytest.raises(ClassError, match="no table"):
+                room.table_replay(bad)
+        with pytest.raises(ClassError, match="has not finished round 2"):
+            room.table_replay(1, round=2)
+
+
 def test_a_student_invited_after_the_match_started_waits(url):
     with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
         room.match(deals=1, seed=2)

@@ -169,6 +169,20 @@ class Match(Activity):
         return [{"kind": self.kind, "id": self.id, "reset": reset, "live": step, "title": title, "first": step,
                  "frames": [frame], "quiz": None}]
 
+    def replay_of(self, number: Any, round: Any = None) -> Replay:
+        """Table `number`'s game as the teacher's replay: the round played now (None), or finished `round`."""
+        table = next((t for t in self.tables if t.number == number and type(number) is int), None)
+        if table is None:
+            raise ClassError(f"There is no table {quote(number)}: the match has tables 1 to {len(self.tables)}")
+        if round is None:
+            assert table.game is not None
+            return table.game.replay()
+        done = {r["round"] + 1: r for r in table.results}
+        if type(round) is not int or round not in done:
+            raise ClassError(f"Table {number} has not finished round {quote(round)}"
+                             f" (finished: {', '.join(map(str, done)) or 'none yet'})")
+        return Replay.from_dict(done[round]["replay"])
+
     def _others(self, table: Table, index: int) -> tuple[int, ...]:
         return tuple(i for i in table.players if i is not None and i != index)
 

@@ -292,6 +292,20 @@ class Room:
                 raise ClassError(f"{quote(name)} has no challenge game in this room")
             return game.game.replay()
 
+    def table_replay(self, table: int, round: int | None = None) -> Replay:
+        """Table `table`'s game of the match (numbered from 1), as the teacher's replay: the round played now,
+        or a finished `round` (numbered from 1).
+        """
+        with self._lock:
+            match = self._latest.get(Match.kind)
+            if not isinstance(match, Match):
+                raise ClassError("No match has been played in this room")
+            return match.replay_of(table, round)
+
+    def open_table(self, table: int, round: int | None = None, **kwargs: Any) -> Any:
+        """A teacher's widget of table `table`'s game (every card shown): the round now, or a finished one."""
+        return hosts.make("class.replay", self.table_replay(table, round), **kwargs)
+
     def open_replay(self, name: str, **kwargs: Any) -> Any:
         """A teacher's widget of student `name`'s challenge game."""
         return hosts.make("class.replay", self.replay_of(name), **kwargs)
