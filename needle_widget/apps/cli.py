@@ -197,13 +197,18 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--seed", type=_count(0), default=0, help="the review's seed (default 0)")
 
     bench = commands.add_parser("bench", help="measure the engine's speed, or a class's (bench class)")
-    bench.add_argument("what", nargs="?", choices=("engine", "class"), default="engine",
+    bench.add_argument("what", nargs="?", choices=("engine", "class", "match"), default="engine",
                        help="engine (default): the engine's speed; class: from the teacher's step to each "
-                            "student process's screen, on a folder and on Redis (if redis-server is installed)")
+                            "student process's screen; match: from a student's move to the opponent's screen "
+                            "(students playing each other); both on a folder and on Redis (if redis-server is "
+                            "installed)")
     bench.add_argument("--seconds", type=_seconds, default=2.0,
                        help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
     bench.add_argument("--students", type=_count(1, MAX_CLASS_STUDENTS, " students"), default=30,
-                       help="bench class: students in all (default 30): processes, but for --browsers")
+                       help="bench class and match: students in all (default 30): processes, but for --browsers "
+                            "(bench match: an even number)")
+    bench.add_argument("--moves", type=_count(1, 100, " moves"), default=20,
+                       help="bench match: each table's first moves timed (default 20)")
     bench.add_argument("--steps", type=_count(1, 50, " steps"), default=20,
                        help="bench class: the teacher's steps timed (default 20)")
     bench.add_argument("--browsers", type=_count(0, MAX_CLASS_BROWSERS, " browsers"), default=0,
@@ -242,6 +247,17 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
                   f"{who}, {os.cpu_count()} cores", file=out, flush=True)
             class_figures(args.students, args.steps, out=lambda line: print(line, file=out, flush=True),
                           browsers=args.browsers)
+            return 0
+        if args.what == "match":
+            from .matchbench import match_figures
+
+            if args.students % 2:
+                print(f"needle-widget: error: bench match seats students two a table: --students {args.students} "
+                      "is odd", file=sys.stderr)
+                return 2
+            print(f"needle-widget {__version__} bench match, Python {sys.version.split()[0]}, "
+                  f"{args.students} student processes, {os.cpu_count()} cores", file=out, flush=True)
+            match_figures(args.students, args.moves, out=lambda line: print(line, file=out, flush=True))
             return 0
         from .bench import run
 
