@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 
 import pytest
 from conftest import pumped_class
@@ -141,6 +142,54 @@ def test_the_teacher_opens_any_table_now_or_a_finished_round(url):
                 room.table_replay(bad)
         with pytest.raises(ClassError, match="has not finished round 2"):
             room.table_replay(1, round=2)
+
+
+def test_a_bot_stands_in_for_a_student_who_left_the_table_waiting(url, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(match_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        with pytest.raises(ClassError, match="replace_after is 1 to 3600"):
+            room.match(replace_after=0)
+        match = room.match(deals=1, seed=4, replace_after=60)
+        pump(room, ann, bob)
+        ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
+        pump(room, ann, bob)
+        now[0] += 59
+        room.tick(now[0])
+        pump(room, ann, bob)
+        assert bob.state()["can_act"] and not match.tables[0].stand_ins
+        now[0] += 2
+        room.tick(now[0])
+        pump(room, ann, bob)
+        table = match.tables[0]
+        assert 1 in table.stand_ins and room.board_state("teacher")["match"]["tables"][0]["status"] == "stood in"
+        assert not bob.state()["can_act"] and bob.state()["act_reason"].startswith("A bot plays your seat")
+        with pytest.raises(ClassError, match="Not your move now: A bot plays your seat"):
+            bob.act({"type": "draw_pile"})
+        play_round(room, (ann, bob), random.Random(5))
+        assert table.over and table.results[0]["stood_in"] == [1]
+        ann.request({"kind": "new_game"})
+        pump(room, ann, bob)
+        assert not table.stand_ins and bob.state()["perspectives"] == [0] and bob.state()["can_act"]
+
+
+def test_a_room_with_workers_ticks_its_activity(tmp_path, monkeypatch):
+    from needle_widget.classroom import room as room_module
+
+    monkeypatch.setattr(room_module, "TICK", 0.05)
+    room = classroom.open(f"folder:{tmp_path}/room", start=True)
+    ticks = []
+    monkeypatch.setattr(room, "tick", lambda: ticks.append(1))
+    room.close()
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    monkeypatch.setattr(room, "tick", lambda: ticks.append(1))
+    room.start()
+    import time
+    deadline = time.monotonic() + 5
+    while len(ticks) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    room.close()
+    assert len(ticks) >= 3
 
 
 def test_a_student_invited_after_the_match_started_waits(url):

@@ -144,7 +144,7 @@ function match(m) {
         h("th", { scope: "row" }, String(t.table)),
         h("td", null, (t.players || []).join(" · ")),
         h("td", null, `${t.round} of ${t.rounds}`),
-        h("td", null, t.status === "over" ? "Round over" : "Playing"),
+        h("td", null, t.status === "over" ? "Round over" : t.status === "stood in" ? "A bot stands in" : "Playing"),
         h("td", null, (t.margin || []).map((v) => (v > 0 ? `+${v}` : String(v))).join(" / ")))))),
   );
 }

@@ -90,6 +90,12 @@ class Activity:
         """The board's part when no activity of this kind has run (the same keys as `board`, empty)."""
         return {}
 
+    def tick(self, now: float) -> tuple[int, ...]:
+        """The room's clock (`Room.tick`, every TICK seconds while its workers run): work that waits on time
+        (a match stands a bot in for a student who left); the students whose screens changed.
+        """
+        return ()
+
     def finished(self, index: int) -> None:
         """Student `index`'s game has finished: work to do in the background (the room's review thread)."""
 

@@ -13,8 +13,11 @@ room sends it the new frame. Each finished round is kept (`Table.results`) for t
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +27,7 @@ from ..engine.rules import Rules
 from ..engine.seats import player_name
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
+from ..screen import guard
 from ..screen.desk import Desk
 from ..screen.frames import FIXED
 from ..screen.guard import play_bots
@@ -37,6 +41,7 @@ __all__ = ["Match", "Table", "MAX_DEALS"]
 MAX_DEALS = 20
 """Deals in one match at most (each is played twice at every table)."""
 ONLY = "In a match you see your own seat only"
+log = logging.getLogger("needle_widget.classroom")
 
 
 @dataclass
@@ -53,6 +58,10 @@ class Table:
     sessions: dict[int, Session] = field(default_factory=dict)
     synced: dict[int, Synced] = field(default_factory=dict)
     results: list[dict[str, Any]] = field(default_factory=list)
+    since: float = 0.0
+    """When the game last moved (the match's clock): a seat waited on longer than `replace_after` is stood in for."""
+    stand_ins: dict[int, Any] = field(default_factory=dict)
+    """Seats a bot plays for the rest of this round, their student having left them waiting."""
 
     def seat_of(self, index: int) -> int:
         """The seat student `index` plays this round."""
@@ -69,6 +78,10 @@ class Table:
         return self.game is not None and self.game.result is not None
 
 
+def _monotonic() -> float:
+    return time.monotonic()
+
+
 class Match(Activity):
     """The match `room.match(...)` started: see the module docstring."""
 
@@ -77,18 +90,23 @@ class Match(Activity):
     leads = False
 
     def __init__(self, players: list[int], deals: int = 2, seed: int | None = None, opponent: str = "greedy", *,
-                 ident: int = 1, rules: Rules | None = None, seeds: list[int] | None = None) -> None:
+                 ident: int = 1, rules: Rules | None = None, seeds: list[int] | None = None,
+                 replace_after: float | None = None, clock: Callable[[], float] | None = None) -> None:
         if type(deals) is not int or not 1 <= deals <= MAX_DEALS:
             raise ClassError(f"A match plays 1 to {MAX_DEALS} deals, not {quote(deals)}")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise ClassError(f"A match's seed is a whole number from 0 to 2**63 - 1, not {quote(seed)}")
         if not isinstance(opponent, str) or opponent.strip().lower() not in BOTS:
             raise ClassError(f"A match's bot is one of {', '.join(BOTS)}, not {quote(opponent)}")
+        if replace_after is not None and (isinstance(replace_after, bool) or not isinstance(replace_after, (int, float))
+                                          or not 1 <= replace_after <= 3600):
+            raise ClassError(f"replace_after is 1 to 3600 seconds, or None (never), not {quote(replace_after)}")
         if len(players) < 1:
             raise ClassError("A match needs at least one invited student")
         rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self.seeds = list(seeds) if seeds is not None else [rng.getrandbits(63) for _ in range(deals)]
         self.opponent, self.id, self.rules = opponent.strip().lower(), ident, rules or Rules()
+        self.replace_after, self._clock = replace_after, clock or _monotonic
         self.title = f"Match of {len(self.seeds)} deals"
         pairs = [(players[i], players[i + 1] if i + 1 < len(players) else None) for i in range(0, len(players), 2)]
         self.tables = [Table(n + 1, pair) for n, pair in enumerate(pairs)]
@@ -108,7 +126,7 @@ class Match(Activity):
         seed = self.seeds[table.round // 2]
         game = Game(seed=seed, rules=self.rules) if replay is None else replay.game_at(len(replay))
         game.players = tuple(self._name_at(table, seat) for seat in (0, 1))
-        table.game, table.sessions, table.synced = game, {}, {}
+        table.game, table.sessions, table.synced, table.stand_ins = game, {}, {}, {}
         for seat in (0, 1):
             if table.at_seat(seat) is None:
                 continue
@@ -122,13 +140,49 @@ class Match(Activity):
         return self.opponent if table.at_seat(seat) is None else "human"
 
     def _follow(self, table: Table) -> None:
-        """Let the bot answer, then every screen of the table show the latest step."""
+        """Let the bots answer (the table's, and any standing in), then every screen show the latest step."""
+        game = table.game
+        assert game is not None
+        while True:
+            before = len(game)
+            for session in table.sessions.values():
+                session.run_bots()
+            seat = game.to_move
+            if game.result is None and seat in table.stand_ins:
+                _, error = guard.move(table.stand_ins[seat], game, seat)
+                if error is not None:
+                    log.warning("class: the bot standing in at table %d failed: %s", table.number, error.public)
+                    break
+            if len(game) == before:
+                break
         for session in table.sessions.values():
-            session.run_bots()
-        assert table.game is not None
-        for session in table.sessions.values():
-            if session.step != len(table.game):
-                session.go(len(table.game))
+            if session.step != len(game):
+                session.go(len(game))
+        table.since = self._clock()
+
+    def tick(self, now: float) -> tuple[int, ...]:
+        """Stand a bot in for each student who has left their table waiting `replace_after` seconds or more
+        (for the rest of the round; the record marks it); the students whose screens changed.
+        """
+        if self.replace_after is None:
+            return ()
+        changed: list[int] = []
+        for table in self.tables:
+            game = table.game
+            if game is None or game.result is not None or now - table.since < self.replace_after:
+                continue
+            seat = game.to_move
+            index = table.at_seat(seat)
+            if index is None or seat in table.stand_ins:
+                continue
+            bot = make_bot(self.opponent, seed=self.seeds[table.round // 2])
+            guard.tell(bot, game, seat)
+            table.stand_ins[seat] = bot
+            self._follow(table)
+            if table.over and len(table.results) == table.round:
+                self._record(table)
+            changed += [i for i in table.players if i is not None]
+        return tuple(changed)
 
     def table_of(self, index: int) -> Table:
         """Student `index`'s table."""
@@ -146,8 +200,15 @@ class Match(Activity):
         offers = {"new_game": {"reason": None if table.over and more else
                                "The next deal starts once this one is over" if more else
                                "That was the match's last deal", "deals": ["new"]}}
-        return {**state, **{k: v for k, v in FIXED.items() if k not in ("busy",)}, "perspectives": [seat],
-                "hidden_reason": ONLY, "mode": "play", "offers": offers}
+        frame = {**state, **{k: v for k, v in FIXED.items() if k not in ("busy",)}, "perspectives": [seat],
+                 "hidden_reason": ONLY, "mode": "play", "offers": offers}
+        if seat in table.stand_ins and not table.over:
+            frame["can_act"], frame["act_reason"] = False, self._stood_in()
+        return frame
+
+    def _stood_in(self) -> str:
+        return (f"A bot plays your seat for the rest of this deal: your move waited {self.replace_after:g} s. "
+                "You play again from the next deal")
 
     def screens(self, member: Any, reset: bool) -> list[dict[str, Any]]:
         """The student's game at its latest step, in one message (the whole screen again at a new round); a
@@ -193,6 +254,8 @@ class Match(Activity):
             raise ClassError(self.absent)
         table = self.table_of(member.index)
         seat = table.seat_of(member.index)
+        if seat in table.stand_ins:
+            raise ClassError(self._stood_in())
         try:
             table.sessions[seat].request_act(action)
         except NeedleError as refused:
@@ -223,7 +286,9 @@ class Match(Activity):
         result = table.game.result
         table.results.append({"round": table.round, "deal": table.round // 2,
                               "seats": [table.at_seat(0), table.at_seat(1)], "scores": list(result.scores),
-                              "winner": result.winner, "replay": table.game.replay().to_dict()})
+                              "winner": result.winner, "replay": table.game.replay().to_dict(),
+                              "stood_in": sorted(i for s, i in ((s, table.at_seat(s)) for s in table.stand_ins)
+                                                 if i is not None)})
 
     def board(self, view: str, members: list[Any]) -> dict[str, Any]:
         """Each table: who sits there (names on the teacher's view), the round, and the scores so far."""
@@ -237,7 +302,7 @@ class Match(Activity):
                 for n, index in enumerate(table.players):
                     seat = r["seats"].index(index)
                     points[n] += r["scores"][seat] - r["scores"][1 - seat]
-            status = "over" if table.over else "playing"
+            status = "over" if table.over else "stood in" if table.stand_ins else "playing"
             tables.append({"table": table.number, "players": who, "round": table.round + 1, "rounds": self.rounds,
                            "status": status, "margin": points})
         return {"match": {"deals": len(self.seeds), "tables": tables}}
@@ -250,6 +315,7 @@ class Match(Activity):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the room's saved state (the seeds are the teacher's: the state is sealed)."""
         return {"id": self.id, "seeds": self.seeds, "opponent": self.opponent, "rules": self.rules.to_dict(),
+                "replace_after": self.replace_after,
                 "tables": [{"number": t.number, "players": list(t.players), "round": t.round, "results": t.results,
                             "game": t.game.replay().to_dict() if t.game is not None else None} for t in self.tables]}
 
@@ -258,7 +324,8 @@ class Match(Activity):
         """The inverse of `to_dict`."""
         players = [i for t in data["tables"] for i in t["players"] if i is not None]
         match = cls(players, len(data["seeds"]), opponent=data["opponent"], ident=data["id"],
-                    rules=Rules.from_dict(data["rules"]), seeds=data["seeds"])
+                    rules=Rules.from_dict(data["rules"]), seeds=data["seeds"],
+                    replace_after=data.get("replace_after"))
         for table, saved in zip(match.tables, data["tables"], strict=True):
             table.round, table.results = saved["round"], saved["results"]
             match._deal(table, Replay.from_dict(saved["game"]) if saved["game"] else None)

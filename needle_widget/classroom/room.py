@@ -51,6 +51,8 @@ __all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BO
 log = logging.getLogger("needle_widget.classroom")
 KEEP_IN_BOX = 64
 """Messages the room leaves in a student's box (a student reads only what comes after it joins)."""
+TICK = 1.0
+"""Seconds between two ticks of the activity's clock while the room's workers run (`Room.tick`)."""
 RESEND_GAP = 0.5
 """Seconds between two full resends to one student (a rejoin in a loop gets one per gap, not one per hello)."""
 MAX_LOG = 200
@@ -111,6 +113,8 @@ class Room:
         self._discarding: set[tuple[str, int]] = set()
         """Messages that did not open, their discarding queued: a read before it is done skips them."""
         self.link = Link(channel, self._cursors, self._handle, self._status, f"room {self.name}")
+        self._ticking = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def __repr__(self) -> str:
         joined = sum(m.joined for m in self._members.values())
@@ -249,15 +253,18 @@ class Room:
         self._notify()
         return activity
 
-    def match(self, deals: int = 2, seed: int | None = None, opponent: str = "greedy") -> Match:
+    def match(self, deals: int = 2, seed: int | None = None, opponent: str = "greedy", *,
+              replace_after: float | None = 120.0) -> Match:
         """The students play each other (`classroom.match`): seated two a table in the order invited (a bot
         `opponent` takes an odd seat), every table playing the same `deals`, each twice with the seats
-        swapped. The room holds the deals and the games; each student's screen shows their own seat.
+        swapped. The room holds the deals and the games; each student's screen shows their own seat. A
+        student whose move has waited `replace_after` seconds (None: never) has a bot stand in for the rest
+        of that deal, marked in the table's results; they play again from the next deal.
         """
         with self._lock:
             latest = self._latest.get(Match.kind)
             match = Match([m.index for m in self._members.values()], deals, seed, opponent,
-                          ident=latest.id + 1 if latest is not None else 1)
+                          ident=latest.id + 1 if latest is not None else 1, replace_after=replace_after)
         return self.show(match)  # type: ignore[return-value]
 
     def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
@@ -593,12 +600,43 @@ class Room:
         """One round by hand (without `start`): post what is queued, read and handle what came."""
         self.link.pump(timeout)
 
+    def tick(self, now: float | None = None) -> None:
+        """The activity's clock, once (`Activity.tick` at `now`, by default `time.monotonic()`; the room's workers
+        tick every TICK seconds): the screens it changed are sent, the room saved.
+        """
+        with self._lock:
+            activity = self.activity
+            now = time.monotonic() if now is None else now
+            changed = activity.tick(now) if activity is not None else ()
+            for index in dict.fromkeys(changed):
+                member = self._members.get(index)
+                if member is not None and member.joined:
+                    self._send(member)
+        if changed:
+            self._save()
+            self._notify()
+
     def start(self) -> None:
-        """Start the room's workers (post and read in the background)."""
+        """Start the room's workers (post and read in the background, and the activity's clock)."""
         self.link.start()
+        if self._ticker is None:
+            self._ticking.clear()
+            self._ticker = threading.Thread(target=self._ticks, name=f"needle-class-{self.name}-tick", daemon=True)
+            self._ticker.start()
+
+    def _ticks(self) -> None:
+        while not self._ticking.wait(TICK):
+            try:
+                self.tick()
+            except Exception:  # a bug in an activity's clock must not end the class: logged, the clock goes on
+                log.exception("class %s: the activity's clock failed", self.name)
 
     def close(self) -> None:
         """Stop the workers after posting what is queued; the room stays in the channel to reopen."""
+        self._ticking.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join(timeout=5)
+        self._ticker = None
         self.link.close()
         self._reviews.shutdown(wait=False, cancel_futures=True)
 
