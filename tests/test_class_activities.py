@@ -86,6 +86,9 @@ def test_requests_of_another_activity_get_its_words(url):
         ann.post({"t": "act", "challenge": 1, "action": {"type": "draw"}})
         pump(room, ann)
         assert ann.state()["follow"]["text"].endswith("No challenge is being played")
+        ann.post({"t": "act", "match": 1, "action": {"type": "draw_pile"}})  # the request names its activity
+        pump(room, ann)
+        assert ann.state()["follow"]["text"].endswith("No match is being played")
         room.challenge(seed=5)
         pump(room, ann)
         ann.post({"t": "answer", "lesson": 1, "index": 0, "answer": "steal"})

@@ -137,7 +137,7 @@ function match(m) {
     { class: "nb-match", "data-key": "match", "aria-label": "Match" },
     h("h3", { class: "nb-h" }, `Match: ${m.deals} ${m.deals === 1 ? "deal" : "deals"}, each played from both seats`),
     h("table", { class: "nb-table nb-tables" },
-      h("caption", null, "Tables: points won minus points lost over the finished rounds"),
+      h("caption", null, "Tables: points won minus points lost, over the deals every table has finished"),
       h("thead", null, h("tr", null,
         ["Table", "Players", "Round", "Now", "Margin"].map((col) => h("th", { scope: "col" }, col)))),
       h("tbody", null, tables.map((t) => h("tr", { class: t.status === "playing" ? "nb-playing" : null },

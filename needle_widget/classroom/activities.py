@@ -15,6 +15,10 @@ ACTIVITIES: tuple[type[Activity], ...] = (Lesson, Challenge, Match)
 """Every activity, in the order the room saves them."""
 
 
-def owner_of(kind: str) -> type[Activity] | None:
-    """The activity that answers a student's request `kind`, or None."""
-    return next((cls for cls in ACTIVITIES if kind in cls.requests()), None)
+def owner_of(kind: str, message: dict | None = None) -> type[Activity] | None:
+    """The activity that answers a student's request `kind` (the one `message` names by its kind as a field,
+    if it names one), or None.
+    """
+    owners = [cls for cls in ACTIVITIES if kind in cls.requests()]
+    named = [cls for cls in owners if message is not None and cls.kind in message]
+    return (named or owners or [None])[0]

@@ -101,6 +101,8 @@ class Link:
                 return False
             except ClassError as refused:
                 log.warning("class (%s): gave up %s: %s", self.name, what, refused)
+            except Exception:  # a bug in one operation must not stop the sender: logged, dropped, the rest go on
+                log.exception("class (%s): gave up %s", self.name, what)
             with self._lock:
                 for n, queued in enumerate(self._queue):
                     if queued[1] is operation:

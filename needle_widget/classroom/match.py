@@ -1,10 +1,14 @@
 """Students play each other: a duplicate match (`room.match(deals=2)`).
 
 The room seats the students at tables, two a table in the order invited; with an odd count a bot
-(`opponent`) takes the last table's empty seat. Every table plays the same deals, as a duplicate movement:
-each deal twice, the seats swapped the second time, so each student meets each deal's good and bad cards
-from both seats. A table moves on to its next round when one of its students asks for the next deal
-(the widget's "New game") once the round is over.
+(`opponent`) takes the last table's empty seat. Every table plays the same deals, one a round, as a
+duplicate movement: in each round half the tables play the deal one way round and half with the seats
+swapped (the even-numbered tables in the first round, the odd-numbered ones in the second, and so on), so
+each deal's cards are held from both seats across the class, and a student alternates seats from deal to
+deal. Nobody plays a deal twice: a second time the student would know the opponent's hand (their own from
+before) and the pile's order. Students who held the same cards of the same deal are the ones to compare. A
+table moves on to its next round when one of its students asks for the next deal (the widget's "New game")
+once the round is over.
 
 The room is the game server: it holds the deals (their seeds), the games and the bot. A student's kernel
 sends its moves and receives only its own seat's frames; the opponent's moves reach its screen as the
@@ -46,9 +50,9 @@ log = logging.getLogger("needle_widget.classroom")
 
 @dataclass
 class Table:
-    """A table of a match: its two students (member indices; None is the bot), the round it plays (round r
-    is deal r // 2, the seats swapped when r is odd), its game and each human seat's screen, and the
-    finished rounds' results.
+    """A table of a match: its two students (member indices; None is the bot), the round it plays (round r is
+    deal r; the seats swapped when number - 1 + r is odd), its game and each human seat's screen, and the finished
+    rounds' results.
     """
 
     number: int
@@ -63,14 +67,19 @@ class Table:
     stand_ins: dict[int, Any] = field(default_factory=dict)
     """Seats a bot plays for the rest of this round, their student having left them waiting."""
 
+    @property
+    def swapped(self) -> bool:
+        """The table's second player sits at Player 1's seat this round."""
+        return (self.number - 1 + self.round) % 2 == 1
+
     def seat_of(self, index: int) -> int:
         """The seat student `index` plays this round."""
         seat = self.players.index(index)
-        return seat if self.round % 2 == 0 else 1 - seat
+        return 1 - seat if self.swapped else seat
 
     def at_seat(self, seat: int) -> int | None:
         """The student at `seat` this round (None: the bot)."""
-        return self.players[seat if self.round % 2 == 0 else 1 - seat]
+        return self.players[1 - seat if self.swapped else seat]
 
     @property
     def over(self) -> bool:
@@ -119,11 +128,11 @@ class Match(Activity):
 
     @property
     def rounds(self) -> int:
-        """Rounds at every table: each deal twice."""
-        return 2 * len(self.seeds)
+        """Rounds at every table: one a deal."""
+        return len(self.seeds)
 
     def _deal(self, table: Table, replay: Replay | None = None) -> None:
-        seed = self.seeds[table.round // 2]
+        seed = self.seeds[table.round]
         game = Game(seed=seed, rules=self.rules) if replay is None else replay.game_at(len(replay))
         game.players = tuple(self._name_at(table, seat) for seat in (0, 1))
         table.game, table.sessions, table.synced, table.stand_ins = game, {}, {}, {}
@@ -160,6 +169,14 @@ class Match(Activity):
                 session.go(len(game))
         table.since = self._clock()
 
+    def _stand_in(self, table: Table, seat: int) -> None:
+        """The match's bot plays `seat` at `table` for the rest of the round."""
+        assert table.game is not None
+        bot = make_bot(self.opponent, seed=self.seeds[table.round])
+        guard.tell(bot, table.game, seat)
+        table.stand_ins[seat] = bot
+        self._follow(table)
+
     def tick(self, now: float) -> tuple[int, ...]:
         """Stand a bot in for each student who has left their table waiting `replace_after` seconds or more
         (for the rest of the round; the record marks it); the students whose screens changed.
@@ -175,10 +192,7 @@ class Match(Activity):
             index = table.at_seat(seat)
             if index is None or seat in table.stand_ins:
                 continue
-            bot = make_bot(self.opponent, seed=self.seeds[table.round // 2])
-            guard.tell(bot, game, seat)
-            table.stand_ins[seat] = bot
-            self._follow(table)
+            self._stand_in(table, seat)
             if table.over and len(table.results) == table.round:
                 self._record(table)
             changed += [i for i in table.players if i is not None]
@@ -225,8 +239,8 @@ class Match(Activity):
         step = frame["steps"]
         opponent = table.at_seat(1 - shown[1])
         against = "the bot" if opponent is None else "a classmate"
-        title = (f"Match · deal {table.round // 2 + 1} of {len(self.seeds)}, round {table.round + 1} of "
-                 f"{self.rounds} · you are {player_name(shown[1])}, against {against}")
+        title = (f"Match · deal {table.round + 1} of {len(self.seeds)} · you are {player_name(shown[1])}, "
+                 f"against {against}")
         return [{"kind": self.kind, "id": self.id, "reset": reset, "live": step, "title": title, "first": step,
                  "frames": [frame], "quiz": None}]
 
@@ -284,28 +298,31 @@ class Match(Activity):
     def _record(self, table: Table) -> None:
         assert table.game is not None and table.game.result is not None
         result = table.game.result
-        table.results.append({"round": table.round, "deal": table.round // 2,
+        table.results.append({"round": table.round, "deal": table.round,
                               "seats": [table.at_seat(0), table.at_seat(1)], "scores": list(result.scores),
                               "winner": result.winner, "replay": table.game.replay().to_dict(),
                               "stood_in": sorted(i for s, i in ((s, table.at_seat(s)) for s in table.stand_ins)
                                                  if i is not None)})
 
     def board(self, view: str, members: list[Any]) -> dict[str, Any]:
-        """Each table: who sits there (names on the teacher's view), the round, and the scores so far."""
+        """Each table: who sits there (names on the teacher's view), the round, and the margin over the deals
+        every table has finished (a deal's results stay hidden while another table still plays it).
+        """
         names = {m.index: m.name for m in members}
+        settled = min(len(t.results) for t in self.tables)  # a deal's results once every table has played it
         tables = []
         for table in self.tables:
             who = [("Bot" if i is None else names.get(i, "?") if view == "teacher" else f"Seat {n + 1}")
                    for n, i in enumerate(table.players)]
             points = [0, 0]
-            for r in table.results:
+            for r in table.results[:settled]:
                 for n, index in enumerate(table.players):
                     seat = r["seats"].index(index)
                     points[n] += r["scores"][seat] - r["scores"][1 - seat]
             status = "over" if table.over else "stood in" if table.stand_ins else "playing"
             tables.append({"table": table.number, "players": who, "round": table.round + 1, "rounds": self.rounds,
                            "status": status, "margin": points})
-        return {"match": {"deals": len(self.seeds), "tables": tables}}
+        return {"match": {"deals": len(self.seeds), "settled": settled, "tables": tables}}
 
     @classmethod
     def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
@@ -317,6 +334,7 @@ class Match(Activity):
         return {"id": self.id, "seeds": self.seeds, "opponent": self.opponent, "rules": self.rules.to_dict(),
                 "replace_after": self.replace_after,
                 "tables": [{"number": t.number, "players": list(t.players), "round": t.round, "results": t.results,
+                            "stand_ins": sorted(t.stand_ins),
                             "game": t.game.replay().to_dict() if t.game is not None else None} for t in self.tables]}
 
     @classmethod
@@ -329,4 +347,6 @@ class Match(Activity):
         for table, saved in zip(match.tables, data["tables"], strict=True):
             table.round, table.results = saved["round"], saved["results"]
             match._deal(table, Replay.from_dict(saved["game"]) if saved["game"] else None)
+            for seat in saved.get("stand_ins", []):
+                match._stand_in(table, seat)
         return match

@@ -407,7 +407,10 @@ class Room:
     def _send_all(self) -> None:
         for member in self._members.values():
             if member.joined:
-                self._send(member)
+                try:
+                    self._send(member)
+                except Exception:  # one student's screen failing must not keep it from the others
+                    log.exception("class %s: the screen of %s could not be made", self.name, member.name)
 
     def _send(self, member: Member, note: str | None = None) -> None:
         if member.resend:  # the queued full resend takes it
@@ -497,7 +500,7 @@ class Room:
         activity = self.activity
         handler = activity.requests().get(kind) if activity is not None else None
         if handler is None:
-            owner = owner_of(kind)
+            owner = owner_of(kind, message)
             if owner is None:
                 self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
             else:

@@ -63,7 +63,7 @@ def test_two_students_play_a_match_by_clicking(jupyter: dict, page: Page) -> Non
     tables = key(board, "match")
     expect(tables).to_be_visible()
     expect(tables.locator("tbody tr").first).to_contain_text("Ann · Bob")
-    expect(tables.locator("tbody tr").first).to_contain_text("1 of 2")
+    expect(tables.locator("tbody tr").first).to_contain_text("1 of 1")
     shoot(teacher, board, "match-board")
     for name in STUDENTS:
         shoot(students[name], widget_root(students[name]), f"match-{name.lower()}")
