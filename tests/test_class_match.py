@@ -168,19 +168,31 @@ def test_the_teacher_opens_any_table_now_or_a_finished_round(url):
             room.table_replay(1, round=2)
 
 
-def test_a_bot_stands_in_for_a_student_who_left_the_table_waiting(url, monkeypatch):
+@pytest.fixture
+def clock(monkeypatch):
+    """The match's clock, set by hand: [seconds]."""
     now = [1000.0]
     monkeypatch.setattr(match_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    return now
+
+
+def left_waiting(room, ann, bob, now, seconds):
+    """Ann moves; Bob's move then waits `seconds` on the room's clock."""
+    pump(room, ann, bob)
+    ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
+    pump(room, ann, bob)
+    now[0] += seconds
+    room.tick(now[0])
+    pump(room, ann, bob)
+
+
+def test_a_bot_stands_in_for_a_student_who_left_the_table_waiting(url, clock):
+    now = clock
     with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
         with pytest.raises(ClassError, match="replace_after is 1 to 3600"):
             room.match(replace_after=0)
         match = room.match(deals=2, seed=4, replace_after=60)
-        pump(room, ann, bob)
-        ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
-        pump(room, ann, bob)
-        now[0] += 59
-        room.tick(now[0])
-        pump(room, ann, bob)
+        left_waiting(room, ann, bob, now, 59)
         assert bob.state()["can_act"] and not match.tables[0].stand_ins
         now[0] += 2
         room.tick(now[0])
@@ -349,20 +361,13 @@ def _action(entry):
     return A.from_dict({k: v for k, v in held.items() if k in ("type", "card", "cards")})
 
 
-def test_a_stand_in_survives_a_restart(tmp_path, monkeypatch):
-    now = [500.0]
-    monkeypatch.setattr(match_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+def test_a_stand_in_survives_a_restart(tmp_path, clock):
     url = f"folder:{tmp_path}/room"
     room = classroom.open(url, secret=SECRET, start=False)
     ann, bob = (classroom.join(room.url, room.invite(n).code, start=False) for n in ("Ann", "Bob"))
     pump(room, ann, bob)
     room.match(deals=1, seed=4, replace_after=30)
-    pump(room, ann, bob)
-    ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
-    pump(room, ann, bob)
-    now[0] += 31
-    room.tick(now[0])
-    pump(room, ann, bob)
+    left_waiting(room, ann, bob, clock, 31)
     assert 1 in room.latest("match").tables[0].stand_ins
     room.close()
     again = classroom.open(url, secret=SECRET, start=False)

@@ -336,11 +336,17 @@ def _channel_figures(channel: str, processes: int, steps: int, pages: Any,
     for what, values in (("step to screen", latencies), ("step to a browser's screen", page_latencies)):
         if not values:
             continue
-        for label, value in (("median", _quantile(values, 0.5)), ("p95", _quantile(values, 0.95)),
-                             ("max", max(values))):
-            figure = Figure(f"  {channel}: {what}, {label} (target {target:g} ms)", value, "ms")
-            figures.append(figure)
-            out(str(figure))
+        figures += spread(f"{channel}: {what}", values, target, out)
+    return figures
+
+
+def spread(what: str, values: list[float], target: float, out: Callable[[str], None]) -> list[Figure]:
+    """The median, p95 and max of `values` (milliseconds) as figures named `what` beside the target, printed."""
+    figures = []
+    for label, value in (("median", _quantile(values, 0.5)), ("p95", _quantile(values, 0.95)), ("max", max(values))):
+        figure = Figure(f"  {what}, {label} (target {target:g} ms)", value, "ms")
+        figures.append(figure)
+        out(str(figure))
     return figures
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..classroom.errors import ClassError
 from .bench import Figure
-from .classbench import TIMEOUT, RedisServer, _context, _quantile
+from .classbench import TIMEOUT, RedisServer, _context, spread
 
 __all__ = ["MATCH_TARGETS_MS", "match_figures", "match_latencies", "player_process"]
 
@@ -142,9 +142,5 @@ def match_figures(students: int = 30, moves: int = 20, channels: tuple[str, ...]
         target = MATCH_TARGETS_MS[channel]
         out(f"match on {channel}: a move to the opponent's screen, {students} student processes at "
             f"{students // 2} tables, {len(values)} moves (target {target:g} ms)")
-        for label, value in (("median", _quantile(values, 0.5)), ("p95", _quantile(values, 0.95)),
-                             ("max", max(values))):
-            figure = Figure(f"  {channel}: move to the opponent's screen, {label} (target {target:g} ms)", value, "ms")
-            figures.append(figure)
-            out(str(figure))
+        figures += spread(f"{channel}: move to the opponent's screen", values, target, out)
     return figures

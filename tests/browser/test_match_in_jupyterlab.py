@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .test_class_in_jupyterlab import board_root, key, shoot
+from .test_class_in_jupyterlab import board_root, key, shoot, student_cells
 from .test_widget_in_jupyterlab import kernel_eval, open_notebook, widget_root
 
 STUDENTS = ("Ann", "Bob")
@@ -23,14 +23,6 @@ def teacher_cells(url: str) -> list[str]:
         "    with open(f'{name.lower()}.ticket', 'w') as f:\n"
         "        f.write(room.invite(name).code)",
         "board = room.board()\nboard",
-    ]
-
-
-def student_cells(url: str, name: str) -> list[str]:
-    return [
-        "from needle_widget import NeedleWidget\n"
-        f"me = NeedleWidget.join({url!r}, open('{name.lower()}.ticket').read())\n"
-        "me",
     ]
 
 
