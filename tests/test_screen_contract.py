@@ -89,3 +89,19 @@ def test_a_slot_of_an_unknown_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="kind"):
         Slot("number", 0, "no such kind")
     assert contract.empty_state()["shown_notes"] is not contract.empty_state()["shown_notes"]
+
+
+def test_a_replay_step_s_state_makes_the_shown_game_once(monkeypatch) -> None:
+    """The features get the game shown (the branch's offer used to make it again: 4 games a step, not 3)."""
+    from needle_widget.records.replay import Replay
+    from needle_widget.screen.session import Session
+
+    made = []
+    game_at = Replay.game_at
+    monkeypatch.setattr(Replay, "game_at", lambda self, k: made.append(k) or game_at(self, k))
+    session = Session(replay=examples.load("found_early"), perspective="teacher")
+    synced = Synced(session)
+    session.go(5)
+    made.clear()
+    synced.state()
+    assert sorted(made) == [4, 5, 6]  # the step shown, and its neighbours for the keys

@@ -76,7 +76,7 @@ class Notepad(Feature):
         """{"shown_notes": `shown(perspective)`}."""
         return {"shown_notes": self.shown(perspective)}
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
         """{"notes": `offer(perspective)`}."""
         return {"notes": self.offer(perspective)}
 

@@ -35,9 +35,9 @@ class BranchPanel(_Panel):
         """The branch shown, if any."""
         return {"branch_info": self._desk.branch_info()}
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
         """What "Play from here" may start now."""
-        return {"branch": self._desk.branch_offer()}
+        return {"branch": self._desk.branch_offer(game)}
 
     @request("branch", "seat", "opponent", "world")
     def request_branch(self, seat: Any, opponent: Any, world: Any) -> None:
@@ -79,7 +79,7 @@ class WorldsPanel(_Panel):
         """The panel for the shown step and seat, or None."""
         return {"worlds": self._desk.analysis.worlds_state(perspective)}
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
         """Whose worlds, under which models, and why not."""
         return {"worlds": self._desk.analysis.offers(perspective)["worlds"]}
 
@@ -112,7 +112,7 @@ class GraphPanel(_Panel):
         """The graph of the seat shown, or None."""
         return {"graph": self._desk.analysis.graph_state(perspective)}
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
         """Whose graph, under which models, and why not."""
         return {"graph": self._desk.analysis.offers(perspective)["graph"]}
 
@@ -128,7 +128,7 @@ class NewGamePanel(_Panel):
     name = "newgame"
     absent = "a new game"
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
         """Whether a new deal may start now, and which deals."""
         return {"new_game": {"reason": self._desk.new_game_reason(), "deals": list(DEALS)}}
 

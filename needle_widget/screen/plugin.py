@@ -125,8 +125,10 @@ class Feature:
         """The values of `traits` for `perspective`."""
         return {}
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
-        """What this feature adds to the `offers` trait (what the screen may start), by name."""
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
+        """What this feature adds to the `offers` trait (what the screen may start), by name; `game` is the game
+        shown (`Synced.state` has it made already: a feature need not make it again).
+        """
         return {}
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:

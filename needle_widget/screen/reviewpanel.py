@@ -247,7 +247,7 @@ class ReviewPanel(Feature):
         """{"review": `state(perspective)`}."""
         return {"review": self.state(perspective)}
 
-    def offers(self, perspective: Perspective) -> dict[str, Any]:
+    def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
         """{"review": {seats, worlds, reason}}: whether the browser may open the review now."""
         return {"review": {"seats": self.seats(perspective), "worlds": self.worlds, "reason": self.reason(perspective)}}
 

@@ -59,7 +59,7 @@ class Synced:
         features = dict(self._empty)
         for feature in self.features:
             features.update(feature.synced(perspective))
-            offers.update(feature.offers(perspective))
+            offers.update(feature.offers(perspective, game))
         return {
             "mode": s.mode,
             "perspective": perspective,
