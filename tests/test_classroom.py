@@ -114,7 +114,16 @@ def test_a_challenge_is_played_against_the_rooms_bot(klass):
     assert replay.result is not None and replay.seed == 5
     assert room.wait_for_reviews(60)
     rows = room.board_state()["challenge"]["rows"]
-    assert rows[0]["name"] == "Ann" and rows[0]["rank"] == 1 and rows[0]["adjusted"] is not None
+    assert rows[0]["name"] == "Ann" and "rank" not in rows[0] and rows[0]["adjusted"] is not None
+    record = room.board_state()["record"]
+    assert record["games"] == 1 and [r["name"] for r in record["rows"]] == ["Ann"]
+    assert record["rows"][0]["adjusted"] == rows[0]["adjusted"] and record["rows"][0]["provisional"]
+    pump(room, ann)
+    assert ann.state()["offers"]["review"]["seats"] == [0] and ann.state()["review"] is None
+    ann.request({"kind": "review", "open": True})
+    review = ann.state()["review"]
+    assert review["status"] == "ready" and review["seats"] == [0]
+    assert f"{review['reviews'][0]['luck_adjusted']:.2f}" == rows[0]["adjusted"]
     with pytest.raises(ClassError, match="no challenge game"):
         room.replay_of("Nobody")
 

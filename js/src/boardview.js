@@ -105,13 +105,12 @@ function challenge(c) {
     c.note ? h("p", { class: "nb-note" }, c.note) : null,
     rows.length
       ? h("table", { class: "nb-table nb-ranking" },
-          h("caption", null, "Ranked by luck-adjusted score, beside the result"),
+          h("caption", null, "This deal's games by luck-adjusted score, beside the result (one deal ranks nobody)"),
           h("thead", null, h("tr", null,
-            ["Rank", named ? "Name" : null, "Result", "Score", "Luck", "Luck-adjusted", named ? "Replay" : null]
+            [named ? "Name" : "Game", "Result", "Score", "Luck", "Luck-adjusted", named ? "Replay" : null]
               .filter(Boolean).map((col) => h("th", { scope: "col" }, col)))),
-          h("tbody", null, rows.map((r) => h("tr", { class: r.status === "playing" ? "nb-playing" : null },
-            h("th", { scope: "row" }, r.rank === null || r.rank === undefined ? "–" : String(r.rank)),
-            named ? h("td", null, r.name ?? "–") : null,
+          h("tbody", null, rows.map((r, i) => h("tr", { class: r.status === "playing" ? "nb-playing" : null },
+            h("th", { scope: "row" }, named ? r.name ?? "–" : String(i + 1)),
             h("td", null, r.result ?? "–"),
             h("td", null, r.score === null || r.score === undefined ? "–" : String(r.score)),
             h("td", null, r.luck ?? "–"),
@@ -149,6 +148,37 @@ function match(m) {
   );
 }
 
+/** The class's record over the term: each student's place (a range while the evidence cannot separate them),
+ * games, mean luck-adjusted score with its 95% interval, raw results; counts only on the projector. */
+export function record(r) {
+  if (!r) return null;
+  const rows = Array.isArray(r.rows) ? r.rows : null;
+  const games = `${r.games} ${r.games === 1 ? "game" : "games"}`;
+  return h(
+    "section",
+    { class: "nb-record", "data-key": "record", "aria-label": "The class's record" },
+    h("h3", { class: "nb-h" }, `The class's record: ${games}`),
+    r.pending ? h("p", { class: "nb-muted", role: "status" }, `Reviewing ${r.pending} of them…`) : null,
+    rows
+      ? h("table", { class: "nb-table nb-standings" },
+          h("caption", null, "Places by luck-adjusted score; a range where the games cannot tell students apart yet"),
+          h("thead", null, h("tr", null,
+            ["Place", "Name", "Games", "Luck-adjusted", "95% interval", "Won–drew–lost", "Cannot tell apart yet from"]
+              .map((col) => h("th", { scope: "col" }, col)))),
+          h("tbody", null, rows.map((row) => h("tr", { class: row.provisional ? "nb-provisional" : null },
+            h("th", { scope: "row" }, row.place),
+            h("td", null, row.name, row.provisional ? h("span", { class: "nb-tag" }, " provisional") : null),
+            h("td", null, String(row.games) + (row.stood_in ? ` (+${row.stood_in} stood in)` : "")),
+            h("td", null, row.adjusted),
+            h("td", null, row.interval ?? "–"),
+            h("td", null, row.raw),
+            h("td", null, row.level ?? "–")))))
+      : h("p", { class: "nb-note", "data-key": "record-counts" },
+          `${r.students} ${r.students === 1 ? "student" : "students"} in the record; ${r.placed} placed for sure.`),
+    r.note ? h("p", { class: "nb-note" }, r.note) : null,
+  );
+}
+
 /** The whole board. `view` is the trait (the board's own says the same once Python answered). */
 export function renderBoard(board, view, ui) {
   const uid = ui.uid || "nb";
@@ -168,5 +198,6 @@ export function renderBoard(board, view, ui) {
       shown === "teacher" ? h("div", { class: "nb-col" }, students(board.students)) : null),
     challenge(board.challenge),
     match(board.match),
+    record(board.record),
   );
 }

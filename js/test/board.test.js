@@ -21,8 +21,8 @@ function teacherBoard(overrides = {}) {
     calibration: [{ band: "20%–40%", count: 4, said: "31%", happened: "1 of 4 (25%)" }],
     can_reveal: true, reveal_reason: null,
     challenge: { opponent: "GreedyBot", note: "One deal for everyone.", rows: [
-      { rank: 1, name: "Ann", status: "finished", result: "Won 45–30", score: 15, luck: "-3.2", adjusted: "18.2", can_open: true },
-      { rank: 2, name: "Bo", status: "playing", result: "Playing (step 14)", score: null, luck: null, adjusted: null, can_open: false }] },
+      { name: "Ann", status: "finished", result: "Won 45–30", score: 15, luck: "-3.2", adjusted: "18.2", can_open: true },
+      { name: "Bo", status: "playing", result: "Playing (step 14)", score: null, luck: null, adjusted: null, can_open: false }] },
     ...overrides,
   };
 }
@@ -117,27 +117,50 @@ describe("the board", () => {
     expect(byKey(open(teacherBoard()).root, "match")).toBeNull();
   });
 
-  it("ranks the challenge with an Open replay button per row it may open", () => {
+  it("lists the challenge's games, unranked, with an Open replay button per row it may open", () => {
     const { root, model } = open(teacherBoard());
     const ranking = root.querySelector(".nb-ranking");
     expect(Array.from(ranking.querySelectorAll("thead th")).map((t) => t.textContent))
-      .toEqual(["Rank", "Name", "Result", "Score", "Luck", "Luck-adjusted", "Replay"]);
+      .toEqual(["Name", "Result", "Score", "Luck", "Luck-adjusted", "Replay"]);
     expect(buttons(root, "Open Bo's replay")).toHaveLength(0);
     click(button(root, "Open Ann's replay"));
     expect(model.sent).toEqual([{ kind: "open", name: "Ann" }]);
     const projector = open(projectorBoard());
     const heads = Array.from(projector.root.querySelectorAll(".nb-ranking thead th")).map((t) => t.textContent);
-    expect(heads).toEqual(["Rank", "Result", "Score", "Luck", "Luck-adjusted"]);
+    expect(heads).toEqual(["Game", "Result", "Score", "Luck", "Luck-adjusted"]);
   });
 
-  it("shows an unranked game (still playing, as the room sends it: rank null) with a dash, not null", () => {
+  it("shows a game still playing with dashes, not null", () => {
     const board = teacherBoard();
-    board.challenge.rows[1] = { ...board.challenge.rows[1], rank: null, can_open: true };
+    board.challenge.rows[1] = { ...board.challenge.rows[1], can_open: true };
     const { root } = open(board);
-    const ranks = Array.from(root.querySelectorAll(".nb-ranking tbody th")).map((t) => t.textContent);
-    expect(ranks).toEqual(["1", "–"]);
+    const names = Array.from(root.querySelectorAll(".nb-ranking tbody th")).map((t) => t.textContent);
+    expect(names).toEqual(["Ann", "Bo"]);
     expect(root.querySelector(".nb-ranking").textContent).not.toContain("null");
     expect(buttons(root, "Open Bo's replay")).toHaveLength(1);
+  });
+
+  it("shows the record's places as ranges where students cannot be told apart, and counts only on the projector", () => {
+    const rows = [
+      { place: "1", name: "Ann", games: 12, adjusted: "0.71", interval: "0.62 to 0.80", raw: "8–1–3", raw_mean: "0.71",
+        provisional: false, stood_in: 0, level: null },
+      { place: "2–3", name: "Bo", games: 12, adjusted: "0.52", interval: "0.41 to 0.63", raw: "6–0–6", raw_mean: "0.50",
+        provisional: false, stood_in: 1, level: "Cy" },
+      { place: "2–3", name: "Cy", games: 3, adjusted: "0.44", interval: "0.10 to 0.78", raw: "1–0–2", raw_mean: "0.33",
+        provisional: true, stood_in: 0, level: "Bo" }];
+    const { root } = open(teacherBoard({ record: { games: 19, worlds: 96, provisional: 8, pending: 0, note: "How.", rows } }));
+    const section = byKey(root, "record");
+    expect(section.getAttribute("aria-label")).toBe("The class's record");
+    const cells = [...section.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
+    expect(cells[0]).toEqual(["1", "Ann", "12", "0.71", "0.62 to 0.80", "8–1–3", "–"]);
+    expect(cells[1]).toEqual(["2–3", "Bo", "12 (+1 stood in)", "0.52", "0.41 to 0.63", "6–0–6", "Cy"]);
+    expect(cells[2][1]).toBe("Cy provisional");
+    const projector = open(teacherBoard({ view: "projector", students: null,
+      record: { games: 19, worlds: 96, provisional: 8, pending: 2, note: "How.", rows: null, students: 3, placed: 1 } }));
+    const counts = byKey(projector.root, "record");
+    expect(counts.textContent).toContain("3 students in the record; 1 placed for sure.");
+    expect(counts.textContent).toContain("Reviewing 2 of them");
+    expect(counts.querySelector("table")).toBeNull();
   });
 
   it("switches between the teacher's view and the projector's by a request", async () => {

@@ -197,11 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--seed", type=_count(0), default=0, help="the review's seed (default 0)")
 
     bench = commands.add_parser("bench", help="measure the engine's speed, or a class's (bench class)")
-    bench.add_argument("what", nargs="?", choices=("engine", "class", "match"), default="engine",
+    bench.add_argument("what", nargs="?", choices=("engine", "class", "match", "record"), default="engine",
                        help="engine (default): the engine's speed; class: from the teacher's step to each "
                             "student process's screen; match: from a student's move to the opponent's screen "
                             "(students playing each other); both on a folder and on Redis (if redis-server is "
-                            "installed)")
+                            "installed); record: whether the class's record orders simulated students of known "
+                            "strength rightly, and the deals it needs")
+    bench.add_argument("--deals", type=_count(8, 2000, " deals"), default=120,
+                       help="bench record: deals each simulated student plays (default 120)")
     bench.add_argument("--seconds", type=_seconds, default=2.0,
                        help=f"time per benchmark (default 2, at most {MAX_BENCH_SECONDS:g})")
     bench.add_argument("--students", type=_count(1, MAX_CLASS_STUDENTS, " students"), default=30,
@@ -258,6 +261,16 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             print(f"needle-widget {__version__} bench match, Python {sys.version.split()[0]}, "
                   f"{args.students} student processes, {os.cpu_count()} cores", file=out, flush=True)
             match_figures(args.students, args.moves, out=lambda line: print(line, file=out, flush=True))
+            return 0
+        if args.what == "record":
+            from concurrent.futures import ProcessPoolExecutor
+
+            from .recordbench import record_figures
+
+            print(f"needle-widget {__version__} bench record, Python {sys.version.split()[0]}, "
+                  f"{os.cpu_count()} cores", file=out, flush=True)
+            with ProcessPoolExecutor(os.cpu_count() or 1) as executor:
+                record_figures(args.deals, executor=executor, out=lambda line: print(line, file=out, flush=True))
             return 0
         from .bench import run
 

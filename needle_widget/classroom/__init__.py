@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import Any
 
 from ..engine.errors import quote
@@ -44,12 +45,16 @@ __all__ = ["open", "join", "Room", "Lesson", "Challenge", "Student", "Ticket", "
 
 
 def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = True,  # noqa: A001
-         clock: Callable[[], int] | None = None) -> Room:
+         clock: Callable[[], int] | None = None, reviews: Executor | None = None,
+         worlds: int | None = None) -> Room:
     """The room at `url` (`folder:PATH` or `redis://HOST:PORT/DB?room=NAME`): made if new, reopened with
     its students, lesson, answers and challenge if it exists (a teacher's kernel restarted).
 
     `secret` (32 bytes) makes a new room with that secret (tests and twin rooms); `start=False` leaves
-    the workers off (call `room.pump()`); `clock` numbers the messages (microseconds; tests).
+    the workers off (call `room.pump()`); `clock` numbers the messages (microseconds; tests). The reviews
+    behind the class's record run on `reviews` (any `concurrent.futures.Executor`, a dask `Client` for a
+    school; by default one thread of the teacher's kernel) at `worlds` worlds a decision (by default
+    `record.RECORD_WORLDS`, the Review panel's budget).
     """
     address = parse(url)
     channel = connect(address, create=True)
@@ -65,7 +70,7 @@ def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = T
             raise ClassError(f"The room at {quote(address.public)} exists with another secret: open it without "
                              "secret=, or make a new room")
         secret = existing
-    room = Room(address, channel, secret, clock=clock)
+    room = Room(address, channel, secret, clock=clock, reviews=reviews, worlds=worlds)
     if getattr(channel, "nopass_default", lambda: False)():
         room.warn("Redis lets anyone in as its default user, without a password: the students' own users "
                   "protect nothing until the default user has one (ACL SETUSER default >PASSWORD, or requirepass)")

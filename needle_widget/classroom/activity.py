@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..screen.plugin import Request, request, requests_of
 
 if TYPE_CHECKING:
+    from .record import Outcome, Record
     from .room import Member
 
 __all__ = ["Activity", "FRAMES_PER_MESSAGE", "Handled", "request", "requests_of"]
@@ -37,7 +38,7 @@ FRAMES_PER_MESSAGE = 12
 @dataclass(frozen=True)
 class Handled:
     """What a student's request did: a line for the student's follow bar (`note`), whether it finished the
-    student's game (`finished`: the room reviews it in the background, `Activity.finished`), and whose
+    student's game (`finished`: the room records it, `Activity.outcomes`), and whose
     other screens changed (`also`).
     """
 
@@ -78,8 +79,9 @@ class Activity:
         """
         raise NotImplementedError
 
-    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
-        """The activity's part of the teacher's board for `view` ("teacher", or "projector": no names):
+    def board(self, view: str, members: list[Any], record: Record) -> dict[str, Any]:
+        """The activity's part of the teacher's board for `view` ("teacher", or "projector": no names), with the
+        class's `record` (each recorded game's figures):
         top-level keys, plus "roster" (counts) and "students" (a row of columns for each of `members`, the
         teacher's view only) merged into the board's own.
         """
@@ -96,12 +98,17 @@ class Activity:
         """
         return ()
 
-    def finished(self, index: int) -> None:
-        """Student `index`'s game has finished: work to do in the background (the room's review thread)."""
-
-    def pending(self) -> list[int]:
-        """Students whose finished games still need `finished` after the room reopens."""
+    def outcomes(self) -> list[Outcome]:
+        """Every finished game of this activity that counts in the class's record (`classroom.record`): the
+        room records each once, reviews it in the background and keeps it across lessons and restarts.
+        """
         return []
+
+    def shown_game(self, index: int) -> tuple[str, int] | None:
+        """The recorded game student `index`'s screen shows now, as (its outcome's source, the student's seat),
+        once it is over: the room adds the student's own review of it to the screen. None: no such game.
+        """
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the room's saved state (sealed: it may hold a deal's seed)."""

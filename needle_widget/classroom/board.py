@@ -1,6 +1,7 @@
-"""The teacher's board as plain data: who joined, the class's calibration so far, and each activity's part
-(`Activity.board`: a lesson's question, its answers' distribution and Reveal; a challenge's ranking). The
-"projector" view has counts and distributions only: no student's name.
+"""The teacher's board as plain data: who joined, the class's calibration so far, each activity's part
+(`Activity.board`: a lesson's question, its answers' distribution and Reveal; a challenge's games; a match's
+tables) and the class's record (`Record.board`). The "projector" view has counts and distributions only: no
+student's name.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ def board_state(room: Room, view: str) -> dict[str, Any]:
         if view == "teacher" else None,
         "calibration": _calibration(room),
         "connected": room.link.connected, "status": room.link.why,
+        "record": room.record.board(view, {m.index: m.name for m in members}),
     }
     for cls in ACTIVITIES:
         latest = room.latest(cls.kind)
-        parts = latest.board(view, members) if latest is not None else cls.board_empty(view, members)
+        parts = latest.board(view, members, room.record) if latest is not None else cls.board_empty(view, members)
         for key, value in parts.items():
             if key == "roster":
                 state["roster"].update(value)

@@ -2,9 +2,9 @@
 
 The room holds the deal (its seed), every student's game and the bot, as a game server does: a
 student's kernel sends its moves and receives its own seat's frames, so no student's Python can read
-the bot's hand or the pile. A finished game's replay stays in the room; the board ranks the students
-by their luck-adjusted score (`review.matches`: the review's start value and skill, the bot's skill
-counted against the student) beside the raw result.
+the bot's hand or the pile. Each finished game goes into the class's record (`classroom.record`); the
+board lists this deal's games with each one's result and luck-adjusted score, and places no student above
+another on one deal: the record does that, over the games students share.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
-from ..review.matches import MATCH_WORLDS, SeatLedger, ledger, match_score
 from ..screen.desk import Desk
 from ..screen.frames import FIXED
 from ..screen.guard import play_bots
@@ -26,25 +25,23 @@ from ..screen.session import Session
 from ..screen.synced import Synced
 from .activity import Activity, Handled, request
 from .errors import ClassError
+from .record import Outcome, Record
 
-__all__ = ["Challenge", "Played", "CHALLENGE_WORLDS"]
+__all__ = ["Challenge", "Played"]
 
-CHALLENGE_WORLDS = MATCH_WORLDS
-"""Worlds per decision in the reviews that rank a challenge (as a luck-adjusted tournament's)."""
 ONLY = "In a challenge you see your own seat only"
-RANKING_NOTE = ("Ranked by luck-adjusted score: the result with the luck of the deal and the draws taken out (each "
-                "decision valued from what the student knew; the bot's skill counts against them). The raw result is "
-                "beside it.")
+RANKING_NOTE = ("Each game's luck-adjusted score: its result with the luck of the cards taken out (the student's "
+                "decisions valued from what they could see, as their Review panel shows). One deal cannot rank a "
+                "class: the record below places students only where the games they share separate them.")
 
 
 @dataclass
 class Played:
-    """A student's game of the challenge, its screen, and (once reviewed) the two seats' ledgers."""
+    """A student's game of the challenge and its screen."""
 
     game: Game
     session: Session
     synced: Synced
-    ledgers: tuple[SeatLedger, SeatLedger] | None = None
 
     @property
     def finished(self) -> bool:
@@ -119,26 +116,22 @@ class Challenge(Activity):
         self.act(member.index, action)
         return Handled(finished=not before and self.played(member.index).finished)
 
-    def finished(self, index: int) -> None:
-        """Review student `index`'s finished game (for the board's luck-adjusted ranking)."""
-        if index in self.games:
-            self.review(index)
+    def source(self, index: int) -> str:
+        """The record's name of student `index`'s game."""
+        return f"challenge {self.id}/student {index}"
 
-    def pending(self) -> list[int]:
-        """The finished games (each reviewed again after the room reopens)."""
-        return [index for index, played in self.games.items() if played.finished]
+    def outcomes(self) -> list[Outcome]:
+        """Every finished game (the student at seat 0, the bot at seat 1)."""
+        return [Outcome(self.source(index), f"challenge {self.id}", played.game.replay(), (index, None),
+                        self.opponent) for index, played in self.games.items() if played.finished]
 
-    def review(self, index: int, worlds: int = CHALLENGE_WORLDS) -> tuple[SeatLedger, SeatLedger]:
-        """Both seats' ledgers of student `index`'s finished game (the student's, the bot's)."""
-        played = self.games[index]
-        if played.ledgers is None:
-            replay = played.game.replay()
-            played.ledgers = (ledger(replay, 0, worlds=worlds, seed=self.seed),
-                              ledger(replay, 1, worlds=worlds, seed=self.seed))
-        return played.ledgers
+    def shown_game(self, index: int) -> tuple[str, int] | None:
+        """Student `index`'s game, once over (seat 0)."""
+        played = self.games.get(index)
+        return (self.source(index), 0) if played is not None and played.finished else None
 
-    def row(self, index: int) -> dict[str, Any]:
-        """The board's row for student `index` (without name or rank)."""
+    def row(self, index: int, record: Record) -> dict[str, Any]:
+        """The board's row for student `index` (without name)."""
         played = self.games.get(index)
         if played is None:
             return {"status": "not started", "result": "Not started", "score": None, "luck": None,
@@ -152,19 +145,17 @@ class Challenge(Activity):
         head = "Won" if result.winner == 0 else "Lost" if result.winner == 1 else "Drew"
         row = {"status": "finished", "result": f"{head} {mine}–{theirs}", "score": mine - theirs,
                "luck": None, "adjusted": None, "can_open": True, "sort": None}
-        if played.ledgers is not None:
-            me, bot = played.ledgers
-            adjusted = match_score(me, bot)
-            row.update(luck=f"{me.luck:+.2f}", adjusted=f"{adjusted:.2f}", sort=adjusted)
+        entry = record.entry(self.source(index), 0)
+        if entry is not None and entry.adjusted is not None:
+            row.update(luck=f"{entry.luck:+.2f}", adjusted=f"{entry.adjusted:.2f}", sort=entry.adjusted)
         return row
 
-    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
-        """The board's ranking: the finished games by luck-adjusted score, the raw result beside it."""
-        rows = [{**self.row(m.index), "name": m.name if view == "teacher" else None}
+    def board(self, view: str, members: list[Any], record: Record) -> dict[str, Any]:
+        """The deal's games by luck-adjusted score, the raw result beside it; no rank (one deal ranks nobody)."""
+        rows = [{**self.row(m.index, record), "name": m.name if view == "teacher" else None}
                 for m in members if m.index in self.games]
         ranked = sorted(rows, key=lambda r: (r["sort"] is None, -(r["sort"] or 0), -(r["score"] or -999)))
-        for rank, row in enumerate(ranked, start=1):
-            row["rank"] = rank if row["sort"] is not None else None
+        for row in ranked:
             row["can_open"] = row["can_open"] and view == "teacher"
             del row["sort"]
         return {"challenge": {"opponent": self.opponent, "rows": ranked, "note": RANKING_NOTE}}

@@ -438,7 +438,7 @@ class Lesson(Activity):
             asked.lesson = lesson
         return lesson
 
-    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
+    def board(self, view: str, members: list[Any], record: Any = None) -> dict[str, Any]:
         """The lesson shown, its latest question, the answers' distribution, each student's answer and score
         once revealed, and Reveal (`lessonboard`).
         """

@@ -39,6 +39,7 @@ from ..screen.session import Session
 from ..screen.synced import Synced
 from .activity import Activity, Handled, request
 from .errors import ClassError
+from .record import Outcome, Record
 
 __all__ = ["Match", "Table", "MAX_DEALS"]
 
@@ -304,7 +305,25 @@ class Match(Activity):
                               "stood_in": sorted(i for s, i in ((s, table.at_seat(s)) for s in table.stand_ins)
                                                  if i is not None)})
 
-    def board(self, view: str, members: list[Any]) -> dict[str, Any]:
+    def source(self, table: Table, round: int) -> str:
+        """The record's name of table `table`'s game of round `round`."""
+        return f"match {self.id}/table {table.number}/deal {round + 1}"
+
+    def outcomes(self) -> list[Outcome]:
+        """Every finished round at every table (the seats as played; the students a bot stood in for)."""
+        return [Outcome(self.source(t, r["round"]), f"match {self.id} · deal {r['deal'] + 1}",
+                        Replay.from_dict(r["replay"]), tuple(r["seats"]),
+                        self.opponent if None in r["seats"] else None, tuple(r["stood_in"]))
+                for t in self.tables for r in t.results]
+
+    def shown_game(self, index: int) -> tuple[str, int] | None:
+        """Student `index`'s round, once over."""
+        table = next((t for t in self.tables if index in t.players), None)
+        if table is None or not table.over:
+            return None
+        return self.source(table, table.round), table.seat_of(index)
+
+    def board(self, view: str, members: list[Any], record: Record) -> dict[str, Any]:
         """Each table: who sits there (names on the teacher's view), the round, and the margin over the deals
         every table has finished (a deal's results stay hidden while another table still plays it).
         """

@@ -21,7 +21,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ from .lesson import Lesson
 from .link import Link
 from .listeners import Listeners
 from .match import Match
+from .record import Entry, Record, review_state, seat_figures, seat_review
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
@@ -56,6 +57,8 @@ TICK = 1.0
 RESEND_GAP = 0.5
 """Seconds between two full resends to one student (a rejoin in a loop gets one per gap, not one per hello)."""
 MAX_LOG = 200
+MAX_PANELS = 256
+"""Students' reviews of their finished games kept in memory (computed again after a restart, as needed)."""
 _NAME = re.compile(rf"[^\x00-\x1f\x7f]{{1,{MAX_STUDENT_LENGTH}}}")
 
 
@@ -92,7 +95,10 @@ class Room:
     """
 
     def __init__(self, address: Address, channel: Channel, secret: bytes, *,
-                 clock: Callable[[], int] | None = None) -> None:
+                 clock: Callable[[], int] | None = None, reviews: Executor | None = None,
+                 worlds: int | None = None) -> None:
+        if worlds is not None and (type(worlds) is not int or not 2 <= worlds <= 4096):
+            raise ClassError(f"The record's reviews use 2 to 4096 worlds a decision, not {quote(worlds)}")
         self.address, self.channel = address, channel
         self.name = address.room
         self._secret = secret
@@ -108,7 +114,14 @@ class Room:
         self._listeners = Listeners("a board")
         self.log: collections.deque[str] = collections.deque(maxlen=MAX_LOG)
         """The room's recent log lines (ignored messages, a channel down), newest last."""
-        self._reviews = ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-class-review")
+        self._own_reviews = reviews is None
+        self._reviews: Executor = reviews or ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-class-review")
+        self._jobs = threading.Condition()
+        self._running = 0
+        self.record = Record() if worlds is None else Record(worlds=worlds)
+        """The class's record over the term (`classroom.record`): every finished game of a challenge or a match."""
+        self._panels: collections.OrderedDict[tuple[str, int], dict[str, Any]] = collections.OrderedDict()
+        self._asked: set[tuple[str, int]] = set()
         self._dirty = False
         self._discarding: set[tuple[str, int]] = set()
         """Messages that did not open, their discarding queued: a read before it is done skips them."""
@@ -431,7 +444,24 @@ class Room:
             member.sent, reset = -1, True
         out = [{**base, "leads": activity.leads, **message} for message in activity.screens(member, reset)]
         member.shown = shown
+        game = activity.shown_game(member.index)
+        if game is not None and out and out[-1].get("frames"):
+            out[-1]["frames"][-1] = self._with_review(out[-1]["frames"][-1], game)
         return out
+
+    def _with_review(self, frame: dict[str, Any], game: tuple[str, int]) -> dict[str, Any]:
+        """A finished game's frame with its student's own review (once computed) and its offer."""
+        reviewed = self._panels.get(game)
+        seat = game[1]
+        entry = self.record.entry(*game)
+        if reviewed is None and entry is not None and entry.adjusted is not None and game not in self._asked:
+            self._asked.add(game)  # reviewed before a restart: the student's review is made again
+            self._submit(seat_review, (self.record_replay(entry.game).to_dict(), seat, self.record.worlds),
+                         lambda result: self._reviewed(entry, result))
+        offer = {"seats": [seat] if reviewed is not None else [], "worlds": self.record.worlds,
+                 "reason": None if reviewed is not None else "Your review is being computed: it opens in a moment"}
+        return {**frame, "offers": {**frame.get("offers", {}), "review": offer},
+                "class_review": review_state(reviewed, self.record.worlds) if reviewed is not None else None}
 
     # ---- receiving ----------------------------------------------------------------------------
 
@@ -450,7 +480,7 @@ class Room:
 
     def _handle(self, messages: list[Message]) -> None:
         done: dict[str, int] = {}
-        finished: list[tuple[Activity, int]] = []
+        finished = False
         with self._lock:
             for box, seq, data in sorted(messages, key=lambda m: m[1]):
                 side, index = box_parts(box)
@@ -478,13 +508,12 @@ class Room:
                 if not isinstance(message, dict) or not isinstance(message.get("t"), str):
                     self._note(f"ignored a message in {box}: not a request")
                     continue
-                if self._answer(member, message) and self.activity is not None:
-                    finished.append((self.activity, member.index))
+                finished = self._answer(member, message) or finished
+            if finished:
+                self._collect()
         self._save()
         for box, upto in done.items():
             self.link.drop(box, upto)
-        for activity, index in finished:
-            self._reviews.submit(self._review, activity, index)
         self._notify()
 
     def _discard(self, box: str, seq: int) -> None:
@@ -521,21 +550,113 @@ class Room:
         return handled.finished
 
 
-    def wait_for_reviews(self, timeout: float = 60.0) -> bool:
-        """Wait (at most `timeout` seconds) until the finished challenge games queued for review are
-        reviewed; True if they are.
-        """
-        done = threading.Event()
-        self._reviews.submit(done.set)
-        return done.wait(timeout)
+    # ---- the record ---------------------------------------------------------------------------
 
-    def _review(self, activity: Activity, index: int) -> None:
-        """An activity's work on student `index`'s finished game (a challenge's review), in the review thread."""
+    def _collect(self) -> None:
+        """Record the activities' finished games not yet recorded, and queue their reviews (the lock is held)."""
+        added: list[Entry] = []
+        for activity in self._latest.values():
+            for outcome in activity.outcomes():
+                if outcome.source in self.record.games:
+                    continue
+                added += self.record.add(outcome)
+                number = self.record.games[outcome.source]
+                data = seal(self._key, self.name, f"game-{number}", 1, outcome.replay.to_dict())
+                self.link.do(f"saving game {number}", lambda n=number, d=data: self.channel.save(f"game-{n}", d),
+                             key=f"game-{number}")
+        if added:
+            self._save_record()
+        for entry in added:
+            self._review_entry(entry, self.record_replay(entry.game).to_dict())
+
+    def record_replay(self, game: int) -> Replay:
+        """The replay of the record's game number `game` (from its activity, or as saved)."""
+        source = next((s for s, n in self.record.games.items() if n == game), None)
+        if source is None:
+            raise ClassError(f"The record has no game {quote(game)}: it has games 1 to {len(self.record)}")
+        for activity in self._latest.values():
+            for outcome in activity.outcomes():
+                if outcome.source == source:
+                    return outcome.replay
+        data = self.channel.load(f"game-{game}")
+        if data is None:
+            raise ClassError(f"Game {game} of the record is not in the channel")
+        return Replay.from_dict(unseal(self._key, self.name, f"game-{game}", data)[1])
+
+    def _save_record(self) -> None:
+        data = seal(self._key, self.name, "record", 1, self.record.to_dict())
+        self.link.do("saving the record", lambda: self.channel.save("record", data), key="record")
+
+    def _submit(self, work: Callable[..., Any], args: tuple[Any, ...], done: Callable[[Any], None]) -> None:
+        """Run `work(*args)` on the review executor; `done(result)` (or a log line) when it ends."""
+        with self._jobs:
+            self._running += 1
+
+        def finish(future: Any) -> None:
+            try:
+                if future.cancelled() or self._ticking.is_set():  # the room closed: its reviews wait for a reopening
+                    return
+                try:
+                    result = future.result()
+                except Exception:
+                    log.exception("class %s: a review failed", self.name)
+                    result = None
+                done(result)
+            except Exception:
+                log.exception("class %s: a finished review could not be taken", self.name)
+            finally:
+                with self._jobs:
+                    self._running -= 1
+                    self._jobs.notify_all()
+                self._notify()
+
         try:
-            activity.finished(index)
-        except Exception:
-            log.exception("class: the work on a finished %s game failed", activity.kind)
-        self._notify()
+            self._reviews.submit(work, *args).add_done_callback(finish)
+        except RuntimeError:  # the executor was shut down (the room closed)
+            with self._jobs:
+                self._running -= 1
+                self._jobs.notify_all()
+
+    def _review_entry(self, entry: Entry, replay: dict[str, Any]) -> None:
+        """Queue the figures of `entry` and then its student's review of the game."""
+        worlds = self.record.worlds
+
+        def figured(result: tuple[float, float, float] | None) -> None:
+            with self._lock:
+                if result is None:
+                    entry.failed = True
+                else:
+                    entry.adjusted, entry.skill, entry.luck = result
+                self._save_record()
+            self._submit(seat_review, (replay, entry.seat, worlds), lambda result: self._reviewed(entry, result))
+
+        self._submit(seat_figures, (replay, entry.seat, worlds), figured)
+
+    def _reviewed(self, entry: Entry, result: dict[str, Any] | None) -> None:
+        """A student's review of their game is ready: kept, and sent if their screen shows that game."""
+        if result is None:
+            return
+        with self._lock:
+            self._panels[(entry.source, entry.seat)] = result
+            while len(self._panels) > MAX_PANELS:
+                self._panels.popitem(last=False)
+            member = self._members.get(entry.student)
+            if member is not None and member.joined and self.activity is not None \
+                    and self.activity.shown_game(member.index) == (entry.source, entry.seat):
+                self._send(member)
+
+    def wait_for_reviews(self, timeout: float = 60.0) -> bool:
+        """Wait (at most `timeout` seconds) until the finished games' reviews queued so far are done; True if
+        they are.
+        """
+        end = time.monotonic() + timeout
+        with self._jobs:
+            while self._running:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._jobs.wait(left)
+        return True
 
     def _status(self, connected: bool, why: str | None) -> None:
         if not connected:
@@ -586,9 +707,12 @@ class Room:
                 if data.get(cls.kind):
                     self._latest[cls.kind] = cls.load(self, data[cls.kind])
             self.activity = self._latest.get(data["showing"])
-            for activity in self._latest.values():
-                for index in activity.pending():
-                    self._reviews.submit(self._review, activity, index)
+            record = self.channel.load("record")
+            if record is not None:
+                self.record = Record.from_dict(unseal(self._key, self.name, "record", record)[1])
+            for entry in self.record.pending():
+                self._review_entry(entry, self.record_replay(entry.game).to_dict())
+            self._collect()
             self._send_all()
 
     def load_state(self) -> dict[str, Any] | None:
@@ -615,6 +739,8 @@ class Room:
                 member = self._members.get(index)
                 if member is not None and member.joined:
                     self._send(member)
+            if changed:
+                self._collect()
         if changed:
             self._save()
             self._notify()
@@ -641,7 +767,8 @@ class Room:
             self._ticker.join(timeout=5)
         self._ticker = None
         self.link.close()
-        self._reviews.shutdown(wait=False, cancel_futures=True)
+        if self._own_reviews:
+            self._reviews.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> Room:
         return self

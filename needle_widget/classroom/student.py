@@ -57,6 +57,7 @@ class Student:
         """The student's name, as the room knows it (once the room has answered)."""
         self._frames: dict[int, dict[str, Any]] = {}
         self._kind, self._id, self._title = "idle", 0, None
+        self._review_open = False
         self._leads = True
         self._live: int | None = None
         self._looking: int | None = None
@@ -121,7 +122,7 @@ class Student:
     def _take(self, m: dict[str, Any]) -> None:
         kind, ident = m["kind"], m["id"]
         if m["reset"] or (kind, ident) != (self._kind, self._id):
-            self._frames, self._looking = {}, None
+            self._frames, self._looking, self._review_open = {}, None, False
             if (kind, ident) != (self._kind, self._id):
                 self._sent_answer = None
         self._kind, self._id, self._title = kind, ident, m.get("title")
@@ -160,6 +161,8 @@ class Student:
             shown = self.step
             frame = self._frames.get(shown) if shown is not None else None
             state = dict(frame) if frame is not None else dict(IDLE)
+            review = state.pop("class_review", None)
+            state["review"] = review if self._review_open and review is not None else None
             if frame is not None:
                 state["step"], state["steps"] = shown, max(self._frames)
             quiz = self._quiz_state()
@@ -223,10 +226,23 @@ class Student:
                 self._request_act(message.get("action"))
             elif kind == "new_game":
                 self._request_next(message.get("deal"))
+            elif kind == "review":
+                self._request_review(message.get("open"))
             else:
                 raise ClassError(f"{quote(kind)} is not something a class screen does "
-                                 "(it follows the teacher: step, live, quiz_answer, act, new_game)")
+                                 "(it follows the teacher: step, live, quiz_answer, act, new_game, review)")
         self._notify()
+
+    def _request_review(self, open_: Any) -> None:
+        """Open or close the student's own review of their finished game (the room sent it with the game)."""
+        if not isinstance(open_, bool):
+            raise ClassError(f"open must be true or false, not {quote(open_)}")
+        frame = self._frames.get(self.step) if self.step is not None else None
+        offer = ((frame or {}).get("offers") or {}).get("review") or {}
+        if open_ and not offer.get("seats"):
+            why = offer.get("reason") or "the review opens once your game is over"
+            raise ClassError(f"Cannot open the review: {why}")
+        self._review_open = open_
 
     def _request_step(self, to: Any) -> None:
         if type(to) is not int or to not in self._frames:

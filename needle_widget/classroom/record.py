@@ -1,0 +1,223 @@
+"""The class's record over a term: every finished game of a challenge or a match, each student's figure for
+it, and standings that claim no more than the evidence.
+
+Each finished game (an activity's `Outcome`) becomes one `Entry` per student seat: the student, the deal and
+seat they held (what pairs them with a classmate who held the same cards), the raw result, and once reviewed
+the game's one figure: the **luck-adjusted score** of the student's seat, the review's `luck_adjusted`
+(its start value plus its skill, `review.review` at `RECORD_WORLDS` worlds and `REVIEW_SEED`), with its
+**luck** (the result minus it). The Review panel opened on that game at its default budget shows the same
+two numbers. The figures come from the seat's own view only, so what a student is shown of their own game
+tells them nothing their seat did not see.
+
+The standings (`review.standings`) compare students on what they share: the same deal from the same seat is
+a paired comparison; a student is placed above another only when the 95% interval of the difference
+excludes 0, else the board says they cannot be told apart yet. A game a bot finished for a student who left
+(`stood_in`) is kept and marked, and not counted in the student's figure.
+
+The record is saved sealed in the room's channel beside the room's state (`to_dict`), each game's replay once
+in its own entry, so a term of games costs one small save a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ..engine.seats import player_name
+from ..records.replay import Replay
+from ..review import DEFAULT_WORLDS, review
+from ..review.matches import ledger
+from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
+from ..review.values import score
+from ..screen.reviewpanel import MARKS, NOTE, REVIEW_SEED, review_dict
+
+__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "seat_figures", "seat_review", "review_state"]
+
+RECORD_WORLDS = DEFAULT_WORLDS
+"""Worlds per decision in the reviews behind the record's figures: the Review panel's default budget, so a
+game's figure on the board is the one its Review panel shows. Measured (`needle-widget bench record`,
+docs/REVIEW.md "A class's record"): 0.13 s a student's game on one core."""
+NOTE_RECORD = ("Luck-adjusted score: each game's result with the luck of the cards taken out (the student's "
+               "decisions valued from what they could see, as the Review panel does), averaged over their games, "
+               "with its 95% interval. Two students are ordered only when the games they share (the same deal "
+               "from the same seat, else all their games) separate them; otherwise they cannot be told apart "
+               "yet. Provisional: fewer than {n} games.")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game an activity hands the record: a `source` naming it uniquely ("match 1/table 2/deal 1"),
+    the `deal` it was dealt from ("match 1 · deal 1": students who held its same seat are paired), its replay,
+    the student at each seat (None: a bot, named `bot`), and the students a bot stood in for.
+    """
+
+    source: str
+    deal: str
+    replay: Replay
+    seats: tuple[int | None, int | None]
+    bot: str | None = None
+    stood_in: tuple[int, ...] = ()
+
+
+@dataclass
+class Entry:
+    """One student's seat in one finished game: the raw result, and once reviewed its figure."""
+
+    game: int
+    source: str
+    deal: str
+    student: int
+    seat: int
+    opponent: int | None
+    bot: str | None
+    result: float
+    """1 won, 1/2 drew, 0 lost."""
+    margin: int
+    """The student's points minus the opponent's."""
+    stood_in: bool = False
+    adjusted: float | None = None
+    """The luck-adjusted score (the seat's review: start value + skill); None until reviewed."""
+    skill: float | None = None
+    luck: float | None = None
+    failed: bool = False
+
+    @property
+    def counted(self) -> bool:
+        """Counted in the student's figure: reviewed, and played to the end by the student."""
+        return self.adjusted is not None and not self.stood_in
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What pairs it: the deal and the seat."""
+        return self.deal, self.seat
+
+
+def seat_figures(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
+                 seed: int = REVIEW_SEED) -> tuple[float, float, float]:
+    """(luck-adjusted score, skill, luck) of `seat` in a finished game (a replay's dict): the review's
+    `luck_adjusted`, `skill_total` and `luck_total` at `worlds` and `seed`, computed by `review.matches.ledger`
+    (the same numbers at a fraction of the cost). A plain function of plain data: it runs on any executor.
+    """
+    mine = ledger(Replay.from_dict(replay), seat, worlds=worlds, seed=seed)
+    return mine.luck_adjusted, mine.skill, mine.luck
+
+
+def seat_review(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
+                seed: int = REVIEW_SEED) -> dict[str, Any]:
+    """The review of `seat` (the Review panel's `reviews[i]`, `screen.reviewpanel.review_dict`), from that seat's
+    story alone: what its student is shown of their own finished game. Runs on any executor.
+    """
+    return review_dict(review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed), "ready")
+
+
+def review_state(reviewed: dict[str, Any], worlds: int = RECORD_WORLDS) -> dict[str, Any]:
+    """The `review` trait of a screen showing one seat's finished review (as the Review panel's `state`)."""
+    legend = [{"label": label, "mark": mark, "words": words, "plural": plural}
+              for label, (mark, words, plural) in MARKS.items()]
+    seat = reviewed["seat"]
+    return {"status": "ready", "reason": None, "worlds": worlds, "seats": [seat], "reviews": [reviewed],
+            "legend": legend, "note": NOTE.format(n=worlds, who=player_name(seat))}
+
+
+@dataclass
+class Record:
+    """The room's record: every finished game's entries (see the module docstring)."""
+
+    entries: list[Entry] = field(default_factory=list)
+    games: dict[str, int] = field(default_factory=dict)
+    """Each recorded game's source -> its number (1, 2, ...)."""
+    worlds: int = RECORD_WORLDS
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def add(self, outcome: Outcome) -> list[Entry]:
+        """Record a finished game (once: a source already recorded adds nothing); its new entries."""
+        if outcome.source in self.games:
+            return []
+        result = outcome.replay.game_at(len(outcome.replay)).result
+        if result is None:
+            raise ValueError(f"the record takes finished games; {outcome.source!r} is not over")
+        number = len(self.games) + 1
+        self.games[outcome.source] = number
+        new = []
+        for seat, student in enumerate(outcome.seats):
+            if student is None:
+                continue
+            new.append(Entry(number, outcome.source, outcome.deal, student, seat, outcome.seats[1 - seat],
+                             outcome.bot if outcome.seats[1 - seat] is None else None,
+                             score(result, seat), result.scores[seat] - result.scores[1 - seat],
+                             student in outcome.stood_in))
+        self.entries.extend(new)
+        return new
+
+    def entry(self, source: str, seat: int) -> Entry | None:
+        """The entry of `source`'s seat `seat`, if a student held it."""
+        number = self.games.get(source)
+        return next((e for e in self.entries if e.game == number and e.seat == seat), None)
+
+    def pending(self) -> list[Entry]:
+        """Entries still to review."""
+        return [e for e in self.entries if e.adjusted is None and not e.failed]
+
+    def scores(self, field_: str = "adjusted") -> dict[int, dict[tuple[str, int], float]]:
+        """Each student's counted games: key (deal, seat) -> `field_` ("adjusted" or "result")."""
+        out: dict[int, dict[tuple[str, int], float]] = {}
+        for e in self.entries:
+            if e.counted:
+                out.setdefault(e.student, {})[e.key] = getattr(e, field_)
+        return out
+
+    def standings(self, students: list[int] | None = None) -> list[Standing]:
+        """The standings by luck-adjusted score (`review.standings.standings`)."""
+        scores = self.scores()
+        if students is not None:
+            scores = {s: v for s, v in scores.items() if s in students}
+        return standings(scores)
+
+    def board(self, view: str, names: Mapping[int, str]) -> dict[str, Any] | None:
+        """The board's "record" section: a row a student (teacher's view), or counts only (projector)."""
+        if not self.games:
+            return None
+        out: dict[str, Any] = {"games": len(self.games), "worlds": self.worlds, "provisional": PROVISIONAL,
+                               "pending": len(self.pending()), "note": NOTE_RECORD.format(n=PROVISIONAL),
+                               "rows": None}
+        if self.worlds != RECORD_WORLDS:
+            out["note"] += f" Reviewed at {self.worlds} worlds a decision."
+        table = self.standings(list(names))
+        if view != "teacher":
+            out["placed"] = sum(s.first == s.last for s in table)
+            out["students"] = len(table)
+            return out
+        raw = self.scores("result")
+        rows = []
+        for s in table:
+            mine = [e for e in self.entries if e.student == s.student]
+            won = sum(e.result == 1 for e in mine if not e.stood_in)
+            drew = sum(e.result == 0.5 for e in mine if not e.stood_in)
+            lost = sum(e.result == 0 for e in mine if not e.stood_in)
+            rmean, _, _ = mean_interval(list(raw.get(s.student, {}).values()))
+            level = [names.get(o, "?") for o in s.level]
+            rows.append({"place": s.places, "name": names.get(s.student, "?"), "games": s.games,
+                         "adjusted": f"{s.mean:.2f}",
+                         "interval": None if s.low is None else f"{s.low:.2f} to {s.high:.2f}",
+                         "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else f"{rmean:.2f}",
+                         "provisional": s.provisional, "stood_in": sum(e.stood_in for e in mine),
+                         "level": ", ".join(level) if level else None})
+        out["rows"] = rows
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (the replays are saved apart, one a game)."""
+        columns = [f.name for f in fields(Entry)]
+        return {"format": "needle-record-1", "worlds": self.worlds, "games": self.games, "columns": columns,
+                "entries": [[getattr(e, c) for c in columns] for e in self.entries]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Record:
+        """The inverse of `to_dict`."""
+        columns = data["columns"]
+        return cls([Entry(**dict(zip(columns, row, strict=True))) for row in data["entries"]], dict(data["games"]),
+                   data.get("worlds", RECORD_WORLDS))
+

@@ -1,0 +1,242 @@
+"""The class's record (issue 30, part 3): every finished game of a challenge or a match, kept across lessons and
+restarts; one figure a game (the seat's own review: the board and the Review panel agree); standings that order
+two students only where their games separate them; a student's own review of their game, which twin deals the
+student cannot tell apart leave byte-identical; and a validation with simulated students of known strength.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+from conftest import pumped_class
+from conftest import settle as pump
+from test_class_twins import SECRET, Channel, as_action
+
+from needle_widget import Game, classroom
+from needle_widget.apps.recordbench import orderings, play_pool
+from needle_widget.classroom import challenge as challenge_module
+from needle_widget.classroom.record import RECORD_WORLDS, Outcome, Record, seat_figures
+from needle_widget.players import sim
+from needle_widget.players.bots import GreedyBot
+from needle_widget.players.noisy import NoisyBot
+from needle_widget.review import DEFAULT_WORLDS
+from needle_widget.review.standings import compare, standings
+from needle_widget.screen.desk import Desk
+from needle_widget.screen.reviewpanel import ReviewPanel
+from needle_widget.screen.session import Session
+
+
+@pytest.fixture
+def url(class_url):
+    return class_url
+
+
+def play_all(room, students, rng, limit=600):
+    """Every student moves whenever their screen lets them, until no one can."""
+    for _ in range(limit):
+        moved = False
+        for s in students:
+            state = s.state()
+            if state["can_act"]:
+                s.act(as_action(rng.choice(state["table"]["legal_actions"])))
+                moved = True
+        pump(room, *students)
+        if not moved:
+            return
+
+
+# ---- the statistics --------------------------------------------------------------------------------
+
+
+def test_a_pair_is_ordered_only_when_its_interval_excludes_zero():
+    keys = [(f"d{k}", 0) for k in range(6)]
+    strong = dict(zip(keys, [0.9, 0.8, 0.85, 0.95, 0.7, 0.9], strict=True))
+    weak = dict(zip(keys, [0.3, 0.2, 0.4, 0.35, 0.1, 0.3], strict=True))
+    close = dict(zip(keys, [0.85, 0.9, 0.8, 0.9, 0.75, 0.85], strict=True))
+    assert compare(strong, weak).verdict == "a" and compare(weak, strong).verdict == "b"
+    assert compare(strong, weak).method == "paired" and compare(strong, weak).pairs == 6
+    assert compare(strong, close).verdict == "level"
+    # nothing shared: Welch's interval on their means; one game each: no interval, level
+    apart = {(f"e{k}", 1): v for k, v in enumerate([0.3, 0.2, 0.4, 0.35])}
+    assert compare(strong, apart).method == "unpaired" and compare(strong, apart).verdict == "a"
+    assert compare({("d0", 0): 1.0}, {("d0", 0): 0.0}).verdict == "level"
+    table = standings({"Ann": strong, "Ben": weak, "Cai": close})
+    assert [(s.student, s.places, s.level) for s in table] == [
+        ("Ann", "1–2", ("Cai",)), ("Cai", "1–2", ("Ann",)), ("Ben", "3", ())]
+    assert all(s.provisional for s in table)  # 6 games
+
+
+def test_the_record_round_trips_and_leaves_out_what_a_bot_finished():
+    record = Record(worlds=4)
+    game = sim.play_game(NoisyBot(0.5, seed=1), GreedyBot(), seed=11)
+    first = record.add(Outcome("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1), None, (1,)))
+    assert record.add(Outcome("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1))) == []
+    assert [(e.student, e.seat, e.opponent, e.stood_in) for e in first] == [(0, 0, 1, False), (1, 1, 0, True)]
+    assert sum(e.result for e in first) == 1 and first[0].margin == -first[1].margin
+    for entry in first:
+        entry.adjusted, entry.skill, entry.luck = seat_figures(game.replay().to_dict(), entry.seat, 4)
+    assert entry.adjusted + entry.luck == pytest.approx(entry.result)
+    assert list(record.scores()) == [0]  # the seat a bot finished is kept, not counted
+    again = Record.from_dict(json.loads(json.dumps(record.to_dict())))
+    assert again == record
+    board = record.board("teacher", {0: "Ann", 1: "Bob"})
+    assert [r["name"] for r in board["rows"]] == ["Ann"] and board["games"] == 1
+    projector = record.board("projector", {0: "Ann", 1: "Bob"})
+    assert projector["rows"] is None and "Ann" not in json.dumps(projector)
+
+
+def test_one_figure_a_game_the_board_s_is_the_review_panel_s():
+    """The record's figure of a seat is the luck-adjusted score and luck its Review panel shows at its default
+    budget (the board once showed -0.50 / 0.39 for a game whose panel showed -0.41 / 0.41).
+    """
+    assert RECORD_WORLDS == DEFAULT_WORLDS
+    game = sim.play_game(NoisyBot(0.25, seed=3), GreedyBot(), seed=21)
+    adjusted, _skill, luck = seat_figures(game.replay().to_dict(), 0)
+    desk = Desk(Session(replay=game.replay(), perspective=0, reveal_at_end=False))
+    panel = ReviewPanel(desk)
+    panel.show(0)
+    while (job := desk.next_job()) is not None:
+        job.run()
+    shown = panel.state(0)["reviews"][0]
+    assert (shown["luck_adjusted"], shown["luck_total"]) == (round(adjusted, 4), round(luck, 4))
+
+
+# ---- the room keeps it ---------------------------------------------------------------------------------
+
+
+def test_a_term_of_challenges_and_a_match_accumulates_and_survives_a_restart(url):
+    rng = random.Random(5)
+    with pumped_class(url, ("Ann", "Bob")) as (room, students):
+        for seed in (5, 9):  # two challenges: the first one's games stay in the record
+            room.challenge(seed=seed)
+            pump(room, *students)
+            play_all(room, students, rng)
+        room.lead(Game(seed=1))  # a lesson between changes nothing in the record
+        room.match(deals=1, seed=4)
+        pump(room, *students)
+        play_all(room, students, rng)
+        assert room.wait_for_reviews(120)
+        assert len(room.record) == 5 and len(room.record.entries) == 6
+        assert {e.deal for e in room.record.entries} == {"challenge 1", "challenge 2", "match 1 · deal 1"}
+        assert all(e.adjusted is not None for e in room.record.entries)
+        board = room.board_state()["record"]
+        assert board["games"] == 5 and sorted(r["name"] for r in board["rows"]) == ["Ann", "Bob"]
+        assert all(r["provisional"] and r["games"] == 3 for r in board["rows"])
+        saved = room.record.to_dict()
+        first = room.record_replay(1)
+    reopened = classroom.open(url, start=False)
+    try:
+        assert reopened.record.to_dict() == saved
+        assert reopened.record_replay(1).to_dict() == first.to_dict()
+        with pytest.raises(classroom.ClassError, match="no game 9"):
+            reopened.record_replay(9)
+    finally:
+        reopened.close()
+
+
+def test_the_rooms_reviews_run_on_any_executor(tmp_path):
+    with ProcessPoolExecutor(1) as executor:
+        room = classroom.open(f"folder:{tmp_path}/room", start=False, reviews=executor, worlds=8)
+        ann = classroom.join(room.url, room.invite("Ann").code, start=False)
+        try:
+            room.challenge(seed=3)
+            pump(room, ann)
+            play_all(room, [ann], random.Random(1))
+            assert room.wait_for_reviews(120)
+            entry, = room.record.entries
+            assert room.record.worlds == 8 and entry.adjusted == pytest.approx(
+                seat_figures(room.record_replay(1).to_dict(), 0, 8)[0])
+        finally:
+            ann.close()
+            room.close()
+    with pytest.raises(classroom.ClassError, match="2 to 4096 worlds"):
+        classroom.open(f"folder:{tmp_path}/other", start=False, worlds=1)
+
+
+# ---- a student's own review, and its twins ---------------------------------------------------------------
+
+
+@pytest.fixture(params=["folder", "redis"])
+def channel(request, tmp_path):
+    if request.param == "redis":
+        return Channel("redis", tmp_path, request.getfixturevalue("redis_server"))
+    return Channel("folder", tmp_path)
+
+
+def test_a_student_s_review_of_their_game_is_the_same_for_twin_deals_they_cannot_tell_apart(channel, monkeypatch):
+    """Twin deals differing only in the pile's two bottom cards, never drawn: the student's every message, their
+    own review of the finished game included, is byte-identical; the games' piles differ (the twins do).
+    """
+    seed = 4
+    deck_a = list(Game(seed=seed).deck)
+    deck_b = deck_a[:50] + [deck_a[51], deck_a[50]]
+    rooms = []
+    for twin, deck in enumerate((deck_a, deck_b)):
+        room = classroom.open(channel.url(twin), secret=SECRET, start=False, clock=itertools.count(10_000).__next__,
+                              worlds=8)
+        student = classroom.join(room.url, room.invite("S0").code, start=False,
+                                 clock=itertools.count(90_000).__next__)
+        with monkeypatch.context() as m:
+            m.setattr(challenge_module, "Game", lambda seed, rules, deck=deck: Game(seed=seed, rules=rules, deck=deck))
+            room.challenge(seed=seed)
+            pump(room, student)  # the student's game is dealt here
+        rooms.append((room, student))
+    for twin, (room, student) in enumerate(rooms):
+        pump(room, student)
+        play_all(room, [student], random.Random(8))
+        assert room.wait_for_reviews(120)
+        pump(room, student)
+        student.request({"kind": "review", "open": True})
+        channel.gather(twin, [0])
+    games = [room.challenge_game.games[0].game for room, _ in rooms]
+    assert games[0].result is not None and games[0].pile_size >= 2  # the bottom cards were never drawn
+    assert [c.code for c in games[0].draw_pile] != [c.code for c in games[1].draw_pile]  # the twins do differ
+    review = rooms[0][1].state()["review"]
+    assert review["status"] == "ready" and review["seats"] == [0] and review["reviews"][0]["entries"]
+    assert channel.box(0, 0) == channel.box(1, 0)
+    assert rooms[0][1].state() == rooms[1][1].state()
+    for room, student in rooms:
+        student.close()
+        room.close()
+
+
+def test_a_student_opens_their_review_only_once_it_is_made(url):
+    with pumped_class(url, ("Ann",)) as (room, (ann,)):
+        room.challenge(seed=5)
+        pump(room, ann)
+        with pytest.raises(classroom.ClassError, match="once your game is over"):
+            ann.request({"kind": "review", "open": True})
+        with pytest.raises(classroom.ClassError, match="open must be true or false"):
+            ann.request({"kind": "review", "open": "yes"})
+
+
+# ---- validation with simulated students of known strength ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """4 simulated students (0%, 25%, 50%, 100% random moves) x 48 deals against GreedyBot, reviewed at 16 worlds
+    (a lower budget than the room's: it widens the intervals, so it tests the rule where it is hardest).
+    """
+    return play_pool(deals=48, worlds=16, seed=0)
+
+
+@pytest.mark.untraced
+@pytest.mark.parametrize("paired", [True, False], ids=["same deals", "different deals"])
+def test_of_the_pairs_the_board_orders_at_least_95_percent_are_in_the_true_order(pool, paired):
+    """Classes of 12 deals drawn 300 times from the pool, 6 pairs of different strength each: 1,800 decisions.
+    Sized to a stated power: at least 200 pairs must be ordered, so a rule wrong 10% of the time would show more
+    than the 5% allowed with probability above 99% (binomial: 200 ordered, 10 allowed wrong, 20 expected).
+    """
+    by_score = orderings(pool, 12, 300, "adjusted", seed=1, paired=paired)
+    ordered = by_score["right"] + by_score["wrong"]
+    assert ordered >= 200, by_score
+    assert by_score["wrong"] <= 0.05 * ordered, by_score
+    raw = orderings(pool, 12, 300, "result", seed=1, paired=paired)
+    assert raw["wrong"] <= 0.05 * max(1, raw["right"] + raw["wrong"]), raw
+    if paired:  # on the same deals, taking out the luck orders more pairs than raw results do
+        assert by_score["right"] > raw["right"], (by_score, raw)
