@@ -40,7 +40,7 @@ from .room import Room, decode_secret, encode_secret, new_secret
 from .student import Student, check_room
 from .tickets import Ticket, read, redis_user
 
-__all__ = ["open", "join", "Room", "Lesson", "Challenge", "Student", "Ticket", "Address", "ClassError",
+__all__ = ["open", "join", "teacher_notebook", "Room", "Lesson", "Challenge", "Student", "Ticket", "Address", "ClassError",
            "ChannelDown", "TicketError"]
 
 
@@ -80,6 +80,16 @@ def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = T
     if start:
         room.start()
     return room
+
+
+def teacher_notebook(path: str | os.PathLike, url: str) -> Any:
+    """Write a teacher's notebook for the room at `url` to `path` (no simulation: open the room, invite with each
+    student's notebook, the board, a lesson, a challenge, a match and the record); its path. Mode 600.
+    """
+    from .notebooks import write_teacher
+
+    parse(url)  # a bad address fails here, not in the notebook
+    return write_teacher(path, str(url))
 
 
 def join(url: str | os.PathLike, ticket: Any, *, start: bool = True,

@@ -43,6 +43,7 @@ from .lesson import Lesson
 from .link import Link
 from .listeners import Listeners
 from .match import Match
+from .notebooks import write_student
 from .record import Entry, Record, review_state, seat_figures, seat_review
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
@@ -166,10 +167,12 @@ class Room:
 
     # ---- roster -------------------------------------------------------------------------------
 
-    def invite(self, name: str, seat: int | str | None = None) -> Ticket:
+    def invite(self, name: str, seat: int | str | None = None, *, notebook: Any = None) -> Ticket:
         """Student `name`'s ticket (the same ticket if `name` was invited before). `seat` (0 or 1, or as a
         person names it: "p1", "Player 2") is the seat they are shown when a lesson shows each student
-        their own; by default seats alternate.
+        their own; by default seats alternate. `notebook` (a folder, or a path ending in .ipynb) also writes
+        the student's ready notebook there, their ticket filled in, readable by its owner only
+        (`classroom.notebooks`): hand it to the student.
         """
         if not isinstance(name, str) or not _NAME.fullmatch(name) or name != name.strip():
             raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
@@ -193,7 +196,10 @@ class Room:
             self._dirty = True
         self._save()
         self._notify()
-        return self._ticket(member)
+        ticket = self._ticket(member)
+        if notebook is not None:
+            write_student(notebook, self.url, ticket)
+        return ticket
 
     def _member(self, index: int, name: str, seat: int) -> Member:
         return Member(index, name, seat, student_key(self.name, index, sign(self._secret, self.name, index)))
