@@ -40,8 +40,8 @@ from .room import Room, decode_secret, encode_secret, new_secret
 from .student import Student, check_room
 from .tickets import Ticket, read, redis_user
 
-__all__ = ["open", "join", "teacher_notebook", "Room", "Lesson", "Challenge", "Student", "Ticket", "Address", "ClassError",
-           "ChannelDown", "TicketError"]
+__all__ = ["open", "join", "teacher_notebook", "Room", "Lesson", "Challenge", "Student", "Ticket", "Address",
+           "ClassError", "ChannelDown", "TicketError"]
 
 
 def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = True,  # noqa: A001

@@ -90,8 +90,9 @@ def _write(path: pathlib.Path, cells: list[tuple[str, str]], mode: int) -> pathl
 
 
 def write_student(where: str | os.PathLike[str], url: str, ticket: Ticket) -> pathlib.Path:
-    """Write the student's notebook: `where` is a folder (made if missing; the file is `join-<name>.ipynb`) or a
-    path ending in .ipynb; mode 600. Its path."""
+    """Write the student's notebook: `where` is a folder (made if missing; the file is `<number>-<name>.ipynb`,
+    numbered in invitation order) or a path ending in .ipynb; mode 600. Its path.
+    """
     target = pathlib.Path(where)
     if target.suffix != ".ipynb":
         target.mkdir(parents=True, exist_ok=True)
