@@ -94,7 +94,7 @@ def _jupyter_screen(name: str) -> Callable[..., object]:
     return make
 
 
-for _name in ("class.board", "class.replay", "class.lead"):  # the classroom's screens (engine.hosts)
+for _name in ("class.board", "class.replay", "class.lead", "class.table"):  # the classroom's screens (engine.hosts)
     _hosts.provide(_name, _jupyter_screen(_name))
 
 

@@ -399,3 +399,30 @@ def test_one_student_s_failing_screen_keeps_neither_the_others_nor_the_sender_fr
         room.link.do("the next operation", lambda: done.append(1))
         room.pump()
         assert done == [1]
+
+
+def test_the_teacher_opens_a_table_live_and_each_finished_round(url):
+    """room.open_table(n) follows the table's moves and its next deal; open_table(n, round) is that round's replay."""
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        match = room.match(deals=2, seed=3)
+        pump(room, ann, bob)
+        live = room.open_table(1)
+        assert live.perspective == "teacher" and live.mode == "watch" and len(live.game) == 0
+        ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
+        pump(room, ann, bob)
+        assert len(live.game) == len(match.tables[0].game) == 1 and live.step == 1
+        play_round(room, (ann, bob), random.Random(4))
+        table_game = match.tables[0].game
+        assert live.game.result is not None and live.game.snapshot() == table_game.snapshot()
+        ann.request({"kind": "new_game"})
+        pump(room, ann, bob)
+        assert live.game.seed == match.seeds[1] and len(live.game) == len(match.tables[0].game)
+        first = room.open_table(1, round=1)
+        assert first.mode == "replay" and first.replay.to_dict() == table_game.replay().to_dict()
+        with pytest.raises(ClassError, match="There is no table 3"):
+            room.open_table(3)
+        live.close()
+        mover = next(s for s in (ann, bob) if s.state()["can_act"])  # seats swapped this round
+        mover.act(as_action(mover.state()["table"]["legal_actions"][0]))
+        pump(room, ann, bob)  # a closed view follows no more
+        assert len(live.game) < len(match.tables[0].game)

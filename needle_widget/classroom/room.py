@@ -329,7 +329,12 @@ class Room:
             return match.replay_of(table, round)
 
     def open_table(self, table: int, round: int | None = None, **kwargs: Any) -> Any:
-        """A teacher's widget of table `table`'s game (every card shown): the round now, or a finished one."""
+        """A teacher's widget of table `table`'s game (every card shown): live (the round now, following each move
+        and the table's next deals), or a finished `round`'s replay.
+        """
+        if round is None:
+            self.table_replay(table)  # a bad table number fails here
+            return hosts.make("class.table", self, table, **kwargs)
         return hosts.make("class.replay", self.table_replay(table, round), **kwargs)
 
     def open_replay(self, name: str, **kwargs: Any) -> Any:

@@ -1,5 +1,6 @@
 """A class's screens in Jupyter, as the classroom asks for them (`engine.hosts`): the teacher's board
-(`room.board()`), a student's challenge game from the teacher's seat (`room.open_replay(name)`) and the
+(`room.board()`), a student's challenge game or a match table's finished round from the teacher's seat
+(`room.open_replay(name)`, `room.open_table(n, round)`), a match table live (`room.open_table(n)`) and the
 teacher's widget that leads a lesson (`lesson.widget()`). The package's root provides them; the classroom
 imports nothing of Jupyter.
 """
@@ -8,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..engine.actions import Steal
 from ..records.replay import Replay
 from .board import BoardWidget
+from .onloop import OnLoop, stop_following
 from .widget import NeedleWidget
 
-__all__ = ["SCREENS", "board", "lead", "replay"]
+__all__ = ["SCREENS", "TableWidget", "board", "lead", "replay", "table"]
 
 
 class Lesson(Protocol):
@@ -51,5 +54,43 @@ def lead(lesson: Lesson, **kwargs: Any) -> NeedleWidget:
     return widget
 
 
-SCREENS = {"class.board": board, "class.replay": replay, "class.lead": lead}
+class TableWidget(NeedleWidget):
+    """Table `number`'s game of a room's match, live from the teacher's seat (every card shown): a watching widget
+    of its own copy of the game, which takes each move the room records (on the kernel's loop, from the room's
+    thread) and the table's next deal when it starts. The teacher may step back to look meanwhile.
+    """
+
+    def follow(self, room: Any, number: int) -> TableWidget:
+        """Follow table `number` of `room` until closed."""
+        self._room, self._number = room, number
+        self._hop = OnLoop(self._pull)
+        self._unsubscribe = room.subscribe(self._hop)
+        return self
+
+    def _pull(self) -> None:
+        latest = self._room.table_replay(self._number)
+        game = self.game
+        if latest.seed != game.seed or len(latest) < len(game):
+            if game.result is None:
+                return
+            self.new_game(seed=latest.seed)  # the table's next deal (the teacher's screen may know its seed)
+            game = self.game
+        for step in latest.steps[len(game):]:
+            stolen = step.cards[0] if isinstance(step.action, Steal) and step.cards else None
+            game.apply_recorded(step.action, stolen=stolen, reshuffle=step.reshuffle)
+
+    def close(self) -> None:
+        """Stop following the table, and close the widget."""
+        stop_following(self)
+        super().close()
+
+
+def table(room: Any, number: int, **kwargs: Any) -> TableWidget:
+    """Table `number`'s game live from the teacher's seat (`TableWidget`)."""
+    kwargs.setdefault("perspective", "teacher")
+    first = room.table_replay(number)
+    return TableWidget(game=first.game_at(len(first)), mode="watch", **kwargs).follow(room, number)
+
+
+SCREENS = {"class.board": board, "class.replay": replay, "class.lead": lead, "class.table": table}
 """The screens this module provides, by the name the classroom asks for."""
