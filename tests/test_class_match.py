@@ -209,6 +209,26 @@ def test_a_bot_stands_in_for_a_student_who_left_the_table_waiting(url, clock):
         assert not table.stand_ins and bob.state()["perspectives"] == [0] and bob.state()["can_act"]
 
 
+def test_a_stand_in_that_fails_gives_the_student_the_seat_back(url, clock, monkeypatch, caplog):
+    """A table never waits for ever on a broken stand-in: its failure is logged and the seat is the student's."""
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, view, legal_actions):
+            raise RuntimeError("no move")
+
+        def explain(self):
+            return ""
+
+    with pumped_class(url, ("Ann", "Bob")) as (room, (ann, bob)):
+        match = room.match(deals=1, seed=4, replace_after=60)
+        monkeypatch.setattr(match_module, "make_bot", lambda name, seed=None: Broken())
+        left_waiting(room, ann, bob, clock, 61)
+        assert not match.tables[0].stand_ins and bob.state()["can_act"]
+        assert "the bot standing in at table 1 failed" in caplog.text
+
+
 def test_a_room_with_workers_ticks_its_activity(tmp_path, monkeypatch):
     from needle_widget.classroom import room as room_module
 

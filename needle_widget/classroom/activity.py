@@ -20,6 +20,7 @@ activity's `@request` table (`screen.plugin`, as a widget's are). A new activity
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -98,9 +99,10 @@ class Activity:
         """
         return ()
 
-    def outcomes(self) -> list[Outcome]:
-        """Every finished game of this activity that counts in the class's record (`classroom.record`): the
-        room records each once, reviews it in the background and keeps it across lessons and restarts.
+    def outcomes(self, known: Container[str] = ()) -> list[Outcome]:
+        """The finished games of this activity that count in the class's record (`classroom.record`), but for
+        those whose source is in `known` (recorded already): the room records each once, reviews it in the
+        background and keeps it across lessons and restarts.
         """
         return []
 

@@ -10,6 +10,7 @@ another on one deal: the record does that, over the games students share.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,10 +121,11 @@ class Challenge(Activity):
         """The record's name of student `index`'s game."""
         return f"challenge {self.id}/student {index}"
 
-    def outcomes(self) -> list[Outcome]:
-        """Every finished game (the student at seat 0, the bot at seat 1)."""
+    def outcomes(self, known: Container[str] = ()) -> list[Outcome]:
+        """The finished games not `known` (the student at seat 0, the bot at seat 1)."""
         return [Outcome(self.source(index), f"challenge {self.id}", played.game.replay(), (index, None),
-                        self.opponent) for index, played in self.games.items() if played.finished]
+                        self.opponent) for index, played in self.games.items()
+                if played.finished and self.source(index) not in known]
 
     def shown_game(self, index: int) -> tuple[str, int] | None:
         """Student `index`'s game, once over (seat 0)."""

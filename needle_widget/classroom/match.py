@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,8 +160,9 @@ class Match(Activity):
             seat = game.to_move
             if game.result is None and seat in table.stand_ins:
                 _, error = guard.move(table.stand_ins[seat], game, seat)
-                if error is not None:
+                if error is not None:  # the student has the seat back rather than the table waiting for ever
                     log.warning("class: the bot standing in at table %d failed: %s", table.number, error.public)
+                    del table.stand_ins[seat]
                     break
             if len(game) == before:
                 break
@@ -309,12 +310,12 @@ class Match(Activity):
         """The record's name of table `table`'s game of round `round`."""
         return f"match {self.id}/table {table.number}/deal {round + 1}"
 
-    def outcomes(self) -> list[Outcome]:
-        """Every finished round at every table (the seats as played; the students a bot stood in for)."""
+    def outcomes(self, known: Container[str] = ()) -> list[Outcome]:
+        """The finished rounds not `known`, at every table (the seats as played; the students a bot stood in for)."""
         return [Outcome(self.source(t, r["round"]), f"match {self.id} · deal {r['deal'] + 1}",
                         Replay.from_dict(r["replay"]), tuple(r["seats"]),
                         self.opponent if None in r["seats"] else None, tuple(r["stood_in"]))
-                for t in self.tables for r in t.results]
+                for t in self.tables for r in t.results if self.source(t, r["round"]) not in known]
 
     def shown_game(self, index: int) -> tuple[str, int] | None:
         """Student `index`'s round, once over."""

@@ -567,9 +567,7 @@ class Room:
         """Record the activities' finished games not yet recorded, and queue their reviews (the lock is held)."""
         added: list[Entry] = []
         for activity in self._latest.values():
-            for outcome in activity.outcomes():
-                if outcome.source in self.record.games:
-                    continue
+            for outcome in activity.outcomes(self.record.games):
                 added += self.record.add(outcome)
                 number = self.record.games[outcome.source]
                 data = seal(self._key, self.name, f"game-{number}", 1, outcome.replay.to_dict())
@@ -586,7 +584,7 @@ class Room:
         if source is None:
             raise ClassError(f"The record has no game {quote(game)}: it has games 1 to {len(self.record)}")
         for activity in self._latest.values():
-            for outcome in activity.outcomes():
+            for outcome in activity.outcomes(set(self.record.games) - {source}):
                 if outcome.source == source:
                     return outcome.replay
         data = self.channel.load(f"game-{game}")
