@@ -21,7 +21,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from .board import board_state
 from .challenge import Challenge
 from .channel import Channel, Message, box_parts
 from .errors import ClassError
+from .jobs import Jobs
 from .lesson import Lesson
 from .link import Link
 from .listeners import Listeners
@@ -115,10 +116,8 @@ class Room:
         self._listeners = Listeners("a board")
         self.log: collections.deque[str] = collections.deque(maxlen=MAX_LOG)
         """The room's recent log lines (ignored messages, a channel down), newest last."""
-        self._own_reviews = reviews is None
-        self._reviews: Executor = reviews or ThreadPoolExecutor(max_workers=1, thread_name_prefix="needle-class-review")
-        self._jobs = threading.Condition()
-        self._running = 0
+        self._jobs = Jobs(reviews, ended=self._notify)
+        """The reviews behind the record, on `reviews` (any Executor; by default a thread of this kernel)."""
         self.record = Record() if worlds is None else Record(worlds=worlds)
         """The class's record over the term (`classroom.record`): every finished game of a challenge or a match."""
         self._panels: collections.OrderedDict[tuple[str, int], dict[str, Any]] = collections.OrderedDict()
@@ -467,7 +466,7 @@ class Room:
         entry = self.record.entry(*game)
         if reviewed is None and entry is not None and entry.adjusted is not None and game not in self._asked:
             self._asked.add(game)  # reviewed before a restart: the student's review is made again
-            self._submit(seat_review, (self.record_replay(entry.game).to_dict(), seat, self.record.worlds),
+            self._jobs.submit(seat_review, (self.record_replay(entry.game).to_dict(), seat, self.record.worlds),
                          lambda result: self._reviewed(entry, result))
         offer = {"seats": [seat] if reviewed is not None else [], "worlds": self.record.worlds,
                  "reason": None if reviewed is not None else "Your review is being computed: it opens in a moment"}
@@ -596,36 +595,6 @@ class Room:
         data = seal(self._key, self.name, "record", 1, self.record.to_dict())
         self.link.do("saving the record", lambda: self.channel.save("record", data), key="record")
 
-    def _submit(self, work: Callable[..., Any], args: tuple[Any, ...], done: Callable[[Any], None]) -> None:
-        """Run `work(*args)` on the review executor; `done(result)` (or a log line) when it ends."""
-        with self._jobs:
-            self._running += 1
-
-        def finish(future: Any) -> None:
-            try:
-                if future.cancelled() or self._ticking.is_set():  # the room closed: its reviews wait for a reopening
-                    return
-                try:
-                    result = future.result()
-                except Exception:
-                    log.exception("class %s: a review failed", self.name)
-                    result = None
-                done(result)
-            except Exception:
-                log.exception("class %s: a finished review could not be taken", self.name)
-            finally:
-                with self._jobs:
-                    self._running -= 1
-                    self._jobs.notify_all()
-                self._notify()
-
-        try:
-            self._reviews.submit(work, *args).add_done_callback(finish)
-        except RuntimeError:  # the executor was shut down (the room closed)
-            with self._jobs:
-                self._running -= 1
-                self._jobs.notify_all()
-
     def _review_entry(self, entry: Entry, replay: dict[str, Any]) -> None:
         """Queue the figures of `entry` and then its student's review of the game."""
         worlds = self.record.worlds
@@ -637,9 +606,9 @@ class Room:
                 else:
                     entry.adjusted, entry.skill, entry.luck = result
                 self._save_record()
-            self._submit(seat_review, (replay, entry.seat, worlds), lambda result: self._reviewed(entry, result))
+            self._jobs.submit(seat_review, (replay, entry.seat, worlds), lambda result: self._reviewed(entry, result))
 
-        self._submit(seat_figures, (replay, entry.seat, worlds), figured)
+        self._jobs.submit(seat_figures, (replay, entry.seat, worlds), figured)
 
     def _reviewed(self, entry: Entry, result: dict[str, Any] | None) -> None:
         """A student's review of their game is ready: kept, and sent if their screen shows that game."""
@@ -658,14 +627,7 @@ class Room:
         """Wait (at most `timeout` seconds) until the finished games' reviews queued so far are done; True if
         they are.
         """
-        end = time.monotonic() + timeout
-        with self._jobs:
-            while self._running:
-                left = end - time.monotonic()
-                if left <= 0:
-                    return False
-                self._jobs.wait(left)
-        return True
+        return self._jobs.wait(timeout)
 
     def _status(self, connected: bool, why: str | None) -> None:
         if not connected:
@@ -776,8 +738,7 @@ class Room:
             self._ticker.join(timeout=5)
         self._ticker = None
         self.link.close()
-        if self._own_reviews:
-            self._reviews.shutdown(wait=False, cancel_futures=True)
+        self._jobs.close()
 
     def __enter__(self) -> Room:
         return self
