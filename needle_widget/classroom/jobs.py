@@ -1,5 +1,10 @@
 """Work a room hands to an executor, counted: the reviews behind the class's record.
 
+By default the work runs in one process of its own, started on the first job: a review is pure Python, and in
+the teacher's kernel it would hold the interpreter's lock against the room's reader and sender threads (a
+match's moves took 300 ms to reach the opponent's screen instead of 70 while the finished games were reviewed
+in a thread; `needle-widget bench match`).
+
 `Jobs(executor)` runs `submit(work, args, done)` on any `concurrent.futures.Executor` (a dask `Client` too: only
 `submit` and the future's `add_done_callback` are used) and calls `done(result)` when it ends, `done(None)` after
 a logged failure; `wait(timeout)` waits until every job submitted so far (and those their `done` submitted) has
@@ -7,7 +12,7 @@ ended; `close()` stops taking results (a job that ends after it is dropped: the 
 reopens) and shuts down an executor of its own.
 
 >>> from concurrent.futures import ThreadPoolExecutor
->>> jobs, out = Jobs(), []
+>>> jobs, out = Jobs(ThreadPoolExecutor(1)), []
 >>> jobs.submit(pow, (2, 10), lambda result: jobs.submit(pow, (result, 2), out.append))
 >>> jobs.wait(10), out
 (True, [1048576])
@@ -17,10 +22,12 @@ reopens) and shuts down an executor of its own.
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 __all__ = ["Jobs"]
@@ -29,12 +36,14 @@ log = logging.getLogger("needle_widget.classroom")
 
 
 class Jobs:
-    """See the module docstring. `executor` None: one thread of this process, shut down by `close`."""
+    """See the module docstring. `executor` None: one process of our own at the lowest priority (`own_executor`),
+    shut down by `close`.
+    """
 
-    def __init__(self, executor: Executor | None = None, name: str = "needle-class-review",
-                 ended: Callable[[], None] | None = None) -> None:
+    def __init__(self, executor: Executor | None = None, ended: Callable[[], None] | None = None) -> None:
         self._own = executor is None
-        self._executor: Executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._executor: Executor | None = executor
+        self._lock = threading.Lock()
         self._count = threading.Condition()
         self._running = 0
         self._closed = False
@@ -62,9 +71,17 @@ class Jobs:
                 self._ended()
 
         try:
-            self._executor.submit(work, *args).add_done_callback(finish)
+            self._pool().submit(work, *args).add_done_callback(finish)
         except RuntimeError:  # the executor was shut down
             self._end()
+
+    def _pool(self) -> Executor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("closed")
+            if self._executor is None:
+                self._executor = own_executor()
+            return self._executor
 
     def _end(self) -> None:
         with self._count:
@@ -84,6 +101,31 @@ class Jobs:
 
     def close(self) -> None:
         """Take no more results; shut down an executor of our own (without waiting for its jobs)."""
-        self._closed = True
-        if self._own:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self._closed = True
+            executor = self._executor
+        if self._own and executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+def own_executor() -> Executor:
+    """One worker process ("forkserver": started clean, not forked from a kernel's threads; "spawn" where there is
+    none), with the review's modules imported once.
+    """
+    try:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["needle_widget.classroom.record"])
+    except ValueError:  # pragma: no cover - no forkserver (Windows)
+        context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_background)
+
+
+def _background() -> None:
+    """The worker yields the processor to the class's interactive processes: Linux's idle scheduling class (it
+    runs only when nothing else would), else the lowest priority.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        if hasattr(os, "nice"):
+            os.nice(19)
