@@ -1,7 +1,8 @@
-"""A student's out-box on a shared folder is mode 1733: any student's account may put anything there under
-a message's name (issue 29, items 1 and 2). A named pipe, a directory, a symlink (to the teacher's secret,
-or to nothing) or a 2 GB sparse file must each leave the room answering within a second, with one log line
-each, without reading the thing, and without the reader spinning on it.
+"""A student's out-box on a shared folder is their account's own (mode 2770, made by their kernel as they
+join): that account may put anything there under a message's name (issue 29, items 1 and 2). A named pipe,
+a directory, a symlink (to the teacher's secret, or to nothing) or a 2 GB sparse file must each leave the
+room answering within a second, with one log line each, without reading the thing, and without the reader
+spinning on it.
 
 The room runs its own workers here (as in a lesson); the test's thread never reads the box itself, so a
 reader stuck on a named pipe fails the test (and the pipe is opened for writing at the end, to free it).
@@ -186,7 +187,7 @@ def test_a_hostile_entry_in_a_box_leaves_the_room_answering(tmp_path, monkeypatc
     left = [p.name for p in box.iterdir()]
     if kind == "full dir":  # it cannot go: it stays, ignored
         assert len(left) == 1
-    else:  # the room removed it (the teacher owns the box: a sticky box lets its owner remove anything)
+    else:  # the room removed it (the box's group, of which the teacher's account is a member, may write it)
         assert left == [], left
     if kind in ("symlink", "dangling", "fifo", "dir", "full dir"):
         assert seen.opened == [], seen  # never opened through the link, never blocked on the pipe
@@ -215,6 +216,7 @@ def test_a_new_entry_under_an_ignored_name_is_read(tmp_path):
     room = classroom.open(f"folder:{tmp_path}/room", start=False)
     channel = room.channel
     room.invite("Ann")
+    channel.claim(0)  # Ann's boxes, as her kernel makes them when she joins
     box = tmp_path / "room" / "out" / "0"
     name = box / f"{5:020d}.msg"
     name.mkdir()
@@ -231,7 +233,9 @@ def test_a_new_entry_under_an_ignored_name_is_read(tmp_path):
 def test_a_box_holding_only_ignored_entries_makes_read_wait(tmp_path):
     """read() with a timeout waits for a message instead of returning at once for an entry it ignores."""
     room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    channel = room.channel
     room.invite("Ann")
+    channel.claim(0)  # Ann's boxes, as her kernel makes them when she joins
     box = tmp_path / "room" / "out" / "0"
     (box / f"{7:020d}.msg").mkdir()
     (box / f"{7:020d}.msg" / "x").write_bytes(b"x")
@@ -253,6 +257,7 @@ def test_a_message_discarded_while_it_is_read_is_not_handed_over(tmp_path, monke
     room = classroom.open(f"folder:{tmp_path}/room", start=False)
     channel = room.channel
     room.invite("Ann")
+    channel.claim(0)  # Ann's boxes, as her kernel makes them when she joins
     channel.post("out.0", HIGH, b"NWC1" + HIGH.to_bytes(8, "big") + b"\0" * 40)  # looks sealed, does not open
     assert [m[1] for m in channel.read({"out.0": 0})] == [HIGH]
     read = os.read

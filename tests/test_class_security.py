@@ -329,13 +329,15 @@ def test_a_student_s_redis_user_is_refused_everything_but_its_own_boxes(redis_se
 
 def test_the_folder_room_sets_modes_that_keep_the_teacher_s_files_and_the_out_boxes_private(tmp_path):
     """What the modes do: teacher/ (0700) and its secret and state (0600) are the teacher's user's alone;
-    out/N (01733) takes anyone's new file but nobody else may list it or delete another's; in/N (0755)
-    is readable by everyone, and it holds only messages sealed with the student's own key, so reading
-    another student's box gives nothing but sizes and times. What they do not do: they protect nothing
-    from the teacher's own user or root, nor between students who share one Unix user (a JupyterHub
-    with one user for all): there the seal (a key per student) is all that keeps a student from
-    reading another's messages or writing as another, and nothing keeps one from deleting another's
-    in-box files or filling the folder up.
+    in/ and out/ (01733) take anyone's new box but nobody else may list them or remove another's box;
+    in/N and out/N (02770, made by student N's own kernel as they join) are N's account's and N's own
+    group's, of which the teacher's account is a member, and the messages in them (0640) are sealed with
+    the student's own key. What they do not do: they protect nothing from the teacher's own user or root,
+    nor between students who share one Unix user (a JupyterHub with one user for all): there the seal (a
+    key per student) is all that keeps a student from reading another's messages or writing as another,
+    and nothing keeps one from deleting another's in-box files or filling the folder up.
+    tests/test_class_folder_permissions.py has the rest; tests/browser/test_class_on_jupyterhub.py shows
+    it with an account per user.
     """
     room = classroom.open(f"folder:{tmp_path}/modes", start=False)
     room.invite("Ann")
@@ -348,12 +350,12 @@ def test_the_folder_room_sets_modes_that_keep_the_teacher_s_files_and_the_out_bo
     assert mode(root / "teacher") == 0o700
     assert mode(root / "teacher" / "secret") == 0o600
     assert mode(root / "teacher" / "state") == 0o600
-    assert mode(root / "out" / "0") == 0o1733
-    assert mode(root / "in" / "0") == 0o755
+    assert mode(root / "in") == mode(root / "out") == 0o1733
     assert mode(root / "room.json") == 0o644
     ann = classroom.join(room.url, room.tickets[0].code, start=False)
     settle(room, ann)
+    assert mode(root / "out" / "0") == mode(root / "in" / "0") == 0o2770
     files = [p for p in (root / "in" / "0").iterdir()]
-    assert files and all(mode(p) == 0o644 for p in files)
+    assert files and all(mode(p) == 0o640 for p in files)
     assert all(p.read_bytes().startswith(MAGIC) and b"Ann" not in p.read_bytes() for p in files)
     room.close(), ann.close()

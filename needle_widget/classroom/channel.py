@@ -17,8 +17,8 @@ import logging
 import os
 import pathlib
 import re
+import secrets
 import stat
-import tempfile
 import threading
 import time
 from typing import Protocol
@@ -28,7 +28,7 @@ from .address import Address
 from .errors import ChannelDown, ClassError
 from .seal import MAX_MESSAGE, peek_seq
 
-__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "FORMAT"]
+__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "FORMAT", "SIDE_MODE", "BOX_MODE", "MESSAGE_MODE"]
 
 log = logging.getLogger("needle_widget.classroom")
 POLL = 0.02
@@ -40,6 +40,24 @@ _BOX = re.compile(r"(in|out)\.(\d{1,3})")
 _FILE = re.compile(r"(\d{20})\.msg")
 _OPEN = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
 """A box's entry is opened without following a link, waiting on a pipe or taking a terminal."""
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+"""A box's folder is opened without following a link: a student's account owns its boxes and could make one a
+link to another folder the teacher's account may write (its home, another room's boxes)."""
+_DIR_WRITE = (_DIR & ~os.O_RDONLY) | getattr(os, "O_PATH", os.O_RDONLY)
+"""The same, to put a file in it (Linux: O_PATH, which needs no permission to list the folder)."""
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+SIDE_MODE = 0o1733
+"""in/ and out/: any account may make a box there, nobody but the teacher's account may list them, and nobody
+else may remove or rename another's box (the sticky bit)."""
+BOX_MODE = 0o2770
+"""A student's box in/N or out/N: made by the student's own kernel, their account's, with their account's own
+group, of which the teacher's account is a member (the admin sets that up); set-group-ID, so that the
+teacher's messages in it take the student's group. Nobody else may list, read or write it."""
+MESSAGE_MODE = 0o640
+"""A message file: its writer's, readable by the box's group (the student and the teacher)."""
+_BOX_TROUBLE = (errno.ENOENT, errno.EACCES, errno.EPERM, errno.ELOOP, errno.ENOTDIR)
+"""What a student's account can do to its own box (remove it, take the teacher's rights away, make it a link
+or a file): for the room, that box's trouble, not the channel's."""
 
 
 class Channel(Protocol):
@@ -86,10 +104,16 @@ class FolderChannel:
     """A class in a shared folder:
 
     ``room.json`` (the room's name, readable by all), ``teacher/`` (mode 700: the room's secret and
-    state, for the teacher's user only), ``in/N/`` (mode 755: the room's messages to student N,
-    sealed with N's key) and ``out/N/`` (mode 1733, like nbgrader's inbound exchange: anyone may
-    drop a file in, nobody but the teacher may list it; sealed with N's key). Each message is a file
-    ``<seq>.msg`` written next to its place and moved in, so a reader never sees half of one.
+    state, for the teacher's account only), ``in/`` and ``out/`` (mode 1733: anyone may make a box
+    there, nobody but the teacher may list them or remove another's box), and each student's boxes
+    ``in/N/`` (the room's messages to student N) and ``out/N/`` (N's to the room), both made by
+    student N's own kernel before its first message: mode 2770, N's account and N's own group, of
+    which the teacher's account is a member, so only N and the teacher may use them (on one account
+    for all, the same modes, and nothing between the students but the seal). Every message is sealed
+    with N's key and is a file ``<seq>.msg`` (mode 640) written next to its place and moved in, so a
+    reader never sees half of one. The room opens a box without following a link and takes a box it
+    may not use for that box's trouble (logged), not the channel's: a student can spoil only their
+    own boxes.
     """
 
     def __init__(self, address: Address, create: bool) -> None:
@@ -98,8 +122,8 @@ class FolderChannel:
         marker = self.root / "room.json"
         if create:
             try:
-                for folder, mode in ((self.root, 0o755), (self.root / "teacher", 0o700), (self.root / "in", 0o755),
-                                     (self.root / "out", 0o755)):
+                for folder, mode in ((self.root, 0o755), (self.root / "teacher", 0o700),
+                                     (self.root / "in", SIDE_MODE), (self.root / "out", SIDE_MODE)):
                     folder.mkdir(parents=folder == self.root, exist_ok=True)
                     os.chmod(folder, mode)
                 if not marker.exists():
@@ -110,6 +134,12 @@ class FolderChannel:
         elif not marker.is_file():
             raise ClassError(f"No class room at {quote(address.public)}: the teacher opens it first "
                              "(classroom.open) and gives you its address and your ticket")
+        self._room = create
+        """The teacher's end (it opened the room), else a student's."""
+        self._claimed: set[int] = set()
+        """The students whose boxes this (student's) end has made or checked."""
+        self._troubled: dict[str, str] = {}
+        """The room's boxes it may not use, with the trouble logged (once, until the box is usable again)."""
         self._lock = threading.Lock()
         self._ignored: dict[str, dict[str, tuple[int, int] | None]] = {}
         """Per box, the entries (name: `_identity`) not to read again: not message files, or not messages, already
@@ -119,25 +149,125 @@ class FolderChannel:
         side, index = box_parts(box)
         return self.root / side / str(index)
 
-    def post(self, box: str, seq: int, data: bytes) -> None:
-        """Write the message as `<seq>.msg` in the box's folder, whole."""
-        folder = self._dir(box)
+    def claim(self, index: int) -> None:
+        """Make student `index`'s boxes in/N and out/N, this account's, mode 2770 with this account's own
+        group: a student's kernel does it before its first message (its hello, as it joins). A box this
+        account made before is set to those modes again. One the teacher's account made (a room from before
+        this layout) is taken as it is if this account may use it; one another account made is refused.
+        Refused or failed: ChannelDown, whose words the student's follow bar shows while it tries again.
+        """
+        me, group = os.getuid(), os.getgid()
         try:
-            _write(folder / f"{seq:020d}.msg", data, 0o644)
+            teacher = os.stat(self.root / "teacher").st_uid
         except OSError as failure:
-            raise ChannelDown(f"Cannot write to the class folder {quote(str(folder))}: "
+            raise ChannelDown(f"Cannot reach the class folder {quote(str(self.root))}: "
                               f"{failure.strerror or failure}") from None
+        for side, need in (("in", os.R_OK | os.X_OK), ("out", os.W_OK | os.X_OK)):
+            path = self.root / side / str(index)
+            try:
+                try:
+                    os.mkdir(path, 0o700)
+                except FileExistsError:
+                    pass
+                status = os.lstat(path)
+                if not stat.S_ISDIR(status.st_mode):
+                    raise ChannelDown(f"Your box {side}/{index} in {quote(str(self.root))} is not a folder: "
+                                      "ask the teacher to remove it, then join again")
+                if status.st_uid == me:
+                    if status.st_gid != group:  # a set-group-ID folder above would have given it its own group
+                        os.chown(path, -1, group, follow_symlinks=False)
+                    if stat.S_IMODE(status.st_mode) != BOX_MODE:
+                        os.chmod(path, BOX_MODE)
+                elif status.st_uid != teacher:
+                    raise ChannelDown(f"Your box {side}/{index} in {quote(str(self.root))} was made by another "
+                                      f"account ({_account(status.st_uid)}): ask the teacher to remove it, then "
+                                      "join again")
+                elif not os.access(path, need):
+                    raise ChannelDown(f"Your box {side}/{index} in {quote(str(self.root))} is the teacher's and "
+                                      "this account may not use it: ask the teacher")
+            except OSError as failure:
+                raise ChannelDown(f"Cannot make your box {side}/{index} in {quote(str(self.root))}: "
+                                  f"{failure.strerror or failure}") from None
+        if teacher != me and _account(group) != _account(me, group=False) and index not in self._claimed:
+            log.warning("class %s: your boxes have the group %s, not a group of your own: every member of it "
+                        "may list them (the messages stay sealed)", self.address.room, _account(group))
+        self._claimed.add(index)
+
+    def _open_box(self, box: str, write: bool = False) -> int | None:
+        """The box's folder (a file descriptor), opened without following a link. None if it is not there
+        (a student who has not joined), or, on the room's end, if it is no folder the room may use: that
+        box's trouble, logged once, and the room goes on with the others. A student's end makes its boxes
+        first (`claim`); its own box's trouble is the channel's (ChannelDown: tried again).
+        """
+        side, index = box_parts(box)
+        if write and not self._room and index not in self._claimed:
+            self.claim(index)
+        path = self.root / side / str(index)
+        try:
+            fd = os.open(path, _DIR_WRITE if write else _DIR)
+        except OSError as failure:
+            if failure.errno == errno.ENOENT and not write:
+                return None
+            self._claimed.discard(index)
+            trouble = self._trouble(box, failure)
+            if write:
+                raise ClassError(f"Cannot write to {box}: {trouble}") from None
+            with self._lock:
+                logged = self._troubled.get(box) == trouble
+                self._troubled[box] = trouble
+            if not logged:
+                log.warning("class %s: cannot read %s: %s", self.address.room, box, trouble)
+            return None
+        if self._troubled:
+            with self._lock:
+                self._troubled.pop(box, None)
+        return fd
+
+    def _trouble(self, box: str, failure: OSError) -> str:
+        """A box's trouble, in words, if it is that box's alone (the room's end; the box's side folder is
+        there): else ChannelDown.
+        """
+        side, index = box_parts(box)
+        why = failure.strerror or str(failure)
+        if self._room and failure.errno in _BOX_TROUBLE and os.path.isdir(self.root / side):
+            if failure.errno in (errno.ELOOP, errno.ENOTDIR):
+                return f"{side}/{index} is not a folder (a link or a file), not used"
+            if failure.errno == errno.ENOENT:
+                return f"{side}/{index} is not there ({why})"
+            return (f"{side}/{index}: {why} (is the teacher's account a member of the student's group? README, "
+                    "'What is protected')")
+        raise ChannelDown(f"Cannot use the class folder {quote(str(self.root / side / str(index)))}: {why}")
+
+    def post(self, box: str, seq: int, data: bytes) -> None:
+        """Write the message as `<seq>.msg` in the box's folder, whole (mode 640)."""
+        fd = self._open_box(box, write=True)
+        assert fd is not None
+        try:
+            _write_at(fd, f"{seq:020d}.msg", data, MESSAGE_MODE)
+        except OSError as failure:
+            if failure.errno == errno.ENOENT:
+                self._claimed.discard(box_parts(box)[1])
+            trouble = self._trouble(box, failure)
+            raise ClassError(f"Cannot write to {box}: {trouble}") from None
+        finally:
+            os.close(fd)
 
     def _scan(self, box: str, after: int, limit: int = 200) -> list[Message]:
-        folder = self._dir(box)
-        try:
-            with os.scandir(folder) as listing:
-                entries = [(int(m.group(1)), e) for e in listing if (m := _FILE.fullmatch(e.name))]
-        except FileNotFoundError:
+        fd = self._open_box(box)
+        if fd is None:
             return []
+        try:
+            return self._scan_at(box, fd, after, limit)
+        finally:
+            os.close(fd)
+
+    def _scan_at(self, box: str, fd: int, after: int, limit: int) -> list[Message]:
+        try:
+            with os.scandir(fd) as listing:
+                entries = [(int(m.group(1)), e) for e in listing if (m := _FILE.fullmatch(e.name))]
         except OSError as failure:
-            raise ChannelDown(f"Cannot read the class folder {quote(str(folder))}: {failure.strerror or failure}") \
-                from None
+            raise ChannelDown(f"Cannot read the class folder {quote(str(self._dir(box)))}: "
+                              f"{failure.strerror or failure}") from None
         present = {e.name: _identity(e) for _, e in entries}
         with self._lock:
             ignored = self._ignored.setdefault(box, {})
@@ -150,7 +280,7 @@ class FolderChannel:
                            key=lambda item: item[0])[:limit]
         out: list[Message] = []
         for seq, entry in fresh:
-            data = self._take(box, entry)
+            data = self._take(box, fd, entry)
             if data is None:
                 continue
             with self._lock:
@@ -163,24 +293,24 @@ class FolderChannel:
             out.append((box, seq, data))
         return out
 
-    def _take(self, box: str, entry: os.DirEntry[str]) -> bytes | None:
+    def _take(self, box: str, folder: int, entry: os.DirEntry[str]) -> bytes | None:
         """A message file's bytes (b"" if it is larger than a message: it is not read); None for what is no
         regular file (refused: logged once, then removed or else ignored) or is gone. Nothing here waits.
         """
         try:
             if not entry.is_file(follow_symlinks=False):
-                return self._refuse(box, entry, _kind(entry.stat(follow_symlinks=False).st_mode))
-            fd = os.open(entry.path, _OPEN)
+                return self._refuse(box, folder, entry, _kind(entry.stat(follow_symlinks=False).st_mode))
+            fd = os.open(entry.name, _OPEN, dir_fd=folder)
         except FileNotFoundError:
             return None
         except OSError as failure:
             if failure.errno == errno.ELOOP:
-                return self._refuse(box, entry, "a symbolic link")
-            return self._refuse(box, entry, f"a file that does not open ({failure.strerror or failure})")
+                return self._refuse(box, folder, entry, "a symbolic link")
+            return self._refuse(box, folder, entry, f"a file that does not open ({failure.strerror or failure})")
         try:
             status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):
-                return self._refuse(box, entry, _kind(status.st_mode))
+                return self._refuse(box, folder, entry, _kind(status.st_mode))
             if status.st_size > MAX_MESSAGE:
                 return b""
             chunks, size = [], 0
@@ -189,17 +319,17 @@ class FolderChannel:
                 size += len(chunk)
             return b"".join(chunks)
         except OSError as failure:
-            return self._refuse(box, entry, f"a file that does not read ({failure.strerror or failure})")
+            return self._refuse(box, folder, entry, f"a file that does not read ({failure.strerror or failure})")
         finally:
             os.close(fd)
 
-    def _refuse(self, box: str, entry: os.DirEntry[str], what: str) -> None:
+    def _refuse(self, box: str, folder: int, entry: os.DirEntry[str], what: str) -> None:
         """Log once a box's entry that is no message file; remove it, or else never look at it again."""
         try:
             if entry.is_dir(follow_symlinks=False):
-                os.rmdir(entry.path)
+                os.rmdir(entry.name, dir_fd=folder)
             else:
-                os.unlink(entry.path)
+                os.unlink(entry.name, dir_fd=folder)
             fate = "removed"
         except FileNotFoundError:
             fate = "gone"
@@ -226,23 +356,38 @@ class FolderChannel:
     def tail(self, box: str) -> int:
         """The highest `<seq>.msg` in the box's folder."""
         try:
-            names = [int(m.group(1)) for n in os.listdir(self._dir(box)) if (m := _FILE.fullmatch(n))]
+            fd = self._open_box(box)
+        except ChannelDown:
+            return 0
+        if fd is None:
+            return 0
+        try:
+            names = [int(m.group(1)) for n in os.listdir(fd) if (m := _FILE.fullmatch(n))]
         except OSError:
             return 0
+        finally:
+            os.close(fd)
         return max(names, default=0)
 
     def drop(self, box: str, upto: int) -> None:
         """Delete the box's files numbered `upto` or lower."""
-        folder = self._dir(box)
         try:
-            for name in os.listdir(folder):
+            fd = self._open_box(box)
+        except ChannelDown:
+            return
+        if fd is None:
+            return
+        try:
+            for name in os.listdir(fd):
                 if (m := _FILE.fullmatch(name)) and int(m.group(1)) <= upto:
                     try:
-                        os.unlink(folder / name)
+                        os.unlink(name, dir_fd=fd)
                     except FileNotFoundError:
                         pass
         except OSError:
             pass
+        finally:
+            os.close(fd)
 
     def discard(self, box: str, seq: int) -> None:
         """Delete the box's message `seq` (one that did not open: the cursor does not move past it). It is
@@ -252,9 +397,17 @@ class FolderChannel:
         with self._lock:
             self._ignored.setdefault(box, {}).setdefault(name, None)
         try:
-            os.unlink(self._dir(box) / name)
+            fd = self._open_box(box)
+        except ChannelDown:
+            return
+        if fd is None:
+            return
+        try:
+            os.unlink(name, dir_fd=fd)
         except OSError:
             pass
+        finally:
+            os.close(fd)
 
     def save(self, name: str, data: bytes) -> None:
         """teacher/<name>, mode 600."""
@@ -275,26 +428,39 @@ class FolderChannel:
                              f"{failure.strerror or failure}") from None
 
     def grant(self, index: int, user: str, password: str) -> None:
-        """in/N (755) and out/N (1733: anyone may add a file, nobody else may list them)."""
-        for side, mode in (("in", 0o755), ("out", 0o1733)):
-            folder = self.root / side / str(index)
-            folder.mkdir(exist_ok=True)
-            os.chmod(folder, mode)
+        """Nothing: on a shared folder student N's own kernel makes its boxes (`claim`), so that they are its
+        account's and its group's, which the teacher's account cannot give them.
+        """
 
     def close(self) -> None:
         """Nothing is held open."""
 
 
 def _write(path: pathlib.Path, data: bytes, mode: int) -> None:
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".part")
+    """`path`, written whole (see `_write_at`); its folder is the teacher's (a link to it is followed)."""
+    folder = os.open(path.parent, _DIR_WRITE & ~os.O_NOFOLLOW)
     try:
-        with open(fd, "wb") as f:
-            f.write(data)
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        _write_at(folder, path.name, data, mode)
+    finally:
+        os.close(folder)
+
+
+def _write_at(folder: int, name: str, data: bytes, mode: int) -> None:
+    """File `name` in the folder `folder` (a descriptor), written next to its place and moved in, with `mode`."""
+    temporary = f".{secrets.token_hex(8)}.part"
+    fd = os.open(temporary, _NEW, 0o600, dir_fd=folder)
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
         try:
-            os.unlink(temporary)
+            os.unlink(temporary, dir_fd=folder)
         except OSError:
             pass
         raise
@@ -324,6 +490,17 @@ def _kind(mode: int) -> str:
         if test(mode):
             return what
     return "not a regular file"
+
+
+def _account(number: int, group: bool = True) -> str:
+    """A group's (or a user's) name, or its number."""
+    try:
+        import grp
+        import pwd
+
+        return grp.getgrgid(number).gr_name if group else pwd.getpwuid(number).pw_name
+    except (ImportError, KeyError):
+        return str(number)
 
 
 def mode_of(path: pathlib.Path) -> int:
