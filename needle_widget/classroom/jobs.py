@@ -36,7 +36,7 @@ log = logging.getLogger("needle_widget.classroom")
 
 
 class Jobs:
-    """See the module docstring. `executor` None: one process of our own at the lowest priority (`own_executor`),
+    """See the module docstring. `executor` None: one process of our own at a low priority (`own_executor`),
     shut down by `close`.
     """
 
@@ -121,11 +121,8 @@ def own_executor() -> Executor:
 
 
 def _background() -> None:
-    """The worker yields the processor to the class's interactive processes: Linux's idle scheduling class (it
-    runs only when nothing else would), else the lowest priority.
+    """The worker yields the processor to the class's interactive processes: nice 10 (it still gets a share on a
+    busy machine; Linux's idle class could starve it for as long as the machine stays busy).
     """
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # type: ignore[attr-defined]
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        if hasattr(os, "nice"):
-            os.nice(19)
+    if hasattr(os, "nice"):
+        os.nice(10)
