@@ -14,7 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 from conftest import pumped_class
 from conftest import settle as pump
-from test_class_twins import SECRET, Channel, as_action
+from test_class_match import play_round
+from test_class_twins import SECRET, as_action, channel  # noqa: F401 (channel: the twin rooms' fixture)
 
 from needle_widget import Game, classroom
 from needle_widget.apps.recordbench import orderings, play_pool
@@ -35,18 +36,7 @@ def url(class_url):
     return class_url
 
 
-def play_all(room, students, rng, limit=600):
-    """Every student moves whenever their screen lets them, until no one can."""
-    for _ in range(limit):
-        moved = False
-        for s in students:
-            state = s.state()
-            if state["can_act"]:
-                s.act(as_action(rng.choice(state["table"]["legal_actions"])))
-                moved = True
-        pump(room, *students)
-        if not moved:
-            return
+play_all = play_round  # every student moves whenever their screen lets them, until no one can
 
 
 # ---- the statistics --------------------------------------------------------------------------------
@@ -167,14 +157,7 @@ def test_the_rooms_reviews_run_on_any_executor(tmp_path):
 # ---- a student's own review, and its twins ---------------------------------------------------------------
 
 
-@pytest.fixture(params=["folder", "redis"])
-def channel(request, tmp_path):
-    if request.param == "redis":
-        return Channel("redis", tmp_path, request.getfixturevalue("redis_server"))
-    return Channel("folder", tmp_path)
-
-
-def test_a_student_s_review_of_their_game_is_the_same_for_twin_deals_they_cannot_tell_apart(channel, monkeypatch):
+def test_a_student_s_review_of_their_game_is_the_same_for_twin_deals_they_cannot_tell_apart(channel, monkeypatch):  # noqa: F811
     """Twin deals differing only in the pile's two bottom cards, never drawn: the student's every message, their
     own review of the finished game included, is byte-identical; the games' piles differ (the twins do).
     """
