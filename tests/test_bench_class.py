@@ -18,9 +18,11 @@ def test_step_latencies_of_a_few_student_processes(tmp_path) -> None:
 def test_class_figures_print_median_p95_max_beside_the_target() -> None:
     lines: list[str] = []
     figures = class_figures(students=2, steps=2, channels=("folder",), out=lines.append)
-    assert [f.name.split(", ")[-1].split(" (")[0] for f in figures] == ["median", "p95", "max"]
+    assert [f.name.split(", ")[-1].split(" (")[0] for f in figures] == ["median", "p95", "max"] * 2
     assert all(f.unit == "ms" and f.value > 0 for f in figures)
     assert "target 300 ms" in lines[0]
+    assert "folder: go() under rejoins, max (target 100 ms)" in figures[-1].name  # issue 29's hostile rejoiner
+    assert "rejoins in a loop, 2 calls" in lines[4]
 
 
 def test_bench_class_from_the_command_line() -> None:
@@ -39,7 +41,7 @@ def test_bench_class_without_a_browser_says_so_in_one_line(monkeypatch) -> None:
     figures = class_figures(students=2, steps=1, channels=("folder",), out=lines.append, browsers=2)
     assert lines[0] == "browsers: skipped (Chromium not found at /nowhere)"
     assert "2 student processes x 1 steps" in lines[1]  # every student a process, then
-    assert len(figures) == 3 and not any("browser" in f.name for f in figures)
+    assert len(figures) == 6 and not any("browser" in f.name for f in figures)
 
 
 def test_bench_class_refuses_more_browsers_than_students(capsys) -> None:

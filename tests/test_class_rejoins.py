@@ -2,9 +2,9 @@
 student for a full resend (many hellos, one resend), the room packs and seals outside its lock, and
 `lesson.go` only queues. On both channels.
 
-The acceptance bound: `lesson.go` returns within 100 ms (the max over 20 calls) while another thread
-rejoins with the same ticket as fast as it can. Measured on the 2-core test machine: a go() takes a few
-milliseconds with or without the flood (before the fix: seconds).
+The acceptance bound (`lesson.go` within 100 ms while another thread rejoins with the same ticket as
+fast as it can) is a timing, so `needle-widget bench class` measures it; the tests here prove the
+structure that gives it: `go` never waits on a resend being packed and sealed.
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ from needle_widget import classroom, examples
 from needle_widget.classroom import room as room_module
 from needle_widget.classroom.seal import unseal
 from needle_widget.classroom.tickets import student_key
-
-GO_BOUND = 0.100
-"""Seconds: the acceptance's bound on one `lesson.go` while a student rejoins in a loop."""
-
 
 @pytest.fixture
 def url(class_url):
@@ -107,42 +103,39 @@ def test_rejoins_in_a_loop_are_coalesced_while_the_room_runs(url, monkeypatch):
     room.close()
 
 
-def test_go_returns_within_100ms_while_a_student_rejoins_in_a_loop(url):
+def test_go_does_not_wait_while_the_sender_packs_a_rejoiner_s_whole_screen(url, monkeypatch):
+    """What kept `go` slow under a rejoin loop was waiting on a resend being built and sealed. Here the
+    sender is held in the middle of sealing the rejoiner's full resend: `go` still returns (it only
+    queues), and once the sender goes on, the well-behaved student follows. The time a go takes under a
+    real rejoin loop is measured by `needle-widget bench class` (target 100 ms), not here.
+    """
     room = classroom.open(url)
     ann_ticket, bob_ticket = room.invite("Ann"), room.invite("Bob")
     bob = classroom.join(room.url, bob_ticket.code)
     lesson = lesson_far_on(room)
-    for k in range(len(lesson.replay) + 1):  # every frame computed once (the first go to a step builds it)
-        lesson.frame(0, k)
-    stop = threading.Event()
-    hellos = []
+    entered, release = threading.Event(), threading.Event()
+    seal = room_module.seal
 
-    def rejoin():
-        while not stop.is_set():
-            student = classroom.join(room.url, ann_ticket.code, start=False)
-            student.link.flush()
-            student.close()
-            hellos.append(1)
+    def held(key, name, box, seq, message):
+        if box == "in.0" and message.get("reset"):
+            entered.set()
+            release.wait(60)
+        return seal(key, name, box, seq, message)
 
-    flood = threading.Thread(target=rejoin, daemon=True)
-    flood.start()
-    while len(hellos) < 10:
-        time.sleep(0.01)
-    lesson.go(len(lesson.replay) - 1)  # untimed: a first go's one-time work (a CI run once took 198 ms here)
-    took = []
-    for n in range(20):
-        began = time.perf_counter()
-        lesson.go(len(lesson.replay) - 2 - n % 2)
-        took.append(time.perf_counter() - began)
-        time.sleep(0.05)
-    stop.set()
-    flood.join(10)
-    assert len(hellos) > 20
-    print(f"go() under a rejoin loop ({len(hellos)} rejoins): max {max(took) * 1000:.1f} ms")
-    assert max(took) < GO_BOUND, [round(t * 1000, 1) for t in took]
+    monkeypatch.setattr(room_module, "seal", held)
+    ann = classroom.join(room.url, ann_ticket.code, start=False)
+    ann.link.flush()
+    assert entered.wait(30), "the room never began Ann's full resend"
+    went = threading.Thread(target=lesson.go, args=(len(lesson.replay) - 2,), daemon=True)
+    went.start()
+    went.join(30)
+    held_still = not release.is_set()
+    release.set()
+    assert not went.is_alive() and held_still, "go() waited for the sender"
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and bob.step != lesson.step:
         time.sleep(0.05)
-    assert bob.step == lesson.step  # the well-behaved student still follows
+    assert bob.step == lesson.step == len(lesson.replay) - 2
+    ann.close()
     bob.close()
     room.close()

@@ -26,9 +26,11 @@ from ..classroom.errors import ClassError
 from .bench import Figure
 
 __all__ = ["student_process", "answer_for", "Class", "step_latencies", "class_latencies", "class_figures",
-           "RedisServer", "TARGETS_MS"]
+           "RedisServer", "TARGETS_MS", "GO_TARGET_MS", "go_under_rejoins"]
 
 TARGETS_MS = {"folder": 300.0, "redis": 100.0}
+GO_TARGET_MS = 100.0
+"""Issue 29's target: one `lesson.go` while a student rejoins with the same ticket in a loop."""
 """Issue 23's targets: from the teacher's step to a student's synced state, with 30 students joined."""
 TIMEOUT = 60.0
 """Seconds a class waits for its students (to join, to follow a step, to answer) before it gives up."""
@@ -275,6 +277,51 @@ def class_latencies(url: str, students: int = 30, steps: int = 20, *, pause: flo
     return latencies, records, page_latencies
 
 
+def go_under_rejoins(url: str, calls: int = 20) -> tuple[list[float], int]:
+    """The milliseconds each of `calls` `lesson.go` calls takes while another thread rejoins one
+    student's ticket as fast as it can (a hostile student, issue 29), and the number of rejoins meanwhile.
+    A well-behaved student is joined too. Every frame is built before the timing (a first go builds it).
+    """
+    from .. import classroom
+    from ..teaching import examples
+
+    room = classroom.open(url)
+    try:
+        hostile, calm = room.invite("Hostile"), room.invite("Calm")
+        follower = classroom.join(room.url, calm.code)
+        lesson = room.lead(examples.load("detective"), perspective=0)
+        last = len(lesson.replay)
+        for k in range(last + 1):
+            lesson.frame(0, k)
+        lesson.go(last - 1)
+        stop = threading.Event()
+        rejoins = [0]
+
+        def rejoin() -> None:
+            while not stop.is_set():
+                student = classroom.join(room.url, hostile.code, start=False)
+                student.link.flush()
+                student.close()
+                rejoins[0] += 1
+
+        flood = threading.Thread(target=rejoin, daemon=True)
+        flood.start()
+        while rejoins[0] < 10 and flood.is_alive():
+            time.sleep(0.01)
+        took = []
+        for n in range(calls):
+            began = time.perf_counter()
+            lesson.go(last - 2 - n % 2)
+            took.append((time.perf_counter() - began) * 1000)
+            time.sleep(0.05)
+        stop.set()
+        flood.join(10)
+        follower.close()
+    finally:
+        room.close()
+    return took, rejoins[0]
+
+
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -337,6 +384,22 @@ def _channel_figures(channel: str, processes: int, steps: int, pages: Any,
         if not values:
             continue
         figures += spread(f"{channel}: {what}", values, target, out)
+    server = None
+    folder = tempfile.mkdtemp(prefix="needle-class-bench-")
+    try:
+        if channel == "folder":
+            url = f"folder:{folder}/room"
+        else:
+            server = RedisServer(folder).start()
+            url = server.url(room="rejoins")
+        took, rejoins = go_under_rejoins(url, calls=steps)
+    finally:
+        if server is not None:
+            server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    out(f"class on {channel}: lesson.go() while a student rejoins in a loop, {steps} calls ({rejoins} rejoins; "
+        f"target {GO_TARGET_MS:g} ms)")
+    figures += spread(f"{channel}: go() under rejoins", took, GO_TARGET_MS, out)
     return figures
 
 
