@@ -20,6 +20,7 @@ from needle_widget.classroom import room as room_module
 from needle_widget.classroom.seal import unseal
 from needle_widget.classroom.tickets import student_key
 
+
 @pytest.fixture
 def url(class_url):
     return class_url
