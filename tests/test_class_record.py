@@ -12,13 +12,14 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+import record_pool as RP
 from conftest import pumped_class
 from conftest import settle as pump
 from test_class_match import play_round
 from test_class_twins import SECRET, as_action, channel  # noqa: F401 (channel: the twin rooms' fixture)
 
 from needle_widget import Game, classroom
-from needle_widget.apps.recordbench import orderings, play_pool
+from needle_widget.apps.recordbench import orderings
 from needle_widget.classroom import challenge as challenge_module
 from needle_widget.classroom.record import RECORD_WORLDS, Outcome, Record, seat_figures
 from needle_widget.players import sim
@@ -210,9 +211,26 @@ def test_a_student_opens_their_review_only_once_it_is_made(url):
 @pytest.fixture(scope="module")
 def pool():
     """4 simulated students (0%, 25%, 50%, 100% random moves) x 48 deals against GreedyBot, reviewed at 16 worlds
-    (a lower budget than the room's: it widens the intervals, so it tests the rule where it is hardest).
+    (a lower budget than the room's: it widens the intervals, so it tests the rule where it is hardest). Read
+    from tests/data/record_pool.json (playing it takes about 30 s); the test below proves the table is what the
+    code makes today.
     """
-    return play_pool(deals=48, worlds=16, seed=0)
+    return RP.load()
+
+
+@pytest.mark.untraced
+def test_the_pool_s_table_is_what_the_simulated_students_play_today(pool):
+    """The table's first two deals (8 games), played and reviewed now, are the same entries to the last digit:
+    the same seeds give the same games and the same figures on every machine. If this fails after a change to
+    the bots or the review, rewrite the table: `python tests/record_pool.py`.
+    """
+    fresh = RP.make(deals=2)
+    assert pool.shares == fresh.shares and pool.deals == RP.DEALS and pool.record.worlds == RP.WORLDS
+    table = [e for e in pool.record.entries if e.deal in {"deal 0", "deal 1"}]
+    assert len(table) == len(fresh.record.entries) == 8
+    assert table == fresh.record.entries
+    assert len(pool.record.entries) == RP.DEALS * len(RP.SHARES)
+    assert all(e.counted for e in pool.record.entries)
 
 
 @pytest.mark.untraced
