@@ -108,7 +108,7 @@ def pick_crossed(game: Game) -> Game:
 
 
 LONGEST_BROWSER_FILES = (
-    "test_match_in_jupyterlab", "test_class_on_jupyterhub", "test_keys_and_picture",
+    "test_class_on_jupyterhub", "test_keys_and_picture",
     "test_summary_and_deals_in_jupyterlab", "test_widget_in_jupyterlab",
     "test_whatif_in_jupyterlab", "test_quiz_in_jupyterlab", "test_class_in_jupyterlab", "test_marimo",
     "test_wheel_in_browser", "test_stepping_and_reasons",

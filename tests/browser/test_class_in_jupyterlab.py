@@ -66,18 +66,23 @@ def board_root(page: Page) -> Locator:
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .nb-root")
 
 
-def shoot(page: Page, root: Locator, name: str) -> list[str]:
-    """`root` in the light and the dark theme: class-{name}-light.png / -dark.png."""
+def shoot(page: Page, root: Locator, name: str, *more: tuple[Locator, str], restore: bool = True) -> list[str]:
+    """`root`, and each further (root, name) of `more` on the same page, in the light and the dark theme:
+    class-{name}-light.png / -dark.png. The page's own theme first, then the other: one switch, and one back
+    to the page's theme unless `restore` is False, for a page whose theme no later step depends on (the
+    theme is a setting of the user's, saved on their server: a page opened later would open in it too).
+    """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    root.evaluate("e => e.scrollIntoView({block: 'start'})")
-    paths = []
-    for theme in ("light", "dark"):
-        set_theme(page, dark=theme == "dark")
-        path = ARTIFACTS / f"class-{name}-{theme}.png"
-        root.screenshot(path=str(path))
-        paths.append(str(path))
-    set_theme(page, dark=False)
-    return paths
+    shots = [(root, name), *more]
+    dark = page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
+    for in_dark in (dark, not dark):
+        set_theme(page, dark=in_dark)
+        for part, label in shots:
+            part.evaluate("e => e.scrollIntoView({block: 'start'})")
+            part.screenshot(path=str(ARTIFACTS / f"class-{label}-{'dark' if in_dark else 'light'}.png"))
+    if restore:
+        set_theme(page, dark=dark)
+    return [str(ARTIFACTS / f"class-{label}-{theme}.png") for _, label in shots for theme in ("light", "dark")]
 
 
 def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) -> None:

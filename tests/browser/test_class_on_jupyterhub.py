@@ -7,10 +7,14 @@ user's JupyterLab under their own account; the class's shared folder is the teac
 context the teacher logs in, opens a room on the shared folder, invites Ann and Bob (each ticket a file only
 that student's group may read) and shows the board; each student logs in in their own context and joins.
 From inside each student's own kernel: the other student's boxes and ticket, the room's teacher/ folder and
-the listing of in/ and out/ are all refused (permission denied). Then the teacher starts a match: Ann and Bob
-pick their needles and Ann draws by clicking, each seeing the other's moves; the board shows the table
-live; their own kernels play the deal out (through their Student objects: the room), and the board shows
-the round over and the record. Screenshots of the board and of Ann's screen on the hub, light and dark.
+the listing of in/ and out/ are all refused (permission denied). Then the teacher starts a match (issue 30,
+part 2: students play each other): each student's screen is in class mode and tells them their seat; Ann and
+Bob pick their needles by clicking, each seeing the other's pick, and then Ann's Draw opens and Bob has none;
+Ann draws and discards, Bob draws, each seeing the other's moves; the board shows the table live (its players,
+deal 1 of 1, playing); their own kernels play the deal out (through their Student objects: the room), and the
+board shows the round over, its margin and the record: both students, provisional, level (places 1–2: one
+game each cannot tell them apart). Ann opens her own review by clicking. Screenshots, light and dark, of the
+board and of Ann's screen during the match, of the board and its record after it, and of Ann's review.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ from playwright.sync_api import Browser, Page, expect
 from . import hub as hubs
 from .conftest import ARTIFACTS, KERNEL_READY, REQUIRED, write_notebook
 from .test_class_in_jupyterlab import board_root, key, shoot
-from .test_match_in_jupyterlab import FINISH
 from .test_widget_in_jupyterlab import kernel_eval, widget_root
 
 ROLES = ("teacher", "ann", "bob")
@@ -58,6 +61,19 @@ def probe(how, path):
         return type(error).__name__
 print(json.dumps({f"{how} {path}": probe(how, path) for how, path in CHECKS}))
 """
+FINISH = """
+import threading, time
+def finish(s=me.student):
+    for _ in range(3000):
+        state = s.state()
+        if state["table"] is not None and state["table"]["result"] is not None:
+            return
+        if state["can_act"]:
+            s.act(state["table"]["legal_actions"][0])
+        time.sleep(0.02)
+threading.Thread(target=finish, daemon=True).start()
+"""
+"""Run in a student's kernel: the rest of the deal, the first legal move each time it is their turn."""
 
 
 @pytest.fixture(scope="module")
@@ -227,11 +243,15 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         ann, bob = widget_root(pages["ann"]), widget_root(pages["bob"])
         expect(key(ann, "follow")).to_contain_text("you are Player 1, against a classmate")
         expect(key(bob, "follow")).to_contain_text("you are Player 2, against a classmate")
+        expect(ann.locator(".nw-mode")).to_have_text("Class")
         ann.get_by_role("group", name="Pick your needle").locator("button:enabled").first.click()
         expect(bob.locator(".nw-events")).to_contain_text("Player 1 picked a needle.")
         bob.get_by_role("group", name="Pick your needle").locator("button:enabled").first.click()
         expect(ann.locator(".nw-events")).to_contain_text("Player 2 picked a needle.")
-        ann.get_by_role("button", name="Draw from pile").click()
+        draw = ann.get_by_role("button", name="Draw from pile")
+        expect(draw).to_be_enabled()  # Ann's turn: her Draw opens; Bob, waiting, has none
+        expect(bob.get_by_role("button", name="Draw from pile")).to_have_count(0)
+        draw.click()
         expect(bob.locator(".nw-events")).to_contain_text("Player 1 drew")
         ann.get_by_role("button", name="Done laying sets").click()
         expect(ann.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
@@ -244,9 +264,12 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         tables = key(board, "match")
         row = tables.locator("tbody tr").first
         expect(row).to_contain_text("Ann · Bob")
+        expect(row).to_contain_text("1 of 1")
         expect(row).to_contain_text("Playing")
-        shoot(teacher, board, "hub-match-board")
-        shoot(pages["ann"], ann, "hub-ann")
+        # Both pages stay in the dark theme the shots end in (no switch back): nothing below depends on it, and
+        # the next shots of each page start in it.
+        shoot(teacher, board, "hub-match-board", restore=False)
+        shoot(pages["ann"], ann, "hub-ann", restore=False)
 
         # ---- the rest of the deal through each student's own kernel (their Student: the room), then the result --
         for role in ("ann", "bob"):
@@ -257,9 +280,18 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         expect(record.locator("tbody tr")).to_have_count(2)
         for name in NAMES.values():
             expect(record).to_contain_text(name)
+        expect(record).to_contain_text("provisional")
+        expect(record.locator("tbody tr").first).to_contain_text("1–2")  # one game each: they cannot be told apart
         for page in (pages["ann"], pages["bob"]):
             expect(widget_root(page).locator(".nw-events")).to_contain_text(re.compile("wins|draw|tie", re.I))
-        shoot(teacher, board, "hub-match-over")
+        shoot(teacher, board, "hub-match-over", (record, "match-record"), restore=False)  # the last of the page
+
+        # ---- Ann opens her own review of the game by clicking ---------------------------------------------------
+        toggle = ann.get_by_role("button", name="Review", exact=True)
+        expect(toggle).to_be_enabled(timeout=60_000)
+        toggle.click()
+        expect(ann.get_by_role("region", name="Review", exact=True)).to_contain_text("Review: Player")
+        shoot(pages["ann"], ann, "match-review", restore=False)  # the last of the page
         played = time.monotonic() - started
     finally:
         for context in contexts.values():

@@ -93,13 +93,37 @@ def kernel_eval(page: Page, code: str) -> str:
     }""", code).strip()
 
 
+SWITCH_THEME = """async ([theme, light]) => {
+  if (document.body.dataset.jpThemeLight === light) return null;
+  if (!document.getElementById('nw-test-no-splash')) {
+    const style = document.createElement('style');
+    style.id = 'nw-test-no-splash';
+    style.textContent = '#jupyterlab-splash { display: none !important; }';
+    document.head.appendChild(style);
+  }
+  const before = getComputedStyle(document.body).getPropertyValue('--jp-layout-color0');
+  await window.jupyterapp.commands.execute('apputils:change-theme', {theme});
+  return before;
+}"""
+THEME_APPLIED = """([light, before]) => document.body.dataset.jpThemeLight === light
+  && getComputedStyle(document.body).getPropertyValue('--jp-layout-color0') !== before"""
+TWO_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def set_theme(page: Page, dark: bool) -> None:
-    theme = "JupyterLab Dark" if dark else "JupyterLab Light"
-    page.evaluate("t => window.jupyterapp.commands.execute('apputils:change-theme', {theme: t})", theme)
-    page.wait_for_function(
-        "dark => document.body.dataset.jpThemeLight === (dark ? 'false' : 'true')", arg=dark
-    )
-    page.wait_for_timeout(400)
+    """Switch JupyterLab to its light or dark theme and wait until the theme has applied: its flag on <body>,
+    its stylesheet in force (a theme colour of <body> has changed) and two frames drawn since (JupyterLab hides
+    its shell when the theme has loaded and shows it in the next frame). Nothing to do if the page is in that
+    theme already. JupyterLab lays its splash screen over the page while a theme loads and fades it out for
+    200 ms after: here it is hidden (a style of the test's), else a screenshot in those 200 ms shows the page
+    dimmed under it (a fixed 400 ms wait after the flag outlasted it).
+    """
+    theme, light = ("JupyterLab Dark", "false") if dark else ("JupyterLab Light", "true")
+    before = page.evaluate(SWITCH_THEME, [theme, light])
+    if before is None:
+        return
+    page.wait_for_function(THEME_APPLIED, arg=[light, before])
+    page.evaluate(TWO_FRAMES)
 
 
 def shoot(page: Page, name: str) -> Path:
