@@ -1,4 +1,4 @@
-"""`needle-widget review REPLAY.json`: each seat's summary, marks and ledger; --json; errors exit 2."""
+"""`needle-widget review REPLAY.json`: each seat's summary, verdict, marks and ledger; --json; errors exit 2."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_both_seats_get_summary_marks_and_ledger() -> None:
     replay = examples.load("found_early")
     for seat in (0, 1):
         r = review(replay, seat, worlds=4, seed=0)
-        assert r.summary() in out
+        assert f"{r.summary()}  [" in out and f"]\n  {r.verdict()}\nMarks:" in out  # the verdict under the summary
         for e in r.entries:
             assert f"step {e.step + 1:>3}  {e.action}" in out
         for term in r.luck:

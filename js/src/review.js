@@ -169,7 +169,7 @@ function here(state, review) {
       }, `See the position before it (step ${entry.step})`),
     );
   } else {
-    parts.push(h("p", { class: "nw-muted" }, `No decision of ${who} led to step ${step}: choose one below, or a mark in the list of moves or under the slider.`));
+    parts.push(h("p", { class: "nw-muted" }, `Step ${step} was not ${who}'s decision. Choose a decision below, or a mark in the list of moves or under the slider, to see how it was judged.`));
   }
   if (luck) parts.push(h("p", { class: "nw-review-luck" }, h("strong", null, "Luck: "), luck.sentence));
   return h("div", { class: "nw-review-here", role: "group", "aria-label": `${who}'s decision at step ${step}` }, parts);
@@ -242,6 +242,8 @@ export function renderReview(state, ui) {
       : null,
     r.status === "hidden" ? h("p", { class: "nw-tool-reason" }, r.reason || "No review on this screen now.") : null,
     reviews.filter((x) => x.status === "failed").map((x) => h("p", { class: "nw-whatif-error" }, x.error || "The review failed.")),
+    // The answer first, in words: did the decisions or the cards decide this game (review/verdict.py).
+    review && review.verdict ? h("p", { class: "nw-review-verdict", "data-key": "review-verdict" }, review.verdict) : null,
     reviews.length ? summaryTable(reviews, legend) : null,
     review ? here(state, review) : null,
     review && (review.entries || []).length

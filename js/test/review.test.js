@@ -87,6 +87,11 @@ describe("the review panel", () => {
     const panel = app.querySelector("section.nw-review");
     expect(panel.getAttribute("aria-label")).toBe("Review");
     expect(panel.getAttribute("aria-busy")).toBe("false");
+    // The answer in words comes first, told to the seat, before the figures.
+    const verdict = byKey(panel, "review-verdict");
+    expect(verdict.textContent).toBe(reviewFor(s, 0).verdict);
+    expect(verdict.textContent).toMatch(/^Your decisions cost you about \d+ points of win chance/);
+    expect(verdict.compareDocumentPosition(panel.querySelector(".nw-review-summary")) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     const rows = panel.querySelectorAll(".nw-review-summary tbody tr");
     expect(rows.length).toBe(1);
     expect(rows[0].textContent).toContain("Player 1");
@@ -153,6 +158,9 @@ describe("the review panel", () => {
     const other = renderApp(s, ui);
     expect(other.querySelectorAll(".nw-review-list button").length).toBe(reviewFor(s, 1).entries.length);
     expect(other.querySelector("section.nw-review h3").textContent).toBe("Review: Player 2's decisions");
+    // The teacher reads each verdict about its seat, never told as "you".
+    expect(byKey(app, "review-verdict").textContent).toMatch(/^Player 1's decisions/);
+    expect(byKey(other, "review-verdict").textContent).toMatch(/^Player 2 played/);
   });
 
   it("says why it is empty during a live round, and the toggle closes it", () => {

@@ -404,11 +404,11 @@ def _review(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def review_lines(r, name: str) -> list[str]:
-    """A seat's review as text: the summary line, the marks (each decision: step, action, label, loss ±
-    its standard error, and the sentence for an inaccuracy or worse), and the ledger (the start value,
+    """A seat's review as text: the summary line, the verdict in words, the marks (each decision: step, action,
+    label, loss ± its standard error, and the sentence for an inaccuracy or worse), and the ledger (the start value,
     each luck term's sentence, the skill and luck totals, the result and the luck-adjusted result).
     """
-    lines = [f"{r.summary()}  [{name}]", "Marks:"]
+    lines = [f"{r.summary()}  [{name}]", f"  {r.verdict()}", "Marks:"]
     if not r.entries:
         lines.append("  (no decision with a choice)")
     for e in r.entries:

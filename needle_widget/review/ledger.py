@@ -109,7 +109,8 @@ def review_html(review: Review) -> str:
                    for e in review.entries if e.label in SYMBOLS)
     table = ("<table><thead><tr><th>step</th><th>action</th><th>mark</th><th>loss (points)</th>"
              f"<th>why</th></tr></thead><tbody>{rows}</tbody></table>") if rows else "<p>No marks.</p>"
-    return f"<div><p>{escape(review.summary())}</p>{ledger_svg(review)}{table}</div>"
+    return (f"<div><p><strong>{escape(review.verdict())}</strong></p><p>{escape(review.summary())}</p>"
+            f"{ledger_svg(review)}{table}</div>")
 
 
 def _end_step(review: Review) -> int:

@@ -83,6 +83,11 @@ class Entry:
     worlds: int
     choices: int
     """How many actions were legal (a needle pick has 45; `values` lists those valued)."""
+    skill_se: float = 0.0
+    """The standard error of `skill`: of the chosen action's scores minus the reference's, world by world
+    (0 when the seat chose as the reference would)."""
+    chosen_se: float = 0.0
+    """The standard error of `chosen_value` (on the same worlds as it, the ledger's)."""
 
     @property
     def skill(self) -> float:
@@ -129,8 +134,8 @@ class Entry:
                 "best": self.best.to_dict(), "best_text": str(self.best), "values": [v.to_dict() for v in self.values],
                 "loss": self.loss, "se": self.se, "label": self.label, "skill": self.skill,
                 "accuracy": self.accuracy, "chosen_value": self.chosen_value,
-                "reference_value": self.reference_value, "worlds": self.worlds, "choices": self.choices,
-                "explain": self.explain()}
+                "reference_value": self.reference_value, "skill_se": self.skill_se, "chosen_se": self.chosen_se,
+                "worlds": self.worlds, "choices": self.choices, "explain": self.explain()}
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,22 @@ class Review:
         return math.fsum(t.luck for t in self.luck)
 
     @property
+    def skill_se(self) -> float:
+        """The standard error of `skill_total` (the entries' errors, taken as independent)."""
+        return math.sqrt(math.fsum(e.skill_se ** 2 for e in self.entries))
+
+    @property
+    def luck_se(self) -> float:
+        """The standard error of `luck_total`. The terms telescope: of a finished game, `luck_total` is the
+        result (exact) minus `luck_adjusted` = the first decision's chosen value plus the later decisions'
+        skill, so its error is theirs (taken as independent). Of an unfinished game, the terms' errors.
+        """
+        if not self.finished or not self.entries or not self.complete:
+            return math.sqrt(math.fsum(t.se ** 2 for t in self.luck))
+        first, *rest = self.entries
+        return math.sqrt(first.chosen_se ** 2 + math.fsum(e.skill_se ** 2 for e in rest))
+
+    @property
     def luck_adjusted(self) -> float:
         """The result minus the luck: `end_value - luck_total` (= start value + skill)."""
         return self.end_value - self.luck_total
@@ -220,6 +241,14 @@ class Review:
         acc = "–" if self.accuracy is None else f"{self.accuracy:.0f}"
         return (f"{player_name(self.seat)}: accuracy {acc}, {counts or 'no marks'}; result {_share(self.end_value)}, "
                 f"luck {_signed(self.luck_total)}, luck-adjusted {_share(self.luck_adjusted)}.")
+
+    def verdict(self, who: str | None = None) -> str:
+        """The answer in words: did the decisions or the cards decide the game (`verdict.verdict`), told to the
+        seat or about `who`.
+        """
+        from .verdict import verdict
+
+        return verdict(self, who)
 
     def __repr__(self) -> str:
         state = "" if self.complete else f", {len(self.entries)} of {self.decisions} decisions so far"
@@ -244,7 +273,8 @@ class Review:
                 "luck_total": self.luck_total, "luck_adjusted": self.luck_adjusted, "accuracy": self.accuracy,
                 "counts": self.counts, "finished": self.finished, "result": self.result, "worlds": self.worlds,
                 "seed": self.seed, "model": self.model, "complete": self.complete, "decisions": self.decisions,
-                "summary": self.summary()}
+                "skill_se": self.skill_se, "luck_se": self.luck_se, "summary": self.summary(),
+                "verdict": self.verdict()}
 
 
 class Reviewer:
@@ -482,8 +512,10 @@ def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None]) -> Entry:
     values = tuple(CandidateValue(a, m, std_error(r)) for a, m, r in zip(v.candidates, means, rows, strict=True))
     best = _argmax(means, v.chosen)
     loss, se, chosen_best = _loss(rows, v.chosen)
+    skill_se = std_error([c - r for c, r in zip(v.rows[v.chosen], v.reference, strict=True)])
     return Entry(moment.step, moment.view["perspective"], moment.action, v.candidates[best], values, loss, se,
-                 marks.label(loss, se, chosen_best), mean(v.rows[v.chosen]), mean(v.reference), n, moment.choices)
+                 marks.label(loss, se, chosen_best), mean(v.rows[v.chosen]), mean(v.reference), n, moment.choices,
+                 skill_se, std_error(v.rows[v.chosen]))
 
 
 def _argmax(xs: list[float], prefer: int) -> int:

@@ -126,6 +126,8 @@ def review_dict(review: Review, status: str | None = None) -> dict[str, Any]:
         "skill_total": _r(review.skill_total), "luck_total": _r(review.luck_total),
         "luck_adjusted": _r(review.luck_adjusted), "finished": review.finished, "result": review.result,
         "summary": review.summary() if review.complete else None,
+        "verdict": review.verdict() if review.complete else None,
+        "verdict_about": review.verdict(player_name(review.seat)) if review.complete else None,
         "entries": [_entry_dict(e) for e in review.entries],
         "luck": [{"start": t.start, "end": t.end, "luck": _r(t.luck), "se": _r(t.se), "sentence": t.sentence(),
                   "sentence_about": t.sentence(player_name(t.seat))} for t in review.luck],
@@ -145,7 +147,7 @@ def _told(state: dict[str, Any], to_seat: bool) -> dict[str, Any]:
 
     entries = [pick(e, "explain") for e in state.get("entries", [])]
     luck = [pick(t, "sentence") for t in state.get("luck", [])]
-    return {**state, "entries": entries, "luck": luck}
+    return {**pick(state, "verdict"), "entries": entries, "luck": luck}
 
 
 def _waiting(seat: int) -> dict[str, Any]:
@@ -153,7 +155,7 @@ def _waiting(seat: int) -> dict[str, Any]:
     return {"seat": seat, "name": player_name(seat), "status": "computing", "error": None, "done": 0, "total": None,
             "complete": False, "accuracy": None, "counts": dict.fromkeys(LABELS, 0), "start_value": None,
             "end_value": None, "skill_total": None, "luck_total": None, "luck_adjusted": None, "finished": None,
-            "result": None, "summary": None, "entries": [], "luck": []}
+            "result": None, "summary": None, "verdict": None, "verdict_about": None, "entries": [], "luck": []}
 
 
 @dataclass
