@@ -10,8 +10,11 @@
 - Stable: two seeds at the default budget agree on at least 95% of the labels (not reached: an expected
   failure, with the measured figure) and of the marks (inaccuracy, mistake, blunder or none).
 
-The 10x judgments are kept in tests/data/review_10x.jsonl (tests/review_table.py); the first test
-recomputes a sample and compares it exactly.
+The figures come from tables written by tests/review_table.py, each proved today's by a test that recomputes a
+sample and compares it exactly: the 10x judgments from tests/data/review_10x.jsonl
+(test_the_table_is_what_the_review_computes), and the default-budget labels of every third decision with seeds
+0 and 1 from tests/data/review_two_seeds.json (test_the_two_seeds_table_is_what_the_review_labels_today).
+The planted blunders are judged at the default budget here.
 """
 
 from __future__ import annotations
@@ -34,15 +37,10 @@ def table() -> list[dict]:
 @pytest.fixture(scope="module")
 def views(table: list[dict]) -> dict[tuple, object]:
     """(kind, game, seat, step) -> the Moment, for every row of the table."""
-    out = {}
-    for kind, index in sorted({(r["kind"], r["game"]) for r in table}):
-        for m in T.moments(kind, index):
-            out[kind, index, m.view["perspective"], m.step] = m
-    return out
+    return T.views(table)
 
 
-def key(r: dict) -> tuple:
-    return r["kind"], r["game"], r["seat"], r["step"]
+key = T.key
 
 
 def test_the_table_is_what_the_review_computes(table: list[dict], views: dict) -> None:
@@ -66,13 +64,34 @@ def test_planted_blunders_are_marked_mistake_or_blunder(table: list[dict], views
 
 
 @pytest.fixture(scope="module")
-def two_seeds(table: list[dict], views: dict) -> list[tuple[dict, str, str]]:
-    """Every third row, judged at the default budget with seeds 0 and 1."""
-    out = []
-    for r in table[::3]:
-        m = views[key(r)]
-        out.append((r, judge(m.view, m.action, m.step, seed=0).label, judge(m.view, m.action, m.step, seed=1).label))
-    return out
+def seeds_table(table: list[dict]) -> dict:
+    """tests/data/review_two_seeds.json: every third row of the 10x table, labelled at the default budget with
+    seeds 0 and 1 (judging them takes about 30 s; the test below proves the table is today's).
+    """
+    data = T.load_two_seeds()
+    assert data["seeds"] == list(T.SEEDS) and data["every"] == T.EVERY
+    assert [key(r) for r in data["rows"]] == [key(r) for r in table[::T.EVERY]], \
+        "the two-seeds table is not of tests/data/review_10x.jsonl's rows: `python tests/review_table.py two-seeds`"
+    return data
+
+
+@pytest.fixture(scope="module")
+def two_seeds(table: list[dict], seeds_table: dict) -> list[tuple[dict, str, str]]:
+    """Every third row, with its labels at the default budget with seeds 0 and 1 (from the two-seeds table)."""
+    return [(r, *s["labels"]) for r, s in zip(table[::T.EVERY], seeds_table["rows"], strict=True)]
+
+
+def test_the_two_seeds_table_is_what_the_review_labels_today(seeds_table: dict, views: dict) -> None:
+    """The first two rows, the first where the seeds disagree and the first RandomBot decision, judged now
+    with both seeds, give the table's labels exactly. After changing how the review values or labels a decision,
+    rewrite the table: `python tests/review_table.py two-seeds`.
+    """
+    rows = seeds_table["rows"]
+    firsts = (next((n for n, r in enumerate(rows) if r["labels"][0] != r["labels"][1]), None),
+              next((n for n, r in enumerate(rows) if r["kind"] == "random"), None))
+    sample = [rows[n] for n in sorted({0, 1} | {n for n in firsts if n is not None})]
+    assert T.two_seeds(sample, views) == sample, ("the review labels these decisions differently today: rewrite the "
+                                                  "table, `python tests/review_table.py two-seeds`")
 
 
 def test_greedy_decisions_within_a_point_of_best_are_rarely_flagged(two_seeds: list) -> None:
