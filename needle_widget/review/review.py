@@ -113,19 +113,19 @@ class Entry:
         mine, best = self.value_of(self.action), self.value_of(self.best)
         whose = "your" if who is None else f"{who}'s"
         worlds = f"{self.worlds:,} worlds {who or 'you'} could not tell apart"
-        doing = _doing(self.action, True, whose)
+        said = doing(self.action, True, whose)
         if self.best == self.action:
             others = sorted((v for v in self.values if v.action != self.action), key=lambda v: -v.value)
-            text = f"{doing} was the best choice found: it won {percent(mine.value)} of {worlds}"
+            text = f"{said} was the best choice found: it won {percent(mine.value)} of {worlds}"
             if others:
-                text += f"; the next best, {_doing(others[0].action, False, whose)}, won {percent(others[0].value)}"
+                text += f"; the next best, {doing(others[0].action, False, whose)}, won {percent(others[0].value)}"
             return text + "."
         if self.label == "best":
-            return (f"{doing} won {percent(mine.value)} of {worlds}; {_doing(self.best, False, whose)} won "
+            return (f"{said} won {percent(mine.value)} of {worlds}; {doing(self.best, False, whose)} won "
                     f"{percent(best.value)}, "
                     "too close to tell apart from chance.")
-        return (f"{doing} gave up {_points(self.loss)} of win chance (±{round(100 * self.se)}): "
-                f"{_doing(self.best, False, whose)} instead won {percent(best.value)} of {worlds}, against "
+        return (f"{said} gave up {_points(self.loss)} of win chance (±{round(100 * self.se)}): "
+                f"{doing(self.best, False, whose)} instead won {percent(best.value)} of {worlds}, against "
                 f"{percent(mine.value)}.")
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +192,10 @@ class Review:
     complete: bool = True
     decisions: int = field(default=0, compare=False)
     """How many decisions the full review has (entries so far: `len(entries)`)."""
+    story: SeatStory | None = field(default=None, compare=False, repr=False)
+    """What the seat saw (its views, the game in its words): where `exercises` finds each decision's position."""
+    settings: Settings | None = field(default=None, compare=False, repr=False)
+    """How it valued: an exercise's attempt is judged with the same settings, on the same worlds."""
 
     @property
     def skill_total(self) -> float:
@@ -378,7 +382,7 @@ class Reviewer:
         model = "none" if settings.model is None else getattr(settings.model, "name", type(settings.model).__name__)
         return Review(story.seat, entries, tuple(luck), start, end_value, story.result is not None,
                       story.result.describe() if story.result else None, settings.worlds, settings.seed, model,
-                      complete=self.done, decisions=len(story.moments))
+                      complete=self.done, decisions=len(story.moments), story=story, settings=settings)
 
     def _chosen_se(self, i: int) -> float:
         """The standard error of decision i's chosen value on its first worlds (the ledger's)."""
@@ -544,7 +548,8 @@ def _about(text: str, who: str) -> str:
     return re.sub(r"\byou\b", who, text)
 
 
-def _doing(action: Action, capital: bool = False, whose: str = "your") -> str:
+def doing(action: Action, capital: bool = False, whose: str = "your") -> str:
+    """"Discarding A♦", "choosing 10♣ as your needle": an action as the review words it (whose: "your", or a name's)."""
     kind = type(action)
     if kind is A.Discard:
         text = f"discarding {action.card}"

@@ -1,0 +1,303 @@
+r"""A review's marked decisions as exercises: "You played X. Find a better move."
+
+`exercises(reviews)` takes the decisions a review marked (mistakes and blunders by default) and keeps, for
+each, only what its seat knew then: the seat's view just before the decision and the game up to it in the
+seat's words (`story`), with nothing after it. An attempt is judged as the review judges a decision: the
+attempted action and every candidate valued on the same worlds (the review's seed, seat and step give
+them), with the review's settings.
+
+**Tolerance.** An attempt is accepted when the review would not mark it: its loss against the best
+candidate does not clear the inaccuracy's 3 points by 1.5 standard errors (`marks.label` says "best" or
+"good"). The move played was marked a mistake or blunder (its loss cleared 6 or 12 points by the same
+noise), so between what made the exercise and what solves it there are at least 3 points; a move the
+review would have let pass is not the mistake the exercise is about. The move played itself is never
+accepted.
+
+>>> from needle_widget import examples
+>>> from needle_widget.review import review
+>>> replay = examples.load("found_early")
+>>> x = exercise_at(replay, 0, worlds=8)      # Player 1's needle pick, as an exercise
+>>> x.prompt(), len(x.history)
+('Step 1: you played Choose needle A♣. Find a better move.', 0)
+>>> x.check(x.played).outcome, x.check(x.best).solved
+(<Outcome.SAME: 'the move played'>, True)
+>>> exercises([review(replay, 0, worlds=8)])     # GreedyBot's game: nothing marked, nothing to practise
+[]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ..engine import actions as A
+from ..engine.actions import Action
+from ..engine.errors import ArgumentError, quote
+from ..engine.figures import percent
+from ..engine.game import Game
+from ..engine.seats import player_name
+from ..inference.worlds import sample
+from ..players.bots import BOTS, make_bot
+from ..records.replay import Replay
+from .marks import LABELS
+from .review import MORE, CandidateValue, Entry, Review, Reviewer, doing, judge
+from .story import seat_story
+from .values import Settings
+
+__all__ = ["FORMAT", "Attempt", "Exercise", "Outcome", "exercise_at", "exercise_from", "exercises"]
+
+FORMAT = "needle-exercise-1"
+"""The version of an exercise's JSON form (`Exercise.to_dict`)."""
+
+ACCEPTED = ("best", "good")
+"""The labels an accepted attempt gets: the review would not mark it."""
+
+MAX_HISTORY = 2_000
+"""The most lines of history an exercise read from a file may carry (a game of 300 turns has about 1,400)."""
+
+
+class Outcome(Enum):
+    """How an attempt went."""
+
+    SOLVED = "solved"
+    TRY_AGAIN = "try again"
+    SAME = "the move played"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt at an exercise: the outcome and the review's figures for the action attempted."""
+
+    outcome: Outcome
+    action: Action
+    label: str
+    loss: float
+    """Win chance given up against the best candidate (0..1), as the review measures a decision's loss."""
+    se: float
+    value: float
+    best: Action
+    best_value: float
+    worlds: int
+
+    @property
+    def solved(self) -> bool:
+        """Whether the attempt is accepted."""
+        return self.outcome is Outcome.SOLVED
+
+    def message(self) -> str:
+        """The feedback, told to the seat: "Good: ..." or "Try again: ..."."""
+        points = round(100 * self.loss)
+        if self.outcome is Outcome.SAME:
+            return f"That is the move you played ({self.action}). Try another."
+        if self.outcome is Outcome.SOLVED:
+            close = ("the best found" if self.action == self.best else "as good as the best found, within the noise"
+                     if points == 0 else f"within {points} point{'s' * (points != 1)} of the best found")
+            return (f"Good: {doing(self.action, False)} wins {percent(self.value)} of {self.worlds:,} worlds you "
+                    f"could not tell apart, {close}.")
+        return (f"Try again: {doing(self.action, False)} gives up {points} point{'s' * (points != 1)} of win chance "
+                f"(±{round(100 * self.se)}) against the best found.")
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One marked decision as an exercise (see the module docstring): what its seat knew then, the move played and
+    the review's values for the decision. `key` names it (a deck keeps its schedule under it).
+    """
+
+    seat: int
+    step: int
+    view: dict[str, Any]
+    """The seat's view just before the decision (`game.view(seat)`: what its screen showed)."""
+    history: tuple[str, ...]
+    """The game up to the decision, one line per action, in the seat's words."""
+    played: Action
+    label: str
+    loss: float
+    se: float
+    best: Action
+    values: tuple[CandidateValue, ...]
+    worlds: int
+    seed: int
+    model: str
+    """The opponent model of the worlds: "none" (uniform over what the view allows) or a bot's name."""
+    more: int = MORE
+    settings: Settings | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def key(self) -> str:
+        """A stable name: a hash of the position, the move played and the settings (16 hex digits)."""
+        text = json.dumps([self.seat, self.step, self.view, self.played.to_dict(), self.worlds, self.seed, self.model],
+                          sort_keys=True, ensure_ascii=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def legal(self) -> list[Action]:
+        """The actions the seat could play."""
+        return [A.from_dict(a) for a in self.view["legal_actions"]]
+
+    def prompt(self) -> str:
+        """The task, told to the seat: "Step 13: you played Discard A♦ (a blunder). Find a better move."."""
+        mark = f" (a {self.label})" if self.label not in ACCEPTED else ""
+        return f"Step {self.step + 1}: you played {self.played}{mark}. Find a better move."
+
+    def solution(self) -> str:
+        """The better move, with its value and the move played's, and over how many worlds."""
+        best, mine = self.value_of(self.best), self.value_of(self.played)
+        return (f"Better: {doing(self.best, False)} won {percent(best.value)} of {self.worlds:,} worlds you could not "
+                f"tell apart, against {percent(mine.value)} for {doing(self.played, False)} "
+                f"(a loss of {round(100 * self.loss)} points, ±{round(100 * self.se)}).")
+
+    def position(self, seed: int = 0) -> Game:
+        """A game its seat cannot tell from the real one at the decision: one world drawn from `view` alone
+        (`worlds.sample`: the hidden cards are drawn, never the real ones), so `position().view(seat) == view`.
+        """
+        return sample(self.view, 1, seed=seed)[0]
+
+    def value_of(self, action: Action) -> CandidateValue:
+        """The review's value of a candidate it valued (KeyError if it did not)."""
+        for v in self.values:
+            if v.action == action:
+                return v
+        raise KeyError(str(action))
+
+    def check(self, action: Action) -> Attempt:
+        """Judge `action` as the review judges a decision, on the same worlds (ArgumentError if not legal here)."""
+        if not isinstance(action, Action) or action.to_dict() not in self.view["legal_actions"]:
+            legal = ", ".join(str(a) for a in self.legal[:8])
+            raise ArgumentError(f"{quote(action)} is not legal at step {self.step + 1}: {player_name(self.seat)} may "
+                                f"play {legal}")
+        entry = self._judged(action)
+        best = entry.value_of(entry.best)
+        outcome = (Outcome.SAME if action == self.played
+                   else Outcome.SOLVED if entry.label in ACCEPTED else Outcome.TRY_AGAIN)
+        return Attempt(outcome, action, entry.label, entry.loss, entry.se, entry.value_of(action).value, entry.best,
+                       best.value, entry.worlds)
+
+    def _judged(self, action: Action) -> Entry:
+        settings = self.settings
+        model = settings.model if settings is not None else _model(self.model)
+        policy = settings.policy if settings is not None else None
+        return judge(self.view, action, self.step, worlds=self.worlds, seed=self.seed, model=model, policy=policy,
+                     more=self.more)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (`from_dict` reads it back); ArgumentError if its review used a rollout policy of its own."""
+        if self.settings is not None and self.settings.policy is not None:
+            raise ArgumentError("An exercise judged by a rollout policy of its own cannot be saved: review with the "
+                                "default policy (GreedyBot)")
+        return {"format": FORMAT, "seat": self.seat, "step": self.step, "view": self.view,
+                "history": list(self.history), "played": self.played.to_dict(), "label": self.label,
+                "loss": self.loss, "se": self.se, "best": self.best.to_dict(),
+                "values": [{"action": v.action.to_dict(), "value": v.value, "se": v.se} for v in self.values],
+                "worlds": self.worlds, "seed": self.seed, "model": self.model, "more": self.more}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Exercise:
+        """An exercise from `to_dict`'s form; ArgumentError naming the first bad field."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ArgumentError(f"Not an exercise of format {FORMAT!r}: {quote(data)}")
+        view = data.get("view")
+        if not isinstance(view, dict) or type(view.get("perspective")) is not int or view["perspective"] not in (0, 1):
+            raise ArgumentError(f"An exercise's view must be a player's view, not {quote(view)}")
+        legal = view.get("legal_actions")
+        if not isinstance(legal, list) or len(legal) < 2:
+            raise ArgumentError(f"An exercise's view must offer a choice of actions, not {quote(legal)}")
+        seat, step = data.get("seat"), data.get("step")
+        if seat != view["perspective"] or type(step) is not int or step < 0:
+            raise ArgumentError(f"An exercise's seat and step must be its view's seat and a count, not {quote(seat)}, "
+                                f"{quote(step)}")
+        history = data.get("history")
+        if (not isinstance(history, list) or len(history) != step or len(history) > MAX_HISTORY
+                or not all(isinstance(line, str) for line in history)):
+            raise ArgumentError(f"An exercise's history must be its {quote(step)} lines of text")
+        played, best = _action(data.get("played"), legal, "played"), _action(data.get("best"), legal, "best")
+        values = data.get("values")
+        if not isinstance(values, list) or not values:
+            raise ArgumentError(f"An exercise's values must be a list of candidates, not {quote(values)}")
+        cands = tuple(CandidateValue(_action(v.get("action") if isinstance(v, dict) else None, legal, "candidate"),
+                                     _number(v["value"], "value"), _number(v["se"], "se")) for v in values)
+        for name in ("worlds", "seed", "more"):
+            if type(data.get(name)) is not int or data[name] < 0:
+                raise ArgumentError(f"An exercise's {name} must be a count, not {quote(data.get(name))}")
+        if data.get("label") not in LABELS:
+            raise ArgumentError(f"An exercise's label must be one of {', '.join(LABELS)}, not "
+                                f"{quote(data.get('label'))}")
+        _model(data.get("model"))
+        return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss"),
+                   _number(data.get("se"), "se"), best, cands, data["worlds"], data["seed"], data["model"],
+                   data["more"])
+
+
+def _number(value: Any, name: str) -> float:
+    if type(value) not in (int, float) or value != value:
+        raise ArgumentError(f"An exercise's {name} must be a number, not {quote(value)}")
+    return float(value)
+
+
+def _action(value: Any, legal: list[Any], name: str) -> Action:
+    if value not in legal:
+        raise ArgumentError(f"An exercise's {name} move must be legal in its view, not {quote(value)}")
+    return A.from_dict(value)
+
+
+def _model(name: Any) -> Any:
+    """The worlds' opponent model named `name` ("none", or a bot's name)."""
+    if name == "none":
+        return None
+    if not isinstance(name, str) or name not in BOTS:
+        raise ArgumentError(f"An exercise's model must be 'none' or one of {', '.join(BOTS)}, not {quote(name)}")
+    return make_bot(name)
+
+
+def exercise_from(review: Review, entry: Entry) -> Exercise:
+    """The exercise of one of `review`'s entries (its story must be kept: reviews from `review`/`Reviewer` keep it)."""
+    story = review.story
+    if story is None:
+        raise ArgumentError("This review keeps no story of its game: make it with review() or a Reviewer")
+    moment = next((m for m in story.moments if m.step == entry.step), None)
+    if moment is None or entry.seat != story.seat:
+        raise ArgumentError(f"Step {entry.step + 1} is not a decision of {player_name(story.seat)} in this review")
+    return Exercise(story.seat, entry.step, moment.view, story.lines[:entry.step], entry.action, entry.label,
+                    entry.loss, entry.se, entry.best, entry.values, entry.worlds if review.settings is None
+                    else review.settings.worlds, review.seed, review.model,
+                    review.settings.more if review.settings is not None else MORE, review.settings)
+
+
+def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worlds: int | None = None, seed: int = 0,
+                model: Any = None) -> Exercise:
+    """The exercise of the decision at `step` of `replay` (its mover's), with `action` as the move played
+    (default: the one played; another legal action plants it), judged as `review` would with these settings.
+    """
+    if not isinstance(replay, Replay):
+        raise ArgumentError(f"exercise_at needs a Replay (game.replay(), Replay.load), not {quote(replay)}")
+    if type(step) is not int or not 0 <= step < len(replay):
+        raise ArgumentError(f"step must be a step of the replay (0 to {len(replay) - 1}), not {quote(step)}")
+    seat = replay.steps[step].player
+    story = seat_story(replay, seat)
+    moment = next((m for m in story.moments if m.step == step), None)
+    if moment is None:
+        raise ArgumentError(f"Step {step + 1} is not a decision: {player_name(seat)} had one legal action")
+    chosen = moment.action if action is None else action
+    settings = Reviewer.settings_for(worlds, seed, model, None)
+    entry = judge(moment.view, chosen, step, worlds=settings.worlds, seed=seed, model=model)
+    name = "none" if model is None else getattr(model, "name", type(model).__name__)
+    return Exercise(seat, step, moment.view, story.lines[:step], chosen, entry.label, entry.loss, entry.se, entry.best,
+                    entry.values, settings.worlds, seed, name, settings.more, settings)
+
+
+def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blunder")) -> list[Exercise]:
+    """The decisions of `reviews` (any seats, any games) marked one of `marks`, as exercises, in order."""
+    chosen = tuple(marks)
+    if not chosen or any(m not in LABELS for m in chosen):
+        raise ArgumentError(f"marks must be some of {', '.join(LABELS)}, not {quote(list(marks))}")
+    out: list[Exercise] = []
+    for r in reviews:
+        if not isinstance(r, Review):
+            raise ArgumentError(f"exercises needs reviews (review(replay, seat)), not {quote(r)}")
+        out += [exercise_from(r, e) for e in r.entries if e.label in chosen]
+    return out
+
