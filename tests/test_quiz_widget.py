@@ -23,6 +23,8 @@ ANSWERS = {"cards": None, "probability": 0.3, "choice": "steal"}
 
 def an_answer(widget: NeedleWidget) -> Any:
     form = widget.quiz_state["question"]["form"]
+    if form["type"] == "action":
+        return form["options"][-1]
     return form["candidates"][:2] if form["type"] == "cards" else ANSWERS[form["type"]]
 
 
@@ -231,7 +233,7 @@ def _pile_or_steal(game: Any, seat: int) -> bool:
 def test_twins_give_identical_quiz_states_until_each_answer_is_committed(seat: int, seed: int) -> None:
     a, b, k = quiz_twins(seat, seed)
     revealed = []
-    for kind in ("pile_or_steal", "needle", "next_draw", "winner"):
+    for kind in ("pile_or_steal", "needle", "next_draw", "winner", "your_move"):
         seen = []
         for replay in (a, b):
             w = NeedleWidget.quiz(replay, seat=seat, questions=[(k, kind)], n=20)
@@ -373,7 +375,7 @@ def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_quiz_states(wat
             continue
         a, b, k = last
         replays = (finished(a), finished(b))
-        for kind in ("needle", "next_draw", "winner", "pile_or_steal"):
+        for kind in ("needle", "next_draw", "winner", "pile_or_steal", "your_move"):
             try:
                 widgets = [NeedleWidget.quiz(r, seat=watcher, questions=[(k, kind)], n=10) for r in replays]
             except QuizQuestionError:

@@ -371,7 +371,7 @@ def test_notes_are_values_and_questions_have_default_words() -> None:
     assert Question("needle").text("spectator") == "Which card is the opponent's needle?"
     assert Question("winner", "Who now?").text(0) == "Who now?"
     assert all(Question(kind).text() for kind in QUESTION_KINDS)
-    assert set(QUESTION_KINDS) == {"needle", "next_draw", "winner", "pile_or_steal"}
+    assert set(QUESTION_KINDS) == {"needle", "next_draw", "winner", "pile_or_steal", "your_move"}
     for bad in (3, ["needle"], ("needle",)):
         with pytest.raises(NoteQuestionError, match="question must be None, a kind, a dict or a Question"):
             Note(0, "a", question=bad)

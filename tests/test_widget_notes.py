@@ -130,7 +130,7 @@ def test_the_note_offer_names_the_choices() -> None:
     offer = NeedleWidget.from_replay(noted(), perspective="teacher").offers["notes"]
     assert offer["editable"] and offer["reason"] is None
     assert [p["id"] for p in offer["perspectives"]] == [None, 0, 1, "spectator", "teacher"]
-    assert [k["id"] for k in offer["kinds"]] == [None, "needle", "next_draw", "winner", "pile_or_steal"]
+    assert [k["id"] for k in offer["kinds"]] == [None, "needle", "next_draw", "winner", "pile_or_steal", "your_move"]
 
 
 def test_notes_changed_from_python_reach_every_open_view() -> None:

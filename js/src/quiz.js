@@ -47,7 +47,7 @@ export function quizAnswer(question, draft) {
     return d.cards.length >= Math.max(1, min) ? [...d.cards] : null;
   }
   if (form.type === "probability") return Number.isFinite(d.prob) ? d.prob / 100 : null;
-  if (form.type === "choice") return (form.options || []).includes(d.choice) ? d.choice : null;
+  if (form.type === "choice" || form.type === "action") return (form.options || []).includes(d.choice) ? d.choice : null;
   return null;
 }
 
@@ -77,6 +77,7 @@ export function quizMissing(question, draft) {
     const options = (form.options || []).map((o) => CHOICE_WORDS[o] || o);
     return `Choose ${options.join(" or ")} first`;
   }
+  if (form.type === "action") return "Choose your move first";
   return "This question cannot be answered here";
 }
 
@@ -146,7 +147,20 @@ function choiceForm(question, draft) {
   );
 }
 
-const FORMS = { cards: cardsForm, probability: probabilityForm, choice: choiceForm };
+/** A "your move" question: the seat's legal moves, in its words, one to choose. */
+function actionForm(question, draft) {
+  const options = question.form.options || [];
+  return h(
+    "div",
+    { class: "nw-actions nw-quiz-choices nw-quiz-moves", role: "group", "aria-label": "Your move" },
+    options.map((o, k) => h("button", {
+      type: "button", class: ["nw-btn", "nw-toggle", draft.choice === o ? "nw-toggle-on" : null],
+      "data-key": `quiz-move-${k}`, "aria-pressed": String(draft.choice === o), "data-ui": { ui: "quiz-choice", choice: o },
+    }, o)),
+  );
+}
+
+const FORMS = { cards: cardsForm, probability: probabilityForm, choice: choiceForm, action: actionForm };
 
 function answerForm(quiz, ui) {
   const question = quiz.question;

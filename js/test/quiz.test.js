@@ -19,15 +19,17 @@ const FORMS = {
   cards: { type: "cards", min: 1, max: 3, candidates: ["2C", "7H", "QS", "10D", "AH"] },
   probability: { type: "probability", min: 0, max: 1, label: "P(Player 1 wins)" },
   choice: { type: "choice", options: ["pile", "steal"] },
+  action: { type: "action", options: ["Discard A♦", "Discard 9♣", "Discard Q♠"] },
 };
 
 const PROMPTS = {
   cards: "Which cards may be Player 2's needle? Choose up to three.",
   probability: "How likely is Player 1 to win from here?",
   choice: "Draw from the pile or steal?",
+  action: "Your move: what would you play here?",
 };
 
-const KINDS = { cards: "needle", probability: "winner", choice: "pile_or_steal" };
+const KINDS = { cards: "needle", probability: "winner", choice: "pile_or_steal", action: "your_move" };
 
 const REVEAL = {
   answer_text: "You chose 7♥ Q♠.",
@@ -246,6 +248,20 @@ describe("answering", () => {
     click(byKey(root, "quiz-choice-pile"));
     click(byKey(root, "quiz-commit"));
     expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: "pile" }]);
+  });
+
+  it("your move: the seat's legal moves as toggles in a named group, Commit sends the move's words", () => {
+    const { root, model } = mountQuiz({ form: "action" });
+    const group = root.querySelector('[role="group"][aria-label="Your move"]');
+    expect([...group.querySelectorAll("button")].map((b) => b.textContent)).toEqual(FORMS.action.options);
+    expect(root.querySelector(".nw-quiz-why").textContent).toBe("Choose your move first");
+    expect(byKey(root, "quiz-commit").disabled).toBe(true);
+    click(byKey(root, "quiz-move-1"));
+    expect(byKey(root, "quiz-move-1").getAttribute("aria-pressed")).toBe("true");
+    expect(quizAnswer({ form: FORMS.action }, { ...quizDraft(), choice: "Discard 9♣" })).toBe("Discard 9♣");
+    expect(quizAnswer({ form: FORMS.action }, { ...quizDraft(), choice: "Steal" })).toBe(null);
+    click(byKey(root, "quiz-commit"));
+    expect(model.sent).toEqual([{ kind: "quiz_answer", index: 1, answer: "Discard 9♣" }]);
   });
 
   it("keeps the draft across Python's re-renders and starts afresh on another question", async () => {

@@ -154,8 +154,8 @@ class Lesson(Activity):
         self.go(max(self.step - 1, 0))
 
     def ask(self, kind: str, step: int | None = None) -> Asked:
-        """Ask every student a question of `kind` ("needle", "next_draw", "winner", "pile_or_steal") at
-        `step` (default the class's step; the class goes there): each student from the seat they are shown.
+        """Ask every student a question of `kind` ("needle", "next_draw", "winner", "pile_or_steal", "your_move")
+        at `step` (default the class's step; the class goes there): each student from the seat they are shown.
         A question still open is closed first (revealed).
         """
         if kind not in QUESTION_KINDS:
@@ -321,7 +321,7 @@ class Lesson(Activity):
         """What a pile-or-steal reveal would tell of steps the class has not reached: the draw made (at the
         question's step) and how the game ended. A forecast's or a needle's truth is the answer itself.
         """
-        if asked.kind != "pile_or_steal":
+        if asked.kind not in ("pile_or_steal", "your_move"):
             return frozenset()
         out = set()
         if self.reached < len(self.replay):
@@ -371,14 +371,15 @@ class Lesson(Activity):
         """
         figures = self._scorer(asked, seat)
         form = self._asked_form(asked, seat)
-        sample = (form.get("candidates") or ["pile"])[:1] if asked.kind == "needle" else \
-            "pile" if asked.kind == "pile_or_steal" else 0.5
-        shown = figures(sample)
+        shown = figures(_sample(asked.kind, form))
         truth = shown["truth"]
         if asked.kind == "needle":
             return f"The needle was {truth['needle']}."
         if asked.kind == "pile_or_steal":
             return f"The better draw, by the model-free figures: {shown['score']['best']}."
+        if asked.kind == "your_move":
+            played = f" Played in the game: {truth['played']}." if self.reached > asked.step else ""
+            return f"The best move found: {shown['score']['best']}.{played}"
         if asked.kind == "winner":
             return f"How it ended: {self.public_result(seat if viewer == 'seat' else viewer)}"
         return "Your next pile draw found your needle." if truth["outcome"] else \
@@ -401,13 +402,20 @@ class Lesson(Activity):
         """The answer a distribution marks as the truth (the needle's code, the better draw), or None:
         None for forecasts and where the two seats' truths differ.
         """
-        if asked.kind not in ("needle", "pile_or_steal") or len(asked.questions) != 1:
+        if asked.kind not in ("needle", "pile_or_steal", "your_move") or len(asked.questions) != 1:
             return None
         seat = next(iter(asked.questions))
-        form = self._asked_form(asked, seat)
-        sample = (form.get("candidates") or [])[:1] if asked.kind == "needle" else "pile"
-        shown = self._scorer(asked, seat)(sample)
+        shown = self._scorer(asked, seat)(_sample(asked.kind, self._asked_form(asked, seat)))
         return shown["truth"]["needle"] if asked.kind == "needle" else shown["score"]["best"]
+
+    def move_values(self, asked: Asked, moves: list[str]) -> dict[str, float]:
+        """Each move's value (the seat's win share over the review's worlds) at a your_move question asked of one
+        seat; {} where both seats were asked (each at their own decision).
+        """
+        if asked.kind != "your_move" or len(asked.questions) != 1:
+            return {}
+        score = self._scorer(asked, next(iter(asked.questions)))
+        return {m: score(m)["model"]["review"]["value"] for m in moves}
 
     def records(self) -> list[Answer]:
         """The answers to the revealed questions, as answer records (`teaching.answers.Answer`)."""
@@ -458,3 +466,11 @@ class Lesson(Activity):
 def _jsonable(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
+
+def _sample(kind: str, form: dict[str, Any]) -> Any:
+    """An answer to a question of `kind` (its truth is the same for every answer): the first candidate or option."""
+    if kind == "needle":
+        return (form.get("candidates") or ["pile"])[:1]
+    if kind == "your_move":
+        return form["options"][0]
+    return "pile" if kind == "pile_or_steal" else 0.5

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import Card
-from ..engine.figures import interval
+from ..engine.figures import interval, percent
 from ..screen.notepad import KIND_LABELS
 from ..screen.quizmode import CHOICE_LABELS
 
@@ -57,6 +57,8 @@ def _score(lesson: Lesson, asked: Asked, index: int) -> str | None:
         return "found" if score["hit"] else "missed"
     if asked.kind == "pile_or_steal":
         return "better draw" if score["vs_best"] == 0 else "not the better draw"
+    if asked.kind == "your_move":
+        return f"{score['mark']}, −{round(100 * score['loss'])} points"
     return f"Brier {score['brier']:.3f}"
 
 
@@ -75,6 +77,15 @@ def _distribution(lesson: Lesson, asked: Asked) -> dict[str, Any]:
         counts = Counter(values)
         bars = [{"label": CHOICE_LABELS[c], "count": counts.get(c, 0), "truth": truth == c} for c in ("pile", "steal")]
         title = "Draws chosen"
+    elif asked.kind == "your_move":
+        counts = Counter(values)
+        moves = sorted(counts, key=lambda m: (-counts[m], m))
+        if truth is not None and truth not in counts:
+            moves.append(truth)  # the best move found, even if nobody chose it
+        worth = lesson.move_values(asked, moves) if asked.revealed else {}
+        bars = [{"label": f"{m} · {percent(worth[m])} wins" if m in worth else m, "count": counts.get(m, 0),
+                 "truth": truth == m} for m in moves]
+        title = "Moves chosen"
     else:
         counts = Counter(code for v in values for code in v)
         top = sorted(counts.items(), key=lambda kv: (-kv[1], Card.parse(kv[0]).index))[:TOP_CARDS]

@@ -57,6 +57,7 @@ QUESTION_KINDS: dict[str, str] = {
     "next_draw": "How likely is your next pile draw to find your needle?",
     "winner": "Who will win from here?",
     "pile_or_steal": "Which is the better draw here, pile or steal?",
+    "your_move": "Your move: what would you play here?",
 }
 """Each kind of question and its default prompt ({opponent}: the other player, seen from the seat asked)."""
 _NOTE_KEYS = ("step", "text", "perspective", "question")

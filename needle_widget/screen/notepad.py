@@ -35,7 +35,7 @@ from .plugin import Feature, Trait, request
 __all__ = ["Notepad", "KIND_LABELS", "FOR_CHOICES"]
 
 KIND_LABELS = {"needle": "Which is the opponent's needle?", "next_draw": "Will the next pile draw find the needle?",
-               "winner": "Who will win?", "pile_or_steal": "Pile or steal?"}
+               "winner": "Who will win?", "pile_or_steal": "Pile or steal?", "your_move": "Your move"}
 """The question kinds as the note form names them."""
 FOR_CHOICES: tuple[Perspective | None, ...] = (None, *PERSPECTIVES)
 """Whom a note may be written for (None: everyone)."""
@@ -83,8 +83,8 @@ class Notepad(Feature):
     def editable(self, perspective: Perspective) -> str | None:
         """None if the browser may edit the notes now; else why not (public words)."""
         session = self._desk.session
-        if session.mode == "quiz":
-            return "Notes cannot be changed during a quiz"
+        if session.lesson is not None:
+            return f"Notes cannot be changed during {session.lesson}"
         if perspective != "teacher":
             return "Switch to the teacher's view to write notes"
         return None

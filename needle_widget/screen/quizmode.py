@@ -53,7 +53,8 @@ __all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "reveal_text", "summary"]
 
 HIDDEN_INFO = {"kind": "quiz", "text": "The odds appear once you have answered."}
 """The info panel while the current question is unanswered."""
-ITEM_LABELS = {"needle": "Needle", "next_draw": "Next draw", "winner": "Winner", "pile_or_steal": "Pile or steal"}
+ITEM_LABELS = {"needle": "Needle", "next_draw": "Next draw", "winner": "Winner", "pile_or_steal": "Pile or steal",
+               "your_move": "Your move"}
 CHOICE_LABELS = {"pile": "Draw from the pile", "steal": "Steal"}
 MODELS_NOTE = ("Model-free: every deal the seat's view allows is equally likely. GreedyBot model: the same, "
                "weighed by how likely a GreedyBot opponent was to play as it did.")
@@ -84,7 +85,7 @@ def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -
     """
     kind, seat = shown["question"]["kind"], shown["question"]["seat"]
     truth, model, score, answer = shown["truth"], shown["model"], shown["score"], shown["answer"]
-    free, greedy = model["free"], model["greedy"]
+    free, greedy = model.get("free"), model.get("greedy")
     hidden = "truth" in withheld
     rows: list[tuple[str, str]]
     if kind == "needle":
@@ -123,6 +124,27 @@ def reveal_text(shown: dict[str, Any], withheld: frozenset[str] = frozenset()) -
         note = "Each draw is made in the same possible worlds drawn from the seat's view; two GreedyBots play on."
         if {"played", "result"} & withheld:
             note += f" What happened in the game is {LATER}."
+    elif kind == "your_move":
+        judged, mark = model["review"], score["mark"]
+        head = ("The best move found" if answer == score["best"] else "About as good as the best"
+                if mark in ("best", "good") else f"A{'n' * (mark == 'inaccuracy')} {mark}")
+        lost = round(100 * score["loss"])
+        verdict = (f"{head}: {answer} wins {percent(judged['value'])} of {judged['worlds']} worlds you could not tell "
+                   f"apart; the best found, {score['best']}, wins {percent(judged['best_value'])}"
+                   + (f" (you give up {lost} point{'s' * (lost != 1)}, ±{round(100 * score['se'])})." if lost else "."))
+        answer_text = f"You chose: {answer}."
+        top = sorted(judged["values"], key=lambda v: -v["value"])[:5]
+        rows = [("Your move", f"{answer}: {mark}, {percent(judged['value'])} wins"),
+                ("Best move found", f"{score['best']}: {percent(judged['best_value'])} wins"),
+                ("Moves valued", ", ".join(f"{v['move']} {percent(v['value'])}" for v in top)),
+                ("Played in the game", _held("an open question comes at this step or before it")
+                 if "played" in withheld else truth["played"]),
+                ("How it ended", _held("who won would answer an open question")
+                 if "result" in withheld else truth["result"])]
+        note = ("Each move is played in the same worlds drawn from your view, then GreedyBots play on, as the review "
+                "values a decision; the mark is the review's (docs/REVIEW.md).")
+        if {"played", "result"} & withheld:
+            note += f" What happened in the game is {LATER}."
     else:
         outcome = truth["outcome"]
         answer_text = f"You said {percent(answer)}."
@@ -159,6 +181,8 @@ def _short(shown: dict[str, Any], withheld: frozenset[str]) -> str:
             f"{'hit' if score['hit'] else 'miss'}, {percent(score['coverage'])}"
     if kind == "pile_or_steal":
         return "better draw" if score["vs_best"] == 0 else "not the better draw"
+    if kind == "your_move":
+        return score["mark"]
     return "answered" if "truth" in withheld else f"Brier {brier(score['brier'])}"
 
 
@@ -187,6 +211,7 @@ def summary(reveals: list[dict[str, Any]]) -> dict[str, Any]:
     forecasts = [r for r in reveals if r["question"]["kind"] in ("next_draw", "winner")]
     needles = [r for r in reveals if r["question"]["kind"] == "needle"]
     draws = [r for r in reveals if r["question"]["kind"] == "pile_or_steal"]
+    moves = [r for r in reveals if r["question"]["kind"] == "your_move"]
     rows: list[dict[str, str]] = []
     parts: list[str] = []
     if forecasts:
@@ -212,6 +237,13 @@ def summary(reveals: list[dict[str, Any]]) -> dict[str, Any]:
                      "you": _of(mine, len(draws)), "free": _of(len(draws), len(draws)),
                      "greedy": _of(greedy, len(draws))})
         parts.append(f"You chose the better draw in {_of(mine, len(draws))} questions.")
+    if moves:
+        fine = sum(r["score"]["mark"] in ("best", "good") for r in moves)
+        lost = sum(r["score"]["loss"] for r in moves) / len(moves)
+        rows.append({"label": f"Your moves the review would not mark ({len(moves)})", "you": _of(fine, len(moves)),
+                     "free": "–", "greedy": "–"})
+        parts.append(f"{_of(fine, len(moves))} of your moves were as good as the best found, within the review's "
+                     f"noise; on average you gave up {round(100 * lost)} points of win chance.")
     bands = []
     if forecasts:
         said = [float(r["answer"]) for r in forecasts]
@@ -302,7 +334,7 @@ class QuizMode(Feature):
         out = set()
         if q.kind == "winner":
             out.add("truth")
-        elif q.kind == "pile_or_steal":
+        elif q.kind in ("pile_or_steal", "your_move"):
             out.add("result")
             if first < q.step + 1:
                 out.add("played")

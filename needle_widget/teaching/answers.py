@@ -144,10 +144,11 @@ class Answer:
     `student` and `replay` (a name or id) are text; `step`, `kind`, `seat` the question;
     `answer` the normalized answer (a tuple of codes for needle); `truth` the needle's
     code, the outcome 0 or 1 (next_draw, winner) or the better draw by the model-free
-    evaluation (pile_or_steal). Score fields are None where the kind has none: `brier`,
-    `model_forecast`, `model_brier`, `greedy_forecast`, `greedy_brier` (next_draw,
-    winner); `coverage`, `greedy_coverage`, `hit` (needle); `vs_best`, `greedy_vs_best`
-    (pile_or_steal). `time` is text passed in (e.g. an ISO 8601 time), or None.
+    evaluation (pile_or_steal), or the best move found (your_move). Score fields are None where
+    the kind has none: `brier`, `model_forecast`, `model_brier`, `greedy_forecast`, `greedy_brier`
+    (next_draw, winner); `coverage`, `greedy_coverage`, `hit` (needle); `vs_best`, `greedy_vs_best`
+    (pile_or_steal; your_move has `vs_best`, minus the review's loss). `time` is text passed in (e.g. an
+    ISO 8601 time), or None.
     """
 
     student: str
@@ -195,6 +196,8 @@ class Answer:
             object.__setattr__(self, "truth", int(truth))
         elif self.kind == "pile_or_steal" and truth is not None and truth not in CHOICES:
             _bad(truth)
+        elif self.kind == "your_move" and truth is not None and type(truth) is not str:
+            _bad(truth)
 
     @classmethod
     def from_reveal(cls, revealed: dict[str, Any], *, student: str, replay: str, time: str | None = None) -> Answer:
@@ -207,6 +210,8 @@ class Answer:
                      "greedy_coverage": score["greedy_coverage"], "hit": score["hit"]}
         elif q.kind == "pile_or_steal":
             extra = {"truth": score["best"], "vs_best": score["vs_best"], "greedy_vs_best": score["greedy_vs_best"]}
+        elif q.kind == "your_move":
+            extra = {"truth": score["best"], "vs_best": -score["loss"]}
         else:
             extra = {"truth": truth["outcome"], "brier": score["brier"], "model_forecast": model["free"]["forecast"],
                      "model_brier": model["free"]["brier"], "greedy_forecast": model["greedy"]["forecast"],
@@ -457,7 +462,8 @@ def class_table(folder: str | os.PathLike, *, bins: int = 5) -> list[dict[str, A
     Each row: "student", "answers" (how many), "forecasts" (next_draw and winner answers
     scored), "mean_brier" and "model_mean_brier" / "greedy_mean_brier" (the models' over
     the same questions: lower is better), "needles", "mean_coverage", "hits", "draws",
-    "mean_vs_best", and "calibration" (`calibration` of the student's forecasts). Means are
+    "mean_vs_best", "moves" and "mean_move_loss" (your_move answers: the review's loss, 0..1),
+    and "calibration" (`calibration` of the student's forecasts). Means are
     None when there is nothing to average.
     """
     answers = load_folder(folder)
@@ -469,7 +475,8 @@ def class_table(folder: str | os.PathLike, *, bins: int = 5) -> list[dict[str, A
         mine = by_student[student]
         forecasts = [a for a in mine if a.brier is not None]
         needles = [a for a in mine if a.coverage is not None]
-        draws = [a for a in mine if a.vs_best is not None]
+        draws = [a for a in mine if a.vs_best is not None and a.kind == "pile_or_steal"]
+        moves = [a for a in mine if a.vs_best is not None and a.kind == "your_move"]
         rows.append({
             "student": student, "answers": len(mine), "forecasts": len(forecasts),
             "mean_brier": _mean([a.brier for a in forecasts]),
@@ -478,6 +485,7 @@ def class_table(folder: str | os.PathLike, *, bins: int = 5) -> list[dict[str, A
             "needles": len(needles), "mean_coverage": _mean([a.coverage for a in needles]),
             "hits": sum(1 for a in needles if a.hit),
             "draws": len(draws), "mean_vs_best": _mean([a.vs_best for a in draws]),
+            "moves": len(moves), "mean_move_loss": _mean([-a.vs_best for a in moves]),
             "calibration": calibration(mine, bins),
         })
     return rows

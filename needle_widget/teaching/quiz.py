@@ -27,6 +27,12 @@ Kinds, answers and scores
 - pile_or_steal: "pile" or "steal"; the truth is what was played and who won; the score
   is `vs_best`, the chosen draw's win share minus the better draw's (0 if it chose the
   better one, else negative).
+- your_move: one of the seat's legal actions (at a decision of the seat: more than one
+  legal action); the truth is what was played and who won; the score is the review's
+  judgement of the move (`review.judge` on `n` worlds drawn from the seat's view, as the
+  review values a decision): its `loss` of win chance against the best candidate, its
+  standard error and its `mark` (best, good, inaccuracy, mistake, blunder), with the best
+  move found and the candidates' values.
 
 "The seat's next pile draw" is its first DrawPile action at or after the step; if the
 round ends before it draws from the pile again the truth is 0 (a needle found while
@@ -78,6 +84,7 @@ from ..inference.outcomes import outcomes, wilson
 from ..inference.worlds import check_count, check_seed, sample
 from ..players.bots import GreedyBot
 from ..records.notes import MAX_PROMPT_LENGTH, QUESTION_KINDS, Question
+from ..review.review import judge
 
 __all__ = [
     "CHOICES", "MAX_CHOSEN", "QUIZ_WORLDS", "AnswerError", "AnswerFileError", "AnswerLocked", "QuizError",
@@ -219,6 +226,10 @@ def _applicable(game: Game, q: QuizQuestion) -> None:
         raise QuizQuestionError(f"{where}: {player_name(opponent)} has not picked a needle yet")
     if q.kind == "next_draw" and view.needle is None:
         raise QuizQuestionError(f"{where}: {player_name(q.seat)} has not picked a needle yet")
+    if q.kind == "your_move" and (game.to_move != q.seat or len(game.legal_actions()) < 2):
+        what = (f"it is {player_name(game.to_move)}'s move" if game.to_move != q.seat
+                else f"{player_name(q.seat)}'s only legal action is {game.legal_actions()[0]}")
+        raise QuizQuestionError(f"{where}: {player_name(q.seat)} must have a choice to make, but {what}")
     if q.kind == "pile_or_steal":
         legal = game.legal_actions()
         if game.phase != "draw" or game.to_move != q.seat or A.DRAW_PILE not in legal or A.STEAL not in legal:
@@ -232,7 +243,7 @@ def _applicable(game: Game, q: QuizQuestion) -> None:
 
 def _truth_available(replay: Any, q: QuizQuestion) -> None:
     """QuizQuestionError unless the replay records the truth `reveal` needs."""
-    if q.kind in ("winner", "pile_or_steal") and replay.result is None:
+    if q.kind in ("winner", "pile_or_steal", "your_move") and replay.result is None:
         raise QuizQuestionError(f"{q.kind} question at step {q.step}: the replay ends at step {len(replay)} "
                                 "with the round in progress: who won is not recorded")
     if q.kind == "next_draw" and replay.result is None and _next_pile_draw(replay, q) is None:
@@ -279,7 +290,8 @@ def ask(replay: Any, question: QuizQuestion | dict) -> dict[str, Any]:
     {"question": its dict, "prompt": the words, "view": `game.view(seat)` at the step, "form": ...}
     where the form is {"type": "cards", "min": 1, "max": 3, "candidates": [codes in card order]}
     (the cards the opponent's needle may be, from the seat's view), {"type": "probability",
-    "min": 0.0, "max": 1.0, "label": ...} or {"type": "choice", "options": ["pile", "steal"]}.
+    "min": 0.0, "max": 1.0, "label": ...}, {"type": "choice", "options": ["pile", "steal"]} or
+    {"type": "action", "options": [the seat's legal actions in words, as the view lists them]}.
     Built from the seat's view alone (no figure of the model: that comes with the reveal);
     it reads nothing of the record past the step. A question that cannot be asked there
     raises QuizQuestionError.
@@ -293,6 +305,8 @@ def ask(replay: Any, question: QuizQuestion | dict) -> dict[str, Any]:
         form = {"type": "cards", "min": 1, "max": MAX_CHOSEN, "candidates": _candidates(game, q.seat)}
     elif q.kind == "pile_or_steal":
         form = {"type": "choice", "options": list(CHOICES)}
+    elif q.kind == "your_move":
+        form = {"type": "action", "options": [str(A.from_dict(a)) for a in view["legal_actions"]]}
     else:
         label = (f"P(your next pile draw finds your needle {Card.parse(view['players'][q.seat]['needle'])})"
                  if q.kind == "next_draw" else f"P({player_name(q.seat)} wins)")
@@ -306,7 +320,9 @@ def check_answer(question: QuizQuestion | dict, answer: Any, candidates: Iterabl
     needle: 1 to MAX_CHOSEN distinct cards (text such as "7h" or Cards; a single card may
     stand alone), among `candidates` (card codes, as `ask` lists them) when given; returned
     as a tuple of codes in card order. next_draw, winner: a finite number from 0 to 1
-    (not a bool), returned as a float. pile_or_steal: "pile" or "steal" (any case).
+    (not a bool), returned as a float. pile_or_steal: "pile" or "steal" (any case). your_move:
+    an action (an Action, its dict, or its words as `ask` lists them) among `candidates` (the
+    options' words) when given; returned as its words ("Discard 5♥").
 
     >>> check_answer(QuizQuestion(5, "needle", 0), ["qs", "7H"])
     ('7H', 'QS')
@@ -318,6 +334,8 @@ def check_answer(question: QuizQuestion | dict, answer: Any, candidates: Iterabl
     q = QuizQuestion.of(question)
     if q.kind == "needle":
         return _check_cards(answer, candidates)
+    if q.kind == "your_move":
+        return _check_action(answer, candidates)
     if q.kind == "pile_or_steal":
         choice = answer.strip().lower() if isinstance(answer, str) else None
         if choice not in CHOICES:
@@ -327,6 +345,19 @@ def check_answer(question: QuizQuestion | dict, answer: Any, candidates: Iterabl
     if value is None or not 0 <= value <= 1:
         raise AnswerError(f"answer {_quote(answer)} to a {q.kind} question is not a probability from 0 to 1")
     return value
+
+
+def _check_action(answer: Any, candidates: Iterable[str] | None) -> str:
+    try:
+        words = str(answer if isinstance(answer, A.Action) else A.from_dict(answer) if isinstance(answer, dict)
+                    else A.parse(answer) if isinstance(answer, str) else None)
+    except NeedleError:
+        words = answer if isinstance(answer, str) else None
+    options = None if candidates is None else list(candidates)
+    if words is None or (options is not None and words not in options):
+        legal = f": choose one of {', '.join(options)}" if options is not None else ""
+        raise AnswerError(f"answer {_quote(answer)} to a your_move question is not a legal move here{legal}"[:300])
+    return words
 
 
 def _check_cards(answer: Any, candidates: Iterable[str] | None) -> tuple[str, ...]:
@@ -399,8 +430,9 @@ def revealer(replay: Any, question: QuizQuestion | dict, *, seed: int = 0,
     game = _game_at(replay, q)
     _applicable(game, q)
     _truth_available(replay, q)
-    candidates = _candidates(game, q.seat) if q.kind == "needle" else None
     view = game.view(q.seat)
+    candidates = (_candidates(game, q.seat) if q.kind == "needle" else
+                  [str(A.from_dict(a)) for a in view["legal_actions"]] if q.kind == "your_move" else None)
     figures: dict[str, Any] = {}
 
     def model() -> dict[str, Any]:
@@ -416,6 +448,8 @@ def revealer(replay: Any, question: QuizQuestion | dict, *, seed: int = 0,
             return {**head, **_score_needle(f, answer)}
         if q.kind == "pile_or_steal":
             return {**head, **_score_draw(f, answer)}
+        if q.kind == "your_move":
+            return {**head, **_score_move(f, answer)}
         outcome = f["truth"]["outcome"]
         score = {"brier": brier(answer, outcome), "model_brier": f["model"]["free"]["brier"],
                  "greedy_brier": f["model"]["greedy"]["brier"]}
@@ -436,6 +470,11 @@ def _figures(replay: Any, game: Game, q: QuizQuestion, view: dict, seed: int, n:
         free = _draw_values(view, q, _part_seed(seed, q, "free"), None, n)
         greedy = _draw_values(view, q, _part_seed(seed, q, "greedy"), GreedyBot(), n)
         return {"truth": truth, "model": {"free": free, "greedy": greedy}}
+    if q.kind == "your_move":
+        truth = {"played": str(replay.steps[q.step].action), "winner": replay.result.winner,
+                 "result": replay.result.describe()}
+        by_words = {str(A.from_dict(a)): A.from_dict(a) for a in view["legal_actions"]}
+        return {"truth": truth, "judge": _move_judge(view, q, by_words, _part_seed(seed, q, "review"), n)}
     if q.kind == "winner":
         outcome = int(replay.result.winner == q.seat)
         truth = {"outcome": outcome, "winner": replay.result.winner, "result": replay.result.describe()}
@@ -476,6 +515,30 @@ def _score_draw(f: dict[str, Any], choice: str) -> dict[str, Any]:
     score = {"vs_best": model["free"]["vs_best"], "greedy_vs_best": model["greedy"]["vs_best"],
              "best": model["free"]["best"]}
     return {"truth": dict(f["truth"]), "model": model, "score": score}
+
+
+def _move_judge(view: dict, q: QuizQuestion, by_words: dict[str, A.Action], seed: int,
+                n: int) -> Callable[[str], dict[str, Any]]:
+    """The review's judgement of a move (by its words) at the question's decision, each move judged once."""
+    judged: dict[str, dict[str, Any]] = {}
+    worlds = min(max(n, 2), 2_000)
+
+    def of(words: str) -> dict[str, Any]:
+        if words not in judged:
+            e = judge(view, by_words[words], q.step, worlds=worlds, seed=seed)
+            best = e.value_of(e.best)
+            judged[words] = {"mark": e.label, "loss": e.loss, "se": e.se, "value": e.value_of(e.action).value,
+                             "best": str(e.best), "best_value": best.value, "worlds": e.worlds,
+                             "values": [{"move": str(v.action), "value": v.value, "se": v.se} for v in e.values]}
+        return judged[words]
+
+    return of
+
+
+def _score_move(f: dict[str, Any], words: str) -> dict[str, Any]:
+    judged = f["judge"](words)
+    score = {"loss": judged["loss"], "se": judged["se"], "mark": judged["mark"], "best": judged["best"]}
+    return {"truth": dict(f["truth"]), "model": {"review": copy.deepcopy(judged)}, "score": score}
 
 
 def _roll_share(worlds: list[Game], action: A.Action, seat: int) -> list[int]:

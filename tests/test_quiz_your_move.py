@@ -1,0 +1,131 @@
+"""The "your move" question (issue 31, part 3): at a decision of the seat, each student picks the move they would
+play, from the seat's view; it is scored by the review's values for that decision (its loss against the best
+candidate and its mark), in the quiz, in notes, in a class lesson (the board's distribution of moves with their
+values, then the best move and what was played) and in the answer records. Twins in the quiz are in
+tests/test_quiz_widget.py (every kind, this one included).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import pumped_class
+from conftest import settle as pump
+
+from needle_widget import NeedleWidget, examples
+from needle_widget.engine import actions
+from needle_widget.review import judge
+from needle_widget.teaching.answers import Answer, class_table, load_answers, save_answers
+from needle_widget.teaching.quiz import (
+    AnswerError,
+    QuizQuestion,
+    QuizQuestionError,
+    _part_seed,
+    ask,
+    check_answer,
+    check_question,
+    questions_from_notes,
+    reveal,
+)
+
+STEP = 5
+"""A discard of Player 1 in the bundled game "detective": eight moves to choose from."""
+
+
+@pytest.fixture(scope="module")
+def detective():
+    replay = examples.load("detective")
+    assert replay.steps[STEP].player == 0 and type(replay.steps[STEP].action) is actions.Discard
+    return replay
+
+
+def test_asked_from_the_seat_s_view_with_its_legal_moves(detective):
+    q = QuizQuestion(STEP, "your_move", 0)
+    asked = ask(detective, q)
+    view = detective.game_at(STEP).view(0)
+    assert asked["view"] == view and asked["prompt"] == "Your move: what would you play here?"
+    assert asked["form"] == {"type": "action", "options": [str(actions.from_dict(a)) for a in view["legal_actions"]]}
+    with pytest.raises(QuizQuestionError, match="Player 2 must have a choice to make, but it is Player 1's move"):
+        check_question(detective, QuizQuestion(STEP, "your_move", 1))
+
+
+def test_an_answer_is_a_legal_move_in_words_a_dict_or_an_action(detective):
+    q = QuizQuestion(STEP, "your_move", 0)
+    options = ask(detective, q)["form"]["options"]
+    move = actions.from_dict(detective.game_at(STEP).view(0)["legal_actions"][2])
+    assert check_answer(q, str(move), options) == check_answer(q, move.to_dict(), options) == \
+        check_answer(q, move, options) == options[2]
+    for bad in ("Steal", "Discard 7♦", 3, None, {"type": "discard"}):
+        with pytest.raises(AnswerError, match="to a your_move question is not a legal move here"):
+            check_answer(q, bad, options)
+
+
+def test_scored_by_the_review_s_values_for_the_decision(detective):
+    """The loss and mark of each answer are `review.judge`'s for that move, on the same worlds."""
+    q = QuizQuestion(STEP, "your_move", 0)
+    view = detective.game_at(STEP).view(0)
+    options = ask(detective, q)["form"]["options"]
+    marks = set()
+    for words in options[:4]:
+        shown = reveal(detective, q, words, n=24)
+        move = next(actions.from_dict(a) for a in view["legal_actions"] if str(actions.from_dict(a)) == words)
+        entry = judge(view, move, STEP, worlds=24, seed=_part_seed(0, q, "review"))
+        assert shown["score"] == {"loss": entry.loss, "se": entry.se, "mark": entry.label, "best": str(entry.best)}
+        assert shown["truth"]["played"] == str(detective.steps[STEP].action)
+        marks.add(entry.label)
+    best = reveal(detective, q, shown["score"]["best"], n=24)
+    assert best["score"]["mark"] == "best" and best["score"]["loss"] == 0
+    assert len(marks) > 1
+
+
+def test_in_the_quiz_its_reveal_says_the_mark_the_best_move_and_what_was_played(detective, tmp_path):
+    w = NeedleWidget.quiz(detective, seat=0, questions=[(STEP, "your_move")], student="ann", n=24)
+    form = w.quiz_state["question"]["form"]
+    assert form["type"] == "action" and w.quiz_state["reveal"] is None
+    w.answer_question(form["options"][0])
+    shown = w.quiz_state["reveal"]
+    rows = {r["label"]: r["value"] for r in shown["rows"]}
+    assert shown["answer_text"] == f"You chose: {form['options'][0]}."
+    assert "worlds you could not tell apart" in shown["verdict"] and "wins" in rows["Best move found"]
+    assert rows["Played in the game"] == str(detective.steps[STEP].action)
+    assert w.quiz_state["items"][0]["verdict"] in ("best", "good", "inaccuracy", "mistake", "blunder")
+    # stored like any other answer: the file and the class's table
+    (answer,) = w.answers
+    assert answer.kind == "your_move" and answer.answer == form["options"][0] and answer.vs_best <= 0
+    path = tmp_path / "answers.jsonl"
+    save_answers(w.answers, path)
+    assert load_answers(path) == [answer] and Answer.from_dict(answer.to_dict()) == answer
+    (row,) = class_table(tmp_path)
+    assert (row["student"], row["moves"], row["draws"]) == ("ann", 1, 0)
+    assert row["mean_move_loss"] == pytest.approx(-answer.vs_best)
+
+
+def test_a_note_can_ask_it(detective):
+    replay = examples.load("detective")
+    replay.add_note(STEP, "What would you discard?", question="your_move")
+    assert QuizQuestion(STEP, "your_move", 0) in questions_from_notes(replay, 0)
+
+
+def test_a_class_answers_it_and_the_board_shows_the_moves_with_their_values(class_url):
+    with pumped_class(class_url, ("Ann", "Bob", "Cy")) as (room, students):
+        lesson = room.lead(examples.load("detective"), perspective=0)
+        lesson.go(STEP)
+        lesson.ask("your_move")
+        pump(room, *students)
+        options = students[0].state()["quiz_state"]["question"]["form"]["options"]
+        for student, move in zip(students, (options[0], options[0], options[-1]), strict=True):
+            student.answer(move)
+        pump(room, *students)
+        before = room.board_state("teacher")["distribution"]
+        assert before["title"] == "Moves chosen" and [b["count"] for b in before["bars"]] == [2, 1]
+        assert all("wins" not in b["label"] for b in before["bars"])      # no value before the reveal
+        lesson.reveal()
+        pump(room, *students)
+        board = room.board_state("teacher")
+        bars = board["distribution"]["bars"]
+        assert all(" wins" in b["label"] for b in bars) and sum(b["truth"] for b in bars) == 1
+        assert board["question"]["truth"].startswith("The best move found: ")
+        assert "Played in the game" not in board["question"]["truth"]            # the class is at the step
+        rows = {r["label"]: r["value"] for r in students[0].state()["quiz_state"]["reveal"]["rows"]}
+        assert rows["Played in the game"] == "Held back until the class gets there"
+        assert [a.kind for a in room.answers] == ["your_move"] * 3
+        assert {a.student for a in room.answers} == {"Ann", "Bob", "Cy"}
