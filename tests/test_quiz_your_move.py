@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from conftest import pumped_class
 from conftest import settle as pump
+from test_class_twins import channel, close, settle, twin_rooms  # noqa: F401 (channel: the twin rooms' fixture)
+from test_new_game import twins_over
 
 from needle_widget import NeedleWidget, examples
 from needle_widget.engine import actions
@@ -129,3 +131,36 @@ def test_a_class_answers_it_and_the_board_shows_the_moves_with_their_values(clas
         assert rows["Played in the game"] == "Held back until the class gets there"
         assert [a.kind for a in room.answers] == ["your_move"] * 3
         assert {a.student for a in room.answers} == {"Ann", "Bob", "Cy"}
+
+
+@pytest.mark.parametrize("seed, watcher", [(0, 0), (3, 1)])
+def test_twin_lessons_give_the_watcher_byte_identical_messages_for_a_your_move_question(channel, seed, watcher):  # noqa: F811
+    """Twin games that differ in a card of the other seat: a "your move" question at the watcher's decision, the
+    class's answers and the reveal write the same messages to the watcher's students in both rooms.
+    """
+    games = twins_over(seed, 1 - watcher)
+    replays = [g.replay() for g in games]
+    assert replays[0].deck != replays[1].deck
+    k = next(k for k in range(2, len(replays[0])) if (g := replays[0].game_at(k)).to_move == watcher
+             and g.phase != "over" and len(g.legal_actions()) > 1)
+    assert replays[0].game_at(k).view(watcher) == replays[1].game_at(k).view(watcher)
+    assert replays[0].game_at(k).view(1 - watcher) != replays[1].game_at(k).view(1 - watcher)  # the other seat's do
+    rooms = twin_rooms(channel, [watcher, watcher])
+    reveals = []
+    for twin, ((room, students), replay) in enumerate(zip(rooms, replays, strict=True)):
+        lesson = room.lead(replay, perspective=watcher)
+        lesson.go(k)
+        settle(room, students, channel, twin)
+        lesson.ask("your_move")
+        settle(room, students, channel, twin)
+        for n, student in enumerate(students):
+            student.answer(student.state()["quiz_state"]["question"]["form"]["options"][-n])
+            settle(room, students, channel, twin)
+        lesson.reveal()
+        settle(room, students, channel, twin)
+        reveals.append(students[0].state()["quiz_state"]["reveal"])
+    close(rooms)
+    assert reveals[0] is not None and "worlds you could not tell apart" in reveals[0]["verdict"]
+    for index in (0, 1):
+        mine = [channel.box(twin, index) for twin in (0, 1)]
+        assert len(mine[0]) >= 4 and mine[0] == mine[1]
