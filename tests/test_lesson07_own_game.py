@@ -100,9 +100,11 @@ def test_a_round_played_to_the_end_is_reviewed_as_the_students_own(lesson: dict[
     _play(w)
     end = len(w.game)
     out = _run(_review_cell(), lesson)
-    assert len(w.game) == end and "GreedyBot" not in out and w.notes == ()
+    assert len(w.game) == end and "played by GreedyBot" not in out and w.notes == ()
     lines = out.splitlines()
-    assert [line.split(":")[0] for line in lines] == ["Player 1", "Player 2"]
+    assert [line.split(":")[0] for line in lines[::2]] == ["Player 1", "Player 2"]
+    for seat, line in zip((0, 1), lines[1::2], strict=True):  # each summary followed by its verdict, about the seat
+        assert line == "  " + review(w.game.replay(), seat=seat, worlds=WORLDS).verdict(f"Player {seat + 1}")
     _review_shown(w)
 
 
