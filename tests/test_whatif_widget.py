@@ -392,7 +392,8 @@ def test_a_refused_branch_changes_nothing_autoplay_included() -> None:
 @pytest.mark.parametrize("seed, watcher", [(0, 0), (1, 1)])
 def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_panels(seed: int, watcher: int) -> None:
     """After a reshuffle whose order the seat cannot see: the worlds (GreedyBot model), the play-out
-    and (once per case: a whole game's graph is slow) the graph are the same for both twins.
+    and (in the first case only: a whole game's graph takes 11 s a twin, 148 steps) the graph are the same
+    for both twins. The graph's twins for the other seat are the hand twins above.
     """
     from test_secrecy_reshuffle import twins
 
@@ -405,7 +406,7 @@ def test_twins_that_differ_in_a_reshuffle_s_order_give_identical_panels(seed: in
             w = NeedleWidget(game=game.copy(), perspective=watcher)
             w.show_worlds(model="greedy")
             w.play_out()
-            if not compared:
+            if not compared and watcher == 0:
                 w.show_graph()
             states.append(synced(w))
         assert states[0] == states[1], (seed, watcher, step)
