@@ -51,7 +51,7 @@ def test_a_frame_and_a_student_s_first_screen_hold_every_trait() -> None:
 
 def test_fixed_slots_are_what_a_frame_cannot_ask_a_kernel_for() -> None:
     assert set(FIXED) == {"offers", "nearby", "playing", "speed", "busy", "cover", "paused", "branch_info",
-                          "quiz_state", "worlds", "graph", "error", "answer", "scale"}
+                          "quiz_state", "practice_state", "worlds", "graph", "error", "answer", "scale"}
 
 
 def test_a_feature_s_traits_are_slots_of_the_contract() -> None:
@@ -65,7 +65,7 @@ def test_shared_js_carries_the_contract() -> None:
     shared = shared_constants()
     assert shared["TRAITS"] == sorted(SCREEN) and shared["FOLLOW_TRAITS"] == sorted(FOLLOW)
     assert shared["BOARD_TRAITS"] == list(BOARD)
-    assert shared["VIEW_NAMES"] == {"shown_notes": "notes", "quiz_state": "quiz"}
+    assert shared["VIEW_NAMES"] == {"shown_notes": "notes", "quiz_state": "quiz", "practice_state": "practice"}
     assert json.loads(json.dumps(shared["DEFAULTS"])) == {n: s.empty for n, s in {**SCREEN, **FOLLOW}.items()}
 
 

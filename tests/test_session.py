@@ -608,7 +608,8 @@ class Driver:
     def __init__(self, seed: int) -> None:
         rng = self.rng = random.Random(seed)
         self.seed = seed
-        mode = rng.choice([m for m in MODES if m != "quiz"])  # quiz mode: tests/test_quiz_widget.py
+        # quiz and practice: tests/test_quiz_widget.py, tests/test_practice_widget.py
+        mode = rng.choice([m for m in MODES if m not in ("quiz", "practice")])
         allow_peek, reveal_at_end = rng.random() < 0.1, rng.random() < 0.5
         game = replay = None
         seated: dict[int, Any] = {}

@@ -15,7 +15,7 @@ from typing import Any
 from ..engine.figures import PERCENT_EXAMPLES, percent
 from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
 from ..screen.contract import BOARD, FOLLOW, SCREEN, VIEW_NAMES, js_defaults
-from ..screen.session import AUTOPLAY_MODES, MODES
+from ..screen.session import AUTOPLAY_MODES, LESSONS, MODES
 from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS
 
 SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
@@ -24,7 +24,8 @@ SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 
 def shared_constants() -> dict[str, Any]:
     """The names and lists the front end shares with Python, each from its one Python source:
-    perspectives and their labels (seats.py), the autoplay speeds and modes, the requests (`widget`), the
+    perspectives and their labels (seats.py), the autoplay speeds and modes (with the lessons: one seat, no
+    panels), the requests (`widget`), the
     synced traits of a screen, of a class's screen and of the board, with the defaults and view names the
     front end reads them with (the screen contract, `screen.contract`), and how shares
     are written (figures.py: examples the front end's rule must match). js/src/shared.js is generated
@@ -36,6 +37,7 @@ def shared_constants() -> dict[str, Any]:
         "PLAYER_NAMES": [player_name(0), player_name(1)],
         "MODES": list(MODES),
         "AUTOPLAY_MODES": list(AUTOPLAY_MODES),
+        "LESSON_MODES": list(LESSONS),
         "SPEEDS": list(SPEEDS),
         "TRAITS": sorted(SCREEN),
         "FOLLOW_TRAITS": sorted(FOLLOW),

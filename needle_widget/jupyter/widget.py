@@ -31,11 +31,14 @@ from ..screen.desk import Desk
 from ..screen.features import FEATURES, REQUESTS
 from ..screen.guard import play_bots, seat_bots
 from ..screen.plugin import Feature
+from ..screen.practicemode import PracticeMode
 from ..screen.quizmode import QuizMode
 from ..screen.reviewpanel import ReviewPanel, check_worlds
 from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
 from ..screen.synced import Synced
 from ..teaching.answers import Answer, QuizRun, save_answers
+from ..teaching.practice import Deck
+from ..teaching.practicerun import PracticeResult, PracticeRun
 from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
 from .answering import MAX_ERROR, MAX_REQUEST_ID, no_jsnull
 from .bundles import MISSING as _MISSING  # noqa: F401 (the module as it was: tests read widget._MISSING)
@@ -113,16 +116,18 @@ class NeedleWidget(ScreenWidget):
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
                  bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
                  bot_delay: float = 0.6, speed: float = 1.0, scale: float = 1.0, spoilers: bool = True,
-                 run: QuizRun | None = None, **kwargs: Any) -> None:
+                 run: QuizRun | None = None, practice: PracticeRun | None = None, **kwargs: Any) -> None:
         delay = check_number(bot_delay, 0, 10, "bot_delay must be between {low} and {high} seconds")
         perspective, screen = as_named(perspective), as_named(screen)  # type: ignore[assignment]
+        if (mode == "quiz") != (run is not None):
+            raise ArgumentError("quiz mode needs run= (a QuizRun): use NeedleWidget.quiz(replay, seat)")
+        if (mode == "practice") != (practice is not None):
+            raise ArgumentError("practice mode needs practice= (a PracticeRun): use NeedleWidget.practice(exercises)")
         self._desk = Desk(Session(game, perspective, replay=replay, mode=mode, screen=screen, bots=bots,
                                   allow_peek=allow_peek, reveal_at_end=reveal_at_end, speed=speed,
                                   spoilers=spoilers))
-        if (mode == "quiz") != (run is not None):
-            raise ArgumentError("quiz mode needs run= (a QuizRun): use NeedleWidget.quiz(replay, seat)")
         self._features: tuple[Feature, ...] = tuple(
-            f for cls in FEATURES if (f := cls.attach(self._desk, run=run, clock=_now)) is not None)
+            f for cls in FEATURES if (f := cls.attach(self._desk, run=run, clock=_now, practice=practice)) is not None)
         self._watched: tuple[Replay, Callable[[], None]] | None = None
         self._synced, self._syncing, self._error_id = Synced(self._desk, self._features), False, 0
         self._runner = Runner(self._desk, bot_delay=delay, sync=self._sync, guard=self._guarded,
@@ -210,6 +215,36 @@ class NeedleWidget(ScreenWidget):
                          for q in questions]
         run = QuizRun(replay, questions, student=student, replay_name=replay_name, seed=seed, n=n)
         return cls(replay=replay, perspective=seat, mode="quiz", screen=seat, spoilers=False, run=run, **kwargs)
+
+    @classmethod
+    def practice(cls, exercises: Any, student: str = "student", deck: Deck | None = None, *, seed: int = 0,
+                 now: datetime.datetime | None = None, **kwargs: Any) -> NeedleWidget:
+        """Practise a review's marked decisions (`review.exercises(reviews)`), as lichess's "Learn from your
+        mistakes" does: each exercise's position from its seat only ("You played X. Find a better move"),
+        the game up to it in the event list, nothing after it. The student attempts a move with the normal
+        buttons: it is judged by the review's rule on the same worlds (`Exercise.check`), never played; then
+        "Try again", "Show the better move" (with every candidate's value) and "Next"; after the last, a
+        summary. `practice_state` is what the browser shows, `practice_results` how each went.
+
+        `exercises`: a list of Exercise, or a Deck (`teaching.practice.Deck`): then its exercises due now,
+        the longest overdue first, and that deck is answered. `deck`: a Deck the practice of each exercise
+        is answered in (`Deck.answer`) as the student moves on with Next, and saved if it has a file (the
+        exercises not in it are added). `student` goes into the records; `seed` draws each position
+        (`Exercise.position`: the hidden cards are sampled from the view, never the real ones); `now`
+        fixes the deck's clock (default: the time of each answer).
+
+        >>> from needle_widget import examples
+        >>> from needle_widget.review.exercises import exercise_at
+        >>> w = NeedleWidget.practice([exercise_at(examples.load("found_early"), 6, worlds=8)], student="ann")
+        >>> w.practice_state["exercise"]["prompt"], w.perspectives, w.step
+        ('Step 7: you played Discard 10♥. Find a better move.', [0], 6)
+        >>> w.attempt(examples.load("found_early").steps[6].action)  # the move played in the game
+        >>> w.practice_state["phase"], w.practice_results[0].attempts[0].outcome.name
+        ('wrong', 'SAME')
+        """
+        run = PracticeRun(exercises, student=student, deck=deck, seed=seed, now=now)
+        seat = run.exercises[0].seat
+        return cls(game=run.position(), perspective=seat, mode="practice", screen=seat, practice=run, **kwargs)
 
     @classmethod
     def join(cls, url: str, ticket: str, **kwargs: Any) -> FollowWidget:
@@ -407,6 +442,42 @@ class NeedleWidget(ScreenWidget):
     def go_to_question(self, index: int) -> None:
         """Quiz mode: show question `index` (an answered one, or the first unanswered)."""
         self._python(self._require_quiz().go, index)
+
+    # ---- practice ---------------------------------------------------------------------------------
+
+    def _require_practice(self) -> PracticeMode:
+        found = next((f for f in self._features if isinstance(f, PracticeMode)), None)
+        if found is None:
+            raise ArgumentError(f"This widget is in {self.mode} mode, not practice: use "
+                                "NeedleWidget.practice(exercises)")
+        return found
+
+    @property
+    def practice_results(self) -> tuple[PracticeResult, ...]:
+        """Practice mode: how each exercise went so far, in order (`PracticeResult`: attempts, shown, solved,
+        finished, and with a deck when it comes back).
+        """
+        return self._require_practice().run.results
+
+    def attempt(self, action: Any) -> None:
+        """Practice mode: attempt `action` (an Action or its dict) at the exercise shown, as the seat's buttons
+        do: judged at once, never played (after a wrong attempt, "Try again" is implied).
+        """
+        self._python(self._require_practice().make_attempt, action)
+
+    def try_again(self) -> None:
+        """Practice mode: after a wrong attempt, try again (the position is as before)."""
+        self._python(self._require_practice().retry)
+
+    def show_solution(self) -> None:
+        """Practice mode: show the better move and every candidate's value ("Show the better move")."""
+        self._python(self._require_practice().show)
+
+    def next_exercise(self) -> None:
+        """Practice mode: on to the next exercise ("Next"; the deck, if any, is answered and saved); after the
+        last, the summary.
+        """
+        self._python(self._require_practice().next)
 
     def save_png(self, path: str | os.PathLike) -> None:
         """Save the view as shown in the browser as a PNG file at `path`, as its "Save picture" button does:

@@ -70,8 +70,8 @@ request made; requests are answered in the order sent, so an answer for id n als
 that browser.""", fixed=True)
 
 _GAME: dict[str, Slot] = {
-    "mode": Slot("text", "live", """"play" | "hotseat" | "watch" | "replay" | "live" | "quiz", fixed at
-        construction; a branch is "play" or "hotseat"."""),
+    "mode": Slot("text", "live", """"play" | "hotseat" | "watch" | "replay" | "live" | "quiz" | "practice",
+        fixed at construction; a branch is "play" or "hotseat"."""),
     "perspective": Slot("perspective", "spectator", """Shown now: 0 | 1 | "spectator" | "teacher". Python may set
         any; the browser asks for one of `perspectives`."""),
     "perspectives": Slot("list", [], """What this screen may switch to now, e.g. [0, "spectator"]: decided by

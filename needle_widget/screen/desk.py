@@ -64,7 +64,6 @@ WORLDS = ("real", "sampled")
 CACHE = 64
 """Panels (and play-outs) kept per session; the graph keeps every step of each (seat, model)."""
 HOTSEAT = "hotseat"
-QUIZ_CLOSED = "Not during a quiz: the quiz reveals the models' figures once you have answered"
 log = logging.getLogger("needle_widget")
 
 
@@ -190,8 +189,9 @@ class Analysis:
 
     def offers(self, perspective: Perspective) -> dict[str, Any]:
         """What `perspective` may open: {"worlds": {seats, models, reason}, "graph": {seats, models, reason}}."""
-        if self._session.mode == "quiz":
-            return {name: {"seats": [], "models": [], "reason": QUIZ_CLOSED} for name in ("worlds", "graph")}
+        closed = self._session.closed_reason()
+        if closed is not None:
+            return {name: {"seats": [], "models": [], "reason": closed} for name in ("worlds", "graph")}
         graph = self.graph_seats(perspective)
         return {
             "worlds": {"seats": self.worlds_seats(perspective),
@@ -209,7 +209,7 @@ class Analysis:
         with opponent `model` ("random" or "greedy"); `seed` starts the worlds from that seed.
         """
         open_ = _check_bool(open_, "open")
-        _not_in_quiz(self._session, open_)
+        _not_in_lesson(self._session, open_)
         seats = self.worlds_seats(perspective)
         if seat is not None and (type(seat) not in (int, str) or seat not in seats):
             raise PerspectiveError(f"Cannot show the worlds of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
@@ -246,7 +246,7 @@ class Analysis:
     def show_graph(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None) -> None:
         """Open (or close) the game's graph for `seat` (the teacher's choice) and opponent `model`."""
         open_ = _check_bool(open_, "open")
-        _not_in_quiz(self._session, open_)
+        _not_in_lesson(self._session, open_)
         seats = self.graph_seats(perspective)
         if open_ and not seats:
             raise PerspectiveError(self.offers(perspective)["graph"]["reason"])
@@ -414,8 +414,9 @@ class Desk:
     def branch_reason(self, game: Game | None = None) -> str | None:
         """Why "Play from here" is closed now (public words), or None."""
         s = self.session
-        if s.mode == "quiz":
-            return QUIZ_CLOSED
+        closed = s.closed_reason()
+        if closed is not None:
+            return closed
         if self._branch is not None:
             return f"This is a branch: {self._branch['back'].lower()} to branch again"
         if s.live and s.whole().phase != "over":
@@ -441,8 +442,8 @@ class Desk:
     def new_game_reason(self) -> str | None:
         """Why "New game" is closed now (public words: modes and the round, never a card or a seed), or None."""
         s = self.session
-        if s.mode == "quiz":
-            return "Not during a quiz"
+        if s.lesson is not None:
+            return f"Not during {s.lesson}"
         if not s.live:
             return "New game is for a live game, not a replay"
         if self._branch is not None:
@@ -568,9 +569,10 @@ class Desk:
         return self.analysis.has_work(perspective) or any(w.has_work(perspective) for w in self._workers)
 
 
-def _not_in_quiz(session: Session, open_: bool) -> None:
-    if open_ and session.mode == "quiz":
-        raise ArgumentError(QUIZ_CLOSED)
+def _not_in_lesson(session: Session, open_: bool) -> None:
+    closed = session.closed_reason()
+    if open_ and closed is not None:
+        raise ArgumentError(closed)
 
 
 def _check_bool(value: Any, what: str) -> bool:

@@ -13,13 +13,14 @@ from .desk import Desk
 from .notepad import Notepad
 from .panels import PANELS
 from .plugin import Feature, Request, Trait, requests_of
+from .practicemode import PracticeMode
 from .quizmode import QuizMode
 from .reviewpanel import ReviewPanel
 from .session import Session
 
 __all__ = ["FEATURES", "REQUESTS", "feature_traits"]
 
-FEATURES: tuple[type[Feature], ...] = (*PANELS, Notepad, QuizMode, ReviewPanel)
+FEATURES: tuple[type[Feature], ...] = (*PANELS, Notepad, QuizMode, PracticeMode, ReviewPanel)
 """The features of a screen, in the order their traits are synced."""
 
 REQUESTS: dict[str, Request] = requests_of(Session, Desk, *FEATURES)

@@ -215,6 +215,8 @@ class ReviewPanel(Feature):
         and the screen's settings, never a card).
         """
         s = self._desk.session
+        if s.judged:
+            return f"Not during {s.lesson}: moves are judged here, and the round is not played on"
         if self._record() is None:
             if s.mode == "quiz" and (s.horizon or 0) < len(s.full_record()):
                 return "The review opens once the quiz is done"
@@ -250,7 +252,11 @@ class ReviewPanel(Feature):
         return {"review": self.state(perspective)}
 
     def offers(self, perspective: Perspective, game: Any = None) -> dict[str, Any]:
-        """{"review": {seats, worlds, reason}}: whether the browser may open the review now."""
+        """{"review": {seats, worlds, reason}}: whether the browser may open the review now (nothing where
+        moves are judged, not played: practice reviews nothing).
+        """
+        if self._desk.session.judged:
+            return {}
         return {"review": {"seats": self.seats(perspective), "worlds": self.worlds, "reason": self.reason(perspective)}}
 
     def state(self, perspective: Perspective) -> dict[str, Any] | None:

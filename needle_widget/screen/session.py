@@ -13,7 +13,10 @@ that is not a trait or a timer:
 - the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
 - autoplay: where it is allowed and what one tick does;
 - quiz mode: a replay shown from one seat only, up to the step the quiz has reached
-  (`horizon`, set by `needle_widget.screen.quizmode`), with no acting, autoplay or panels.
+  (`horizon`, set by `needle_widget.screen.quizmode`), with no acting, autoplay or panels;
+- practice mode: a live position shown from one seat only, whose moves are judged by a referee
+  (`set_referee`, `needle_widget.screen.practicemode`) and never played: nothing after the
+  position is ever shown. Quiz and practice are `LESSONS`: one seat, no panels.
 
 Browser requests arrive through the `request_*` methods, which check everything first
 and change nothing on bad input (they raise a NeedleError, whose message the widget
@@ -35,7 +38,7 @@ needle_widget.engine.errors.PerspectiveError: Cannot switch to perspective 'teac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine import actions as A
 from ..engine.errors import ArgumentError, IllegalAction, PerspectiveError, quote
@@ -49,11 +52,18 @@ from . import guard
 from .guard import BotError
 from .plugin import request
 
-MODES = ("play", "hotseat", "watch", "replay", "live", "quiz")
+MODES = ("play", "hotseat", "watch", "replay", "live", "quiz", "practice")
 AUTOPLAY_MODES = ("watch", "replay", "live")
+"""Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
 REPLAY_MODES = ("replay", "quiz")
 """Modes that show a replay (the others a live game)."""
-"""Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
+LESSONS: dict[str, tuple[str, str]] = {
+    "quiz": ("a quiz", "the quiz reveals the models' figures once you have answered"),
+    "practice": ("practice", "find the better move from what you could see"),
+}
+"""Modes that teach from one seat: they show that seat only, and close the possible worlds, the graph, "Play
+from here", "New game" and the notes' editing. Each mode's name in a sentence ("Not during a quiz"), and why
+the panels are closed."""
 Screen = int | str
 SCREENS: dict[str, tuple[Screen, ...]] = {
     "live": (0, 1, "spectator", "teacher"),
@@ -62,8 +72,23 @@ SCREENS: dict[str, tuple[Screen, ...]] = {
     "watch": ("teacher", "spectator"),
     "replay": ("teacher", "spectator"),
     "quiz": (0, 1),
+    "practice": (0, 1),
 }
 """The screens each mode allows; the first is the default where the perspective does not choose it."""
+SEAT_MODES = ("live", "play", "practice")
+"""Modes whose screen is, by default, the perspective given (the seat it plays)."""
+
+
+class Referee(Protocol):
+    """Who judges the moves of a practice-mode session instead of playing them (`Session.set_referee`):
+    `needle_widget.screen.practicemode.PracticeMode`.
+    """
+
+    def act_reason(self) -> str | None:
+        """None if the screen may make an attempt now; else why not, in public words."""
+
+    def attempt(self, action: A.Action) -> None:
+        """Take the seat's attempt `action` (legal at the position: checked first, a refusal changes nothing)."""
 
 
 class Session:
@@ -105,6 +130,8 @@ class Session:
             raise ArgumentError("spoilers=False is for a replay: a live game shows nothing past its latest step")
         if mode == "quiz" and spoilers:
             raise ArgumentError("quiz mode is spoiler-free: give spoilers=False")
+        if mode == "practice" and bots:
+            raise ArgumentError("practice mode has no bots: the position waits for the seat's move")
         self.perspective: Perspective = check_perspective(perspective)
         """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
         self.mode = mode
@@ -112,6 +139,7 @@ class Session:
         self._cut: tuple[tuple[int, int], Replay] | None = None
         self._horizon: int | None = 0 if mode == "quiz" else None
         self._bots: dict[int, Any] = {}
+        self._referee: Referee | None = None
         for player, bot in (bots or {}).items():
             self._bots[_check_player(player)] = guard.check_bot(bot)
         self._screen = self._check_screen(screen if screen is not None else self._default_screen(perspective))
@@ -166,9 +194,32 @@ class Session:
         self._reveal_at_end = bool(value)
         self._fit()
 
+    @property
+    def lesson(self) -> str | None:
+        """A mode of `LESSONS` (quiz, practice): its name in a sentence ("a quiz", "practice"); else None."""
+        return LESSONS[self.mode][0] if self.mode in LESSONS else None
+
+    def closed_reason(self) -> str | None:
+        """Why the possible worlds, the graph and "Play from here" are closed in this mode (`LESSONS`), or None."""
+        if self.mode not in LESSONS:
+            return None
+        name, why = LESSONS[self.mode]
+        return f"Not during {name}: {why}"
+
+    @property
+    def judged(self) -> bool:
+        """Practice mode: the browser's moves go to a referee (`set_referee`), which judges them; none is played."""
+        return self.mode == "practice"
+
+    def set_referee(self, referee: Referee) -> None:
+        """Practice mode: `referee` judges the screen's moves from now on (`request_act` hands them to it)."""
+        if not self.judged:
+            raise ArgumentError(f"A referee judges practice-mode moves; this session is in {self.mode} mode")
+        self._referee = referee
+
     def entitled(self) -> tuple[Perspective, ...]:
         """The perspectives this screen may see now, in the order of PERSPECTIVES."""
-        if self.mode == "quiz":
+        if self.mode in LESSONS:
             return (self._screen,)
         if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
             return PERSPECTIVES
@@ -200,6 +251,8 @@ class Session:
             return f"It is {mover}'s move: a bot plays that seat"
         if shown not in allowed:
             return f"This screen may not play as {PERSPECTIVE_LABELS[shown]}"
+        if self.judged:
+            return "No exercise is open" if self._referee is None else self._referee.act_reason()
         if self.mode == "hotseat" and self._cover is not None:
             return f"It is {mover}'s move, not yours: pass to {mover}"
         if self.mode == "play" and player != self._screen:
@@ -212,8 +265,8 @@ class Session:
         """Why the perspectives missing from `entitled()` are closed to this screen (public words), or None."""
         if len(self.entitled()) == len(PERSPECTIVES):
             return None
-        if self.mode == "quiz":
-            return "A quiz shows one seat's view"
+        if self.lesson is not None:
+            return f"{self.lesson[0].upper()}{self.lesson[1:]} shows one seat's view"
         if self._game.phase == "over":
             return "Hidden on this screen, even after the round"
         return "Hidden while the round is live"
@@ -230,7 +283,7 @@ class Session:
     def names(self) -> list[str]:
         """The seats' names as shown: the record's, with "You" on a play-mode screen's seat."""
         names = list(self._source.players if self._source is not None else self._game.players)
-        if self.mode == "play":
+        if self.mode in ("play", "practice"):
             names[self._screen] = "You"
         return names
 
@@ -367,8 +420,12 @@ class Session:
         self.step = step
 
     def apply(self, action: A.Action) -> None:
-        """Python applies an action for any seat (IllegalAction changes nothing)."""
+        """Python applies an action for any seat (IllegalAction changes nothing); refused in practice mode,
+        where moves are judged, never played.
+        """
         game = self._require_live()
+        if self.judged:
+            raise ArgumentError("In practice mode a move is judged, not played: attempt(action)")
         following = self.step == len(game)
         game.apply(action)
         self._moved(following)
@@ -435,6 +492,8 @@ class Session:
         """`bot` plays seat `player` from now on (told `new_game` first); a pause for that seat ends."""
         game = self._require_live()
         player = _check_player(player)
+        if self.judged:
+            raise ArgumentError("practice mode has no bots: the position waits for the seat's move")
         guard.check_bot(bot)
         if self.mode == "play" and player == self._screen:
             raise ArgumentError(f"Player {player + 1} is this screen's seat; set_screen to the other seat first")
@@ -472,12 +531,17 @@ class Session:
 
     @request("act", "action")
     def request_act(self, raw: Any) -> None:
-        """{kind: "act", action}: the player at this screen acts, if it may now (else `act_reason`)."""
+        """{kind: "act", action}: the player at this screen acts, if it may now (else `act_reason`); in
+        practice mode the move goes to the referee, which judges it: the game does not move.
+        """
         action = A.from_dict(raw)
         reason = self.act_reason()
         if reason is not None:
             raise IllegalAction(f"{action} not allowed: {reason[0].lower()}{reason[1:]}")
-        self.apply(action)
+        if self._referee is not None:
+            self._referee.attempt(action)
+        else:
+            self.apply(action)
 
     @request("step", "to")
     def request_step(self, to: Any) -> None:
@@ -630,7 +694,7 @@ class Session:
             self.perspective = self._screen if self._screen in allowed else "spectator"
 
     def _default_screen(self, perspective: Perspective) -> Screen:
-        if self.mode in ("live", "play"):
+        if self.mode in SEAT_MODES:
             return perspective
         return SCREENS[self.mode][0]
 

@@ -144,6 +144,58 @@ def example_whatif_states() -> dict[str, dict[str, Any]]:
     out["search_thought_teacher"] = Synced(watch).state()
     out.update(_example_notes_and_quiz())
     out.update(_example_review())
+    out.update(_example_practice())
+    return out
+
+
+def practice_example() -> list[Any]:
+    """Two exercises on the bundled found_early replay at 8 worlds, each with a move planted as the one
+    played: Player 1's discard of 2♠ at step 10 (a mistake: 3♦ is not accepted either, 5♥ is the best
+    found) and Player 1's "Done laying sets" at step 3 (a blunder). For the front end's tests and the
+    browser's.
+    """
+    from ..engine import actions as A
+    from ..review.exercises import exercise_at
+    from ..teaching.examples import load
+
+    replay = load("found_early")
+    return [exercise_at(replay, 10, A.parse("discard 2S"), worlds=8),
+            exercise_at(replay, 3, A.EndSets(), worlds=8)]
+
+
+def _example_practice() -> dict[str, dict[str, Any]]:
+    """Practice (`practice_example`, with a deck at a fixed time): the first exercise asked, after the wrong
+    3♦, solved with 5♥; the second with the better move shown; and the summary once done.
+    """
+    from datetime import datetime, timezone
+
+    from ..engine import actions as A
+    from ..teaching.practice import Deck
+    from ..teaching.practicerun import PracticeRun
+    from .practicemode import PracticeMode
+
+    run = PracticeRun(practice_example(), student="ann", deck=Deck(),
+                      now=datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc))
+    desk = Desk(Session(run.position(), 0, mode="practice"))
+    practice = PracticeMode(desk, run)
+    synced = Synced(desk, [*(cls(desk) for cls in PANELS), Notepad(desk), practice])
+
+    def judged() -> dict[str, Any]:
+        while (job := desk.next_job()) is not None:
+            job.run()
+        return synced.state()
+
+    out = {"practice_asking": synced.state()}
+    practice.make_attempt(A.parse("discard 3D"))
+    out["practice_judging"] = synced.state()
+    out["practice_wrong"] = judged()
+    practice.make_attempt(A.parse("discard 5H"))
+    out["practice_solved"] = judged()
+    practice.next()
+    practice.show()
+    out["practice_shown"] = synced.state()
+    practice.next()
+    out["practice_done"] = synced.state()
     return out
 
 
