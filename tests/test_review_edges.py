@@ -28,7 +28,7 @@ def test_a_doubt_s_budget_is_capped_at_max_worlds(monkeypatch):
         return "valuation"
 
     monkeypatch.setattr(R, "value_decision", fake)
-    monkeypatch.setattr(R, "_in_doubt", lambda v: True)
+    monkeypatch.setattr(R, "_in_doubt", lambda v, thresholds=None: True)
     settings = R.Reviewer.settings_for(40_000, 1, None, None)
     view, action = _decision()
     R.decide(view, action, settings, "0 0")

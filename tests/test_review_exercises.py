@@ -144,3 +144,24 @@ def test_an_exercise_shows_nothing_after_its_decision(blundered):
     x, y = exercise_at(replay, step, worlds=4), exercise_at(other.replay(), step, worlds=4)
     assert other.replay().steps[step + 2:] != replay.steps[step + 2:]
     assert x.to_dict() == y.to_dict()
+
+
+def test_a_teacher_s_thresholds_set_the_marks_and_travel_with_the_exercises(blundered):
+    """Thresholds in points (inaccuracy, mistake, blunder): lower ones mark more, and an exercise made with them
+    judges attempts with them, also once read back from its JSON form.
+    """
+    replay, r = blundered
+    assert r.thresholds == (3, 6, 12) and r.to_dict()["thresholds"] == [3, 6, 12]
+    strict = review(replay, 0, thresholds=(1, 2, 4))
+    assert strict.thresholds == (1, 2, 4)
+    assert [e.chosen_value for e in strict.entries] == [e.chosen_value for e in r.entries]  # the same worlds
+    order = {label: k for k, label in enumerate(ALL)}
+    assert all(order[s.label] >= order[e.label] or e.label in ("best", "good")
+               for s, e in zip(strict.entries, r.entries, strict=True))
+    assert len(exercises([strict])) >= len(exercises([r]))
+    x = exercises([strict])[0]
+    back = Exercise.from_dict(json.loads(json.dumps(x.to_dict())))
+    assert back == x and back.thresholds == (0.01, 0.02, 0.04) and back.check(x.best) == x.check(x.best)
+    for bad in ((3, 6), (6, 3, 12), (0, 6, 12), (3, 6, 101), "3,6,12", (3, 6, float("nan"))):
+        with pytest.raises(ArgumentError, match="thresholds must be three numbers of points"):
+            review(replay, 0, worlds=4, thresholds=bad)

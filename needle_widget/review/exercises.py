@@ -43,7 +43,7 @@ from ..engine.seats import player_name
 from ..inference.worlds import sample
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
-from .marks import LABELS
+from .marks import DEFAULT_POINTS, LABELS, check_thresholds, points
 from .review import MORE, CandidateValue, Entry, Review, Reviewer, doing, judge
 from .story import seat_story
 from .values import Settings
@@ -125,13 +125,16 @@ class Exercise:
     model: str
     """The opponent model of the worlds: "none" (uniform over what the view allows) or a bot's name."""
     more: int = MORE
+    thresholds: tuple[float, float, float] | None = None
+    """The marks' thresholds the review used (win chance); None: the default 3, 6 and 12 points."""
     settings: Settings | None = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> str:
         """A stable name: a hash of the position, the move played and the settings (16 hex digits)."""
-        text = json.dumps([self.seat, self.step, self.view, self.played.to_dict(), self.worlds, self.seed, self.model],
-                          sort_keys=True, ensure_ascii=True)
+        parts = [self.seat, self.step, self.view, self.played.to_dict(), self.worlds, self.seed, self.model]
+        text = json.dumps(parts + ([list(self.thresholds)] if self.thresholds else []), sort_keys=True,
+                          ensure_ascii=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property
@@ -181,8 +184,9 @@ class Exercise:
         settings = self.settings
         model = settings.model if settings is not None else _model(self.model)
         policy = settings.policy if settings is not None else None
+        bars = None if self.thresholds is None else points(self.thresholds)
         return judge(self.view, action, self.step, worlds=self.worlds, seed=self.seed, model=model, policy=policy,
-                     more=self.more)
+                     more=self.more, thresholds=bars)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (`from_dict` reads it back); ArgumentError if its review used a rollout policy of its own."""
@@ -193,7 +197,8 @@ class Exercise:
                 "history": list(self.history), "played": self.played.to_dict(), "label": self.label,
                 "loss": self.loss, "se": self.se, "best": self.best.to_dict(),
                 "values": [{"action": v.action.to_dict(), "value": v.value, "se": v.se} for v in self.values],
-                "worlds": self.worlds, "seed": self.seed, "model": self.model, "more": self.more}
+                "worlds": self.worlds, "seed": self.seed, "model": self.model, "more": self.more,
+                "thresholds": list(points(self.thresholds))}
 
     @classmethod
     def from_dict(cls, data: Any) -> Exercise:
@@ -227,9 +232,10 @@ class Exercise:
             raise ArgumentError(f"An exercise's label must be one of {', '.join(LABELS)}, not "
                                 f"{quote(data.get('label'))}")
         _model(data.get("model"))
+        bars = check_thresholds(data.get("thresholds", DEFAULT_POINTS))
         return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss"),
                    _number(data.get("se"), "se"), best, cands, data["worlds"], data["seed"], data["model"],
-                   data["more"])
+                   data["more"], None if bars == points_default() else bars)
 
 
 def _number(value: Any, name: str) -> float:
@@ -264,11 +270,12 @@ def exercise_from(review: Review, entry: Entry) -> Exercise:
     return Exercise(story.seat, entry.step, moment.view, story.lines[:entry.step], entry.action, entry.label,
                     entry.loss, entry.se, entry.best, entry.values, entry.worlds if review.settings is None
                     else review.settings.worlds, review.seed, review.model,
-                    review.settings.more if review.settings is not None else MORE, review.settings)
+                    review.settings.more if review.settings is not None else MORE,
+                    review.settings.thresholds if review.settings is not None else None, review.settings)
 
 
 def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worlds: int | None = None, seed: int = 0,
-                model: Any = None) -> Exercise:
+                model: Any = None, thresholds: Any = None) -> Exercise:
     """The exercise of the decision at `step` of `replay` (its mover's), with `action` as the move played
     (default: the one played; another legal action plants it), judged as `review` would with these settings.
     """
@@ -282,11 +289,11 @@ def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worl
     if moment is None:
         raise ArgumentError(f"Step {step + 1} is not a decision: {player_name(seat)} had one legal action")
     chosen = moment.action if action is None else action
-    settings = Reviewer.settings_for(worlds, seed, model, None)
-    entry = judge(moment.view, chosen, step, worlds=settings.worlds, seed=seed, model=model)
+    settings = Reviewer.settings_for(worlds, seed, model, None, thresholds=thresholds)
+    entry = judge(moment.view, chosen, step, worlds=settings.worlds, seed=seed, model=model, thresholds=thresholds)
     name = "none" if model is None else getattr(model, "name", type(model).__name__)
     return Exercise(seat, step, moment.view, story.lines[:step], chosen, entry.label, entry.loss, entry.se, entry.best,
-                    entry.values, settings.worlds, seed, name, settings.more, settings)
+                    entry.values, settings.worlds, seed, name, settings.more, settings.thresholds, settings)
 
 
 def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blunder")) -> list[Exercise]:
@@ -301,3 +308,7 @@ def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blu
         out += [exercise_from(r, e) for e in r.entries if e.label in chosen]
     return out
 
+
+def points_default() -> tuple[float, float, float]:
+    """The default thresholds as win chance (what `check_thresholds(DEFAULT_POINTS)` gives)."""
+    return check_thresholds(DEFAULT_POINTS)

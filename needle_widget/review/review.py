@@ -208,6 +208,11 @@ class Review:
         return math.fsum(t.luck for t in self.luck)
 
     @property
+    def thresholds(self) -> tuple[float, float, float]:
+        """The marks' thresholds this review used, in points of win chance (inaccuracy, mistake, blunder)."""
+        return marks.points(self.settings.thresholds if self.settings is not None else None)
+
+    @property
     def skill_se(self) -> float:
         """The standard error of `skill_total` (the entries' errors, taken as independent)."""
         return math.sqrt(math.fsum(e.skill_se ** 2 for e in self.entries))
@@ -277,7 +282,8 @@ class Review:
                 "luck_total": self.luck_total, "luck_adjusted": self.luck_adjusted, "accuracy": self.accuracy,
                 "counts": self.counts, "finished": self.finished, "result": self.result, "worlds": self.worlds,
                 "seed": self.seed, "model": self.model, "complete": self.complete, "decisions": self.decisions,
-                "skill_se": self.skill_se, "luck_se": self.luck_se, "summary": self.summary(),
+                "skill_se": self.skill_se, "luck_se": self.luck_se, "thresholds": list(self.thresholds),
+                "summary": self.summary(),
                 "verdict": self.verdict()}
 
 
@@ -288,8 +294,9 @@ class Reviewer:
     """
 
     def __init__(self, replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0,
-                 model: Any = None, policy: Any = None, more: int = MORE, ledger: bool = False) -> None:
-        self.settings = self.settings_for(worlds, seed, model, policy, more, ledger)
+                 model: Any = None, policy: Any = None, more: int = MORE, ledger: bool = False,
+                 thresholds: Any = None) -> None:
+        self.settings = self.settings_for(worlds, seed, model, policy, more, ledger, thresholds)
         self.story: SeatStory = seat_story(replay, seat)
         self._valued: list[tuple[Valuation, Valuation | None]] = []
         self._entries: list[Entry] = []
@@ -297,7 +304,7 @@ class Reviewer:
 
     @staticmethod
     def settings_for(worlds: Any, seed: Any, model: Any, policy: Any, more: Any = MORE,
-                     ledger: Any = False) -> Settings:
+                     ledger: Any = False, thresholds: Any = None) -> Settings:
         """The checked settings (ArgumentError quoting the first bad one)."""
         n = DEFAULT_WORLDS if worlds is None else worlds
         if type(n) is not int or not 2 <= n <= MAX_WORLDS:
@@ -312,7 +319,9 @@ class Reviewer:
             raise ArgumentError(f"more must be an integer from 0 to 10, not {more!r}"[:200])
         if type(ledger) is not bool:
             raise ArgumentError(f"ledger must be True or False, not {ledger!r}"[:200])
-        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more, ledger)
+        bars = None if thresholds is None else marks.check_thresholds(thresholds)
+        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more, ledger,
+                        None if bars == tuple(marks.THRESHOLDS.values()) else bars)
 
     @property
     def done(self) -> bool:
@@ -361,7 +370,7 @@ class Reviewer:
         """The review so far."""
         story, settings = self.story, self.settings
         for k in range(len(self._entries), len(self._valued)):  # each entry made once, as its decision is valued
-            self._entries.append(_entry(story.moments[k], self._valued[k]))
+            self._entries.append(_entry(story.moments[k], self._valued[k], settings.thresholds))
         entries = tuple(self._entries)
         luck: list[LuckTerm] = []
         for i, entry in enumerate(entries):
@@ -400,14 +409,14 @@ class Reviewer:
 
 def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor | None = None,
             worlds: int | None = None, seed: int | None = 0, model: Any = None,
-            policy: Any = None, more: int = MORE, ledger: bool = False) -> tuple[Review, ...]:
+            policy: Any = None, more: int = MORE, ledger: bool = False, thresholds: Any = None) -> tuple[Review, ...]:
     """The reviews of several seats of one game (both by default), the same as `review` gives for each.
 
     `executor`: a `concurrent.futures.Executor` (e.g. `ProcessPoolExecutor(2)`, or a dask cluster's
     `client.get_executor()`) values the decisions of all seats in parallel; the numbers do not depend on it.
     """
     reviewers = [Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more,
-                          ledger=ledger) for seat in seats]
+                          ledger=ledger, thresholds=thresholds) for seat in seats]
     if executor is None:
         return tuple(r.run() for r in reviewers)
     futures = [[executor.submit(job) for job in r.jobs()] for r in reviewers]
@@ -418,7 +427,7 @@ def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor
 
 
 def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0, model: Any = None,
-           policy: Any = None, more: int = MORE, ledger: bool = False) -> Review:
+           policy: Any = None, more: int = MORE, ledger: bool = False, thresholds: Any = None) -> Review:
     """Review `seat`'s decisions (0: Player 1, 1: Player 2) in a recorded game, finished or not.
 
     Each decision is valued over `worlds` worlds sampled from the seat's own view (default
@@ -432,19 +441,22 @@ def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | 
     few times faster): skill, luck and `luck_adjusted` are the same as in the full review, but each
     entry compares only those two actions, so its loss and mark are not the review's (a tournament's
     luck adjustment uses it).
+
+    `thresholds`: the marks' thresholds in points of win chance, a teacher's choice (inaccuracy, mistake,
+    blunder; default (3, 6, 12): docs/REVIEW.md says how those were chosen).
     """
     return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more,
-                    ledger=ledger).run()
+                    ledger=ledger, thresholds=thresholds).run()
 
 
 def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None = None, seed: int = 0,
-          model: Any = None, policy: Any = None, more: int = MORE) -> Entry:
+          model: Any = None, policy: Any = None, more: int = MORE, thresholds: Any = None) -> Entry:
     """The entry of one decision: `action` played from `view` (a seat's `game.view(seat)`) at `step` (the
     index of the action in its game), valued as `review` values it (the same worlds for the same seed).
     A view that is not a player's, an action not legal in it or a step that is not a count raises
     ArgumentError quoting it.
     """
-    settings = Reviewer.settings_for(worlds, seed, model, policy, more)
+    settings = Reviewer.settings_for(worlds, seed, model, policy, more, thresholds=thresholds)
     if not isinstance(view, dict) or view.get("perspective") not in (0, 1) or type(view.get("perspective")) is not int:
         raise ArgumentError(f"view must be a player's game.view(0) or game.view(1), not {quote(view)}")
     legal = view.get("legal_actions") or ()
@@ -456,7 +468,7 @@ def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None
     if type(step) is not int or step < 0:
         raise ArgumentError(f"step must be a non-negative integer (the action's index in its game), not {quote(step)}")
     moment = Moment(step, view, action, len(legal))
-    return _entry(moment, decide(view, action, settings, f"{view['perspective']} {step}"))
+    return _entry(moment, decide(view, action, settings, f"{view['perspective']} {step}"), settings.thresholds)
 
 
 def decide(view: dict[str, Any], chosen: Action, settings: Settings,
@@ -467,7 +479,7 @@ def decide(view: dict[str, Any], chosen: Action, settings: Settings,
     """
     try:
         base = value_decision(view, chosen, settings, key)
-        if settings.more and not settings.ledger and _in_doubt(base):
+        if settings.more and not settings.ledger and _in_doubt(base, settings.thresholds):
             more = min(settings.more * settings.worlds, MAX_WORLDS)
             return base, value_decision(view, chosen, settings, f"{key} more", more)
     except NeedleError:
@@ -483,15 +495,16 @@ def decide(view: dict[str, Any], chosen: Action, settings: Settings,
     return base, None
 
 
-def _in_doubt(v: Valuation) -> bool:
+def _in_doubt(v: Valuation, thresholds: tuple[float, float, float] | None = None) -> bool:
     """Whether one standard error either way would change the mark, or the plain gap to the best mean (biased
     up by the max) and the split-half loss disagree by more than a standard error.
     """
     loss, se, best = _loss(v.rows, v.chosen)
-    mark = marks.label(loss, se, best)
+    mark = marks.label(loss, se, best, thresholds)
     means = [mean(r) for r in v.rows]
     gap = max(means) - means[v.chosen]
-    return (marks.label(loss + se, se, False) != mark or marks.label(max(0.0, loss - se), se, best) != mark
+    return (marks.label(loss + se, se, False, thresholds) != mark
+            or marks.label(max(0.0, loss - se), se, best, thresholds) != mark
             or gap - loss > max(se, marks.BEST_WITHIN))
 
 
@@ -508,7 +521,8 @@ def _loss(rows: Sequence[Sequence[float]], chosen: int) -> tuple[float, float, b
     return max(0.0, mean(diffs)), std_error(diffs), _argmax(means, chosen) == chosen
 
 
-def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None]) -> Entry:
+def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None],
+           thresholds: tuple[float, float, float] | None = None) -> Entry:
     v, extra = valued
     rows = v.rows if extra is None else tuple(a + b for a, b in zip(v.rows, extra.rows, strict=True))
     n = len(rows[0])
@@ -518,7 +532,8 @@ def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None]) -> Entry:
     loss, se, chosen_best = _loss(rows, v.chosen)
     skill_se = std_error([c - r for c, r in zip(v.rows[v.chosen], v.reference, strict=True)])
     return Entry(moment.step, moment.view["perspective"], moment.action, v.candidates[best], values, loss, se,
-                 marks.label(loss, se, chosen_best), mean(v.rows[v.chosen]), mean(v.reference), n, moment.choices,
+                 marks.label(loss, se, chosen_best, thresholds), mean(v.rows[v.chosen]), mean(v.reference), n,
+                 moment.choices,
                  skill_se, std_error(v.rows[v.chosen]))
 
 

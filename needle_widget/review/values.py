@@ -52,6 +52,8 @@ class Settings:
     """A decision whose mark is in doubt (`review`) is valued on `more` times as many worlds again."""
     ledger: bool = False
     """Value only what the ledger needs: the chosen action and the rollout policy's (no marks worth reading)."""
+    thresholds: tuple[float, float, float] | None = None
+    """The marks' thresholds (win chance: inaccuracy, mistake, blunder); None: `marks.THRESHOLDS`."""
 
 
 @dataclass(frozen=True)
