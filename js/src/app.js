@@ -11,10 +11,12 @@ import { endedAfter } from "./selectors.js";
 
 const MODE_LABELS = {
   play: "Playing", hotseat: "Hotseat", watch: "Watching", replay: "Replay", live: "Live", quiz: "Quiz",
+  practice: "Practice",
 };
 
 /** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz", a class's
- * screen "Class"): at its last step, and at every step of a live round that has ended (`endedAfter`). */
+ * screen "Class"; a practice position is never over): at its last step, and at every step of a live round
+ * that has ended (`endedAfter`). */
 export function modeLabel(state) {
   if (isClassScreen(state)) return "Class";
   if (!state.mode) return null;

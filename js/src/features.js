@@ -10,6 +10,7 @@ import { noteFeature } from "./notes.js";
 import { pausedFeature } from "./paused.js";
 import { perspectiveFeature } from "./perspective.js";
 import { pictureFeature } from "./picture.js";
+import { practiceFeature } from "./practice.js";
 import { quizFeature } from "./quiz.js";
 import { replayFeature } from "./replaybar.js";
 import { reviewFeature } from "./review.js";
@@ -28,6 +29,7 @@ export const FEATURES = [
   errorFeature,
   coverFeature,
   quizFeature,
+  practiceFeature,
   noteFeature,
   replayFeature,
   infoFeature,

@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { playerName } from "./names.js";
+import { LESSON_MODES } from "./shared.js";
 
 export const WORLD_LABELS = { real: "the real cards", sampled: "a possible world" };
 
@@ -62,8 +63,9 @@ function toggle({ key, label, name, pressed, request, ui, reason, reasonId, cont
 /** The toolbar of the analysis area, or null when Python offers none of it: the toggles side by side
  * at its start, then why any of them is closed. */
 export function renderToolbar(state, ui) {
-  // The quiz reveals the models' figures itself, after each answer: only the review, once it is done.
-  const quiz = state.mode === "quiz";
+  // A lesson (a quiz, practice) reveals the figures itself, after each answer: only the review, once a
+  // quiz is done (practice offers none).
+  const quiz = LESSON_MODES.includes(state.mode);
   const uid = ui.uid || "nw";
   const tools = [];
   if (!quiz && offer(state, "worlds")) {
