@@ -363,3 +363,26 @@ def test_python_s_bad_budget_raises_and_changes_nothing() -> None:
         with pytest.raises(NeedleError, match="worlds must be an integer from 2"):
             w.review_worlds = worlds
         assert synced(w) == before and w.review_worlds == WORLDS
+
+
+def test_a_teacher_s_thresholds_set_the_marks_and_are_said_in_the_footnote() -> None:
+    from needle_widget import examples
+    from needle_widget.review import review
+
+    replay = examples.load("long_with_reshuffle")
+    w = NeedleWidget.from_replay(replay, perspective="teacher")
+    w.review_worlds = 8
+    assert w.review_thresholds == (3, 6, 12)
+    with pytest.raises(NeedleError, match="thresholds must be three numbers of points"):
+        w.review_thresholds = (6, 3, 12)
+    assert w.review_thresholds == (3, 6, 12)                                # a refusal changes nothing
+    w.review_thresholds = (0.5, 1, 2)
+    w.show_review()
+    note = w.review["note"]
+    assert "above 0.5, ? a mistake above 1, ?? a blunder above 2 points" in note and "the teacher's" in note
+    labels = [e["label"] for e in w.review["reviews"][0]["entries"]]
+    expected = [e.label for e in review(replay, 0, worlds=8, seed=reviewpanel.REVIEW_SEED, thresholds=(0.5, 1, 2))
+                .entries]
+    assert labels == expected
+    w.review_thresholds = (3, 6, 12)
+    assert "(the teacher's" not in w.review["note"] and "above 3, ? a mistake above 6" in w.review["note"]

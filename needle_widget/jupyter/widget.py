@@ -350,6 +350,17 @@ class NeedleWidget(ScreenWidget):
     def review_worlds(self, worlds: int) -> None:
         self._python(setattr, self._review, "worlds", check_worlds(worlds))
 
+    @property
+    def review_thresholds(self) -> tuple[float, float, float]:
+        """The marks' thresholds in points of win chance (inaccuracy, mistake, blunder; default (3, 6, 12)): a
+        teacher's setting, said in the review panel's footnote; set it before opening the review.
+        """
+        return self._review.thresholds
+
+    @review_thresholds.setter
+    def review_thresholds(self, points: tuple[float, float, float]) -> None:
+        self._python(self._review.set_thresholds, points)
+
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""
         self.step = step

@@ -47,6 +47,7 @@ from ..engine.seats import Perspective, player_name
 from ..inference.worlds import MAX_WORLDS
 from ..records.replay import Replay
 from ..review import DEFAULT_WORLDS, LABELS, Entry, Review, Reviewer
+from ..review.marks import DEFAULT_POINTS, NOISE, check_thresholds
 from .desk import Desk, Job
 from .plugin import Feature, Trait, request
 
@@ -70,6 +71,19 @@ CACHE = 4
 NOTE = ("Each decision is valued over {n} worlds drawn from what {who} could see, every choice played "
         "on by GreedyBot for both seats. Skill: the choice against GreedyBot's; luck: what the cards did "
         "between decisions.")
+
+
+def marks_note(points: tuple[float, float, float]) -> str:
+    r"""The footnote's sentence on the marks: their thresholds, and whose they are.
+
+    >>> print(marks_note((3, 6, 12)).replace(", by", ",\nby"))
+    Marks: ?! an inaccuracy above 3, ? a mistake above 6, ?? a blunder above 12 points of win chance lost,
+    by 1.5 standard errors.
+    """
+    a, b, c = (f"{p:g}" for p in points)
+    whose = "" if tuple(points) == DEFAULT_POINTS else " (the teacher's thresholds; the default is 3, 6 and 12)"
+    return (f"Marks: ?! an inaccuracy above {a}, ? a mistake above {b}, ?? a blunder above {c} points of win chance "
+            f"lost, by {NOISE:g} standard errors{whose}.")
 
 
 def check_worlds(worlds: Any) -> int:
@@ -195,6 +209,8 @@ class ReviewPanel(Feature):
         self.open = False
         self.worlds = DEFAULT_WORLDS
         """Worlds per decision (the library's default; Python may set fewer for speed, `show(worlds=)`)."""
+        self.thresholds: tuple[float, float, float] = DEFAULT_POINTS
+        """The marks' thresholds in points of win chance (inaccuracy, mistake, blunder): a teacher's setting."""
         self._cache: OrderedDict[tuple, tuple[Replay, dict[int, _Work]]] = OrderedDict()
         desk.add_worker(self)
 
@@ -276,8 +292,15 @@ class ReviewPanel(Feature):
         statuses = {r["status"] for r in reviews}
         who = player_name(seats[0]) if len(seats) == 1 else "each player"
         out.update(status="failed" if "failed" in statuses else "computing" if "computing" in statuses else "ready",
-                   reviews=reviews, note=NOTE.format(n=self.worlds, who=who))
+                   reviews=reviews, note=NOTE.format(n=self.worlds, who=who) + " " + marks_note(self.thresholds))
         return out
+
+    def set_thresholds(self, points: Any) -> None:
+        """The marks' thresholds in points of win chance (inaccuracy, mistake, blunder; default 3, 6, 12): a
+        teacher's setting, said in the panel's footnote. ArgumentError quoting anything else, nothing changed.
+        """
+        check_thresholds(points)
+        self.thresholds = tuple(points)  # type: ignore[assignment]
 
     # ---- Python's calls and the browser's request -----------------------------------------------------
 
@@ -310,7 +333,7 @@ class ReviewPanel(Feature):
         """
         record = self._record()
         assert record is not None
-        key = (id(record), len(record), self.worlds)
+        key = (id(record), len(record), self.worlds, self.thresholds)
         if key not in self._cache:
             self._cache[key] = (record, {})
             while len(self._cache) > CACHE:
@@ -344,12 +367,12 @@ class ReviewPanel(Feature):
         if found is None:
             return None
         record, work = found
-        worlds, seat = self.worlds, work.seat
+        worlds, seat, thresholds = self.worlds, work.seat, self.thresholds
         work.pending = True
         reviewer, made = work.reviewer, work.made
 
         def compute() -> dict[str, Any]:
-            mine = reviewer or Reviewer(record, seat, worlds=worlds, seed=REVIEW_SEED)
+            mine = reviewer or Reviewer(record, seat, worlds=worlds, seed=REVIEW_SEED, thresholds=thresholds)
             made["reviewer"] = mine
             mine.step()
             return review_dict(mine.review)
