@@ -50,6 +50,7 @@ def test_the_position_is_the_exercise_s_from_its_seat_only_with_its_history() ->
     first, second = practice_example()
     w = NeedleWidget.practice([first, second], student="ann")
     assert (w.mode, w.screen, w.perspective, w.perspectives) == ("practice", 1, 1, [1])
+    assert w.seats == ["opponent", "You"]
     assert w.hidden_reason == "Practice shows one seat's view"
     assert (w.step, w.steps) == (first.step, first.step) and w.game.view(1) == first.view
     assert [e["text"] for e in w.events] == list(first.history)          # the game up to it, in the seat's words
@@ -98,12 +99,14 @@ def test_a_whole_practice_in_the_browser() -> None:
     assert [t["outcome"] for t in state["attempts"]] == ["try_again", "solved"]
     rows = state["solution"]["rows"]
     assert rows[0]["best"] and {"played", "tried"} <= {k for r in rows for k in ("played", "tried") if r[k]}
-    assert "8 worlds you could not tell apart" in state["solution"]["caption"]
+    assert state["solution"]["caption"].startswith("Each move's wins in the same worlds you could not tell apart")
+    assert state["solution"]["text"] == first.solution() and state["solution"]["worlds"] == WORLDS
     assert not w.can_act and w.act_reason == "Solved: press Next for the next exercise"
     send(w, kind="practice_show", index=0)
     assert "Cannot show the better move now: this exercise is solved" in w.error["text"]
     send(w, kind="practice_next", index=0, id=5)
     assert (w.screen, w.perspective, w.perspectives, w.step) == (0, 0, [0], second.step)
+    assert w.seats == ["You", "opponent"] and w.table["players"][1]["hand"] is None
     assert w.practice_state["exercise"]["prompt"].startswith("Step 4: you played Done laying sets (a blunder)")
     send(w, kind="practice_next", index=0, id=6)       # a second click on Next never skips an exercise
     assert "Cannot go on for exercise 0: the exercise shown is 1" in w.error["text"]

@@ -84,9 +84,10 @@ function solutionBlock(p, ui) {
     "div",
     { class: "nw-practice-solution", "data-key": "practice-solution" },
     p.phase === "shown" ? null : h("p", { class: "nw-practice-better" }, s.text),
+    // The table's name is a line of its own above it: a caption would wrap to the table's narrow width.
+    rows.length ? h("p", { class: "nw-practice-values-note", id: captionId }, s.caption) : null,
     rows.length
       ? h("table", { class: "nw-practice-values", "aria-labelledby": captionId },
-          h("caption", { id: captionId }, s.caption),
           h("thead", null, h("tr", null,
             h("th", { scope: "col" }, "Move"),
             h("th", { scope: "col" }, "Wins"),

@@ -108,7 +108,10 @@ class PracticeMode(Feature):
         if x is None:
             return
         if s.whole().view(x.seat) != x.view or len(s.whole()) != x.step:
-            s.new_game(self.run.position())
+            game = self.run.position()
+            names = game.players
+            s.new_game(game)  # which keeps the seats' names: these are the new exercise's ("You" at its seat)
+            game.players = names
         if s.screen != x.seat:
             s.set_screen(x.seat)
         s.show(x.seat)
@@ -273,5 +276,5 @@ class PracticeMode(Feature):
                  "noise": f"±{_points(values[a][1])}", "best": a == x.best, "played": a == x.played,
                  "tried": a in tried} for a in shown]
         return {"text": x.solution(), "worlds": x.worlds, "rows": rows,
-                "caption": f"Each move's wins over the same {x.worlds:,} worlds you could not tell apart, "
+                "caption": "Each move's wins in the same worlds you could not tell apart (the review's values), "
                            "played on by GreedyBot for both seats"}
