@@ -34,6 +34,8 @@ def test_the_detective_replay_carries_the_teacher_s_notes_and_every_kind_of_ques
     from needle_widget.records.notes import QUESTION_KINDS
 
     replay = examples.load("detective")
-    assert {n.question.kind for n in replay.notes_for(0) if n.question} == set(QUESTION_KINDS)
+    kinds = {n.question.kind for n in replay.notes_for(0) if n.question}
+    # every kind but "your move" (issue 31), which notebook 09 and tests/test_quiz_your_move.py ask from notes
+    assert kinds == set(QUESTION_KINDS) - {"your_move"}
     assert any(n.perspective == 0 for n in replay.notes)
     assert all(n.perspective in (None, 1) for n in replay.notes_for(1))

@@ -42,7 +42,7 @@ def test_the_marked_decisions_become_exercises_in_order_with_what_the_seat_knew(
         assert x.history == story.lines[:x.step]                   # the game up to it, in the seat's words
         assert (x.played, x.label, x.best, x.loss) == (e.action, e.label, e.best, e.loss)
         assert x.prompt() == f"Step {x.step + 1}: you played {x.played} (a {x.label}). Find a better move."
-        assert "Better: " in x.solution() and f"{x.worlds} worlds you could not tell apart" in x.solution()
+        assert "Better: " in x.solution() and f"{x.values_worlds} worlds you could not tell apart" in x.solution()
     assert [x.step for x in exercises([r], marks=("inaccuracy",))] == [e.step for e in r.entries
                                                                       if e.label == "inaccuracy"]
 

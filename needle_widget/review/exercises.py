@@ -127,7 +127,15 @@ class Exercise:
     more: int = MORE
     thresholds: tuple[float, float, float] | None = None
     """The marks' thresholds the review used (win chance); None: the default 3, 6 and 12 points."""
+    valued: int = 0
+    """How many worlds `values` are over: `worlds`, or (1 + `more`) times it where the played move's mark was
+    in doubt (0: `worlds`)."""
     settings: Settings | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def values_worlds(self) -> int:
+        """How many worlds `values` are over."""
+        return self.valued or self.worlds
 
     @property
     def key(self) -> str:
@@ -150,8 +158,8 @@ class Exercise:
     def solution(self) -> str:
         """The better move, with its value and the move played's, and over how many worlds."""
         best, mine = self.value_of(self.best), self.value_of(self.played)
-        return (f"Better: {doing(self.best, False)} won {percent(best.value)} of {self.worlds:,} worlds you could not "
-                f"tell apart, against {percent(mine.value)} for {doing(self.played, False)} "
+        return (f"Better: {doing(self.best, False)} won {percent(best.value)} of {self.values_worlds:,} worlds you "
+                f"could not tell apart, against {percent(mine.value)} for {doing(self.played, False)} "
                 f"(a loss of {round(100 * self.loss)} points, ±{round(100 * self.se)}).")
 
     def position(self, seed: int = 0) -> Game:
@@ -198,7 +206,7 @@ class Exercise:
                 "loss": self.loss, "se": self.se, "best": self.best.to_dict(),
                 "values": [{"action": v.action.to_dict(), "value": v.value, "se": v.se} for v in self.values],
                 "worlds": self.worlds, "seed": self.seed, "model": self.model, "more": self.more,
-                "thresholds": list(points(self.thresholds))}
+                "thresholds": list(points(self.thresholds)), "valued": self.values_worlds}
 
     @classmethod
     def from_dict(cls, data: Any) -> Exercise:
@@ -235,7 +243,13 @@ class Exercise:
         bars = check_thresholds(data.get("thresholds", DEFAULT_POINTS))
         return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss"),
                    _number(data.get("se"), "se"), best, cands, data["worlds"], data["seed"], data["model"],
-                   data["more"], None if bars == points_default() else bars)
+                   data["more"], None if bars == points_default() else bars, _valued(data.get("valued", 0)))
+
+
+def _valued(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise ArgumentError(f"An exercise's valued must be a count of worlds, not {quote(value)}")
+    return value
 
 
 def _number(value: Any, name: str) -> float:
@@ -271,7 +285,8 @@ def exercise_from(review: Review, entry: Entry) -> Exercise:
                     entry.loss, entry.se, entry.best, entry.values, entry.worlds if review.settings is None
                     else review.settings.worlds, review.seed, review.model,
                     review.settings.more if review.settings is not None else MORE,
-                    review.settings.thresholds if review.settings is not None else None, review.settings)
+                    review.settings.thresholds if review.settings is not None else None, entry.worlds,
+                    review.settings)
 
 
 def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worlds: int | None = None, seed: int = 0,
@@ -293,7 +308,8 @@ def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worl
     entry = judge(moment.view, chosen, step, worlds=settings.worlds, seed=seed, model=model, thresholds=thresholds)
     name = "none" if model is None else getattr(model, "name", type(model).__name__)
     return Exercise(seat, step, moment.view, story.lines[:step], chosen, entry.label, entry.loss, entry.se, entry.best,
-                    entry.values, settings.worlds, seed, name, settings.more, settings.thresholds, settings)
+                    entry.values, settings.worlds, seed, name, settings.more, settings.thresholds, entry.worlds,
+                    settings)
 
 
 def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blunder")) -> list[Exercise]:

@@ -275,6 +275,6 @@ class PracticeMode(Feature):
         rows = [{"text": str(a), "value": round(values[a][0], 4), "wins": percent(values[a][0]),
                  "noise": f"±{_points(values[a][1])}", "best": a == x.best, "played": a == x.played,
                  "tried": a in tried} for a in shown]
-        return {"text": x.solution(), "worlds": x.worlds, "rows": rows,
+        return {"text": x.solution(), "worlds": x.values_worlds, "rows": rows,
                 "caption": "Each move's wins in the same worlds you could not tell apart (the review's values), "
                            "played on by GreedyBot for both seats"}
