@@ -386,3 +386,31 @@ def test_a_teacher_s_thresholds_set_the_marks_and_are_said_in_the_footnote() -> 
     assert labels == expected
     w.review_thresholds = (3, 6, 12)
     assert "(the teacher's" not in w.review["note"] and "above 3, ? a mistake above 6" in w.review["note"]
+
+
+def test_the_review_s_exercises_are_its_marked_decisions_at_the_teacher_s_setting() -> None:
+    """w.exercises(): the finished reviews' mistakes and blunders (and inaccuracies with review_inaccuracies), of
+    the seats the screen may see; the footnote says which.
+    """
+    from needle_widget.players.sim import play_game
+    from needle_widget.review import exercises, review
+
+    replay = play_game(bots.RandomBot(seed=2027), bots.GreedyBot(), seed=2027).replay()
+    w = NeedleWidget.from_replay(replay, perspective="teacher")
+    with pytest.raises(NeedleError, match="Open the review first"):
+        w.exercises()
+    w.review_worlds = 8
+    w.show_review()
+    assert "Exercises: the mistakes and blunders (inaccuracies not included)." in w.review["note"]
+    mine = review(replay, 0, worlds=8, seed=reviewpanel.REVIEW_SEED)
+    theirs = review(replay, 1, worlds=8, seed=reviewpanel.REVIEW_SEED)
+    assert w.exercises() == exercises([mine, theirs]) and w.exercises()
+    with pytest.raises(NeedleError, match="review_inaccuracies must be True or False"):
+        w.review_inaccuracies = "yes"
+    w.review_inaccuracies = True
+    assert "inaccuracies (the teacher's setting)" in w.review["note"]
+    assert w.exercises() == exercises([mine, theirs], marks=("mistake", "blunder", "inaccuracy"))
+    player = NeedleWidget.from_replay(replay, perspective=0)
+    player.review_worlds = 8
+    player.show_review()
+    assert {x.seat for x in player.exercises()} == {0}                     # a player's own seat only

@@ -27,6 +27,7 @@ from ..engine.seats import as_named
 from ..engine.views import Perspective, check_perspective
 from ..records.notes import Note, Question
 from ..records.replay import Replay
+from ..review.exercises import Exercise
 from ..screen.desk import Desk
 from ..screen.features import FEATURES, REQUESTS
 from ..screen.guard import play_bots, seat_bots
@@ -360,6 +361,26 @@ class NeedleWidget(ScreenWidget):
     @review_thresholds.setter
     def review_thresholds(self, points: tuple[float, float, float]) -> None:
         self._python(self._review.set_thresholds, points)
+
+    @property
+    def review_inaccuracies(self) -> bool:
+        """Whether `exercises()` includes the review's inaccuracies (default False: mistakes and blunders): a
+        teacher's setting, said in the review panel's footnote.
+        """
+        return self._review.inaccuracies
+
+    @review_inaccuracies.setter
+    def review_inaccuracies(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ArgumentError(f"review_inaccuracies must be True or False, not {quote(value)}")
+        self._python(setattr, self._review, "inaccuracies", value)
+
+    def exercises(self) -> list[Exercise]:
+        """The review's marked decisions as exercises (`review.exercises`), of the finished reviews this screen may
+        see: mistakes and blunders, and inaccuracies too with `review_inaccuracies`. For
+        `NeedleWidget.practice(w.exercises(), student=...)`.
+        """
+        return self._review.exercises(self._session.perspective)
 
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""

@@ -47,6 +47,7 @@ from ..engine.seats import Perspective, player_name
 from ..inference.worlds import MAX_WORLDS
 from ..records.replay import Replay
 from ..review import DEFAULT_WORLDS, LABELS, Entry, Review, Reviewer
+from ..review.exercises import Exercise, exercises
 from ..review.marks import DEFAULT_POINTS, NOISE, check_thresholds
 from .desk import Desk, Job
 from .plugin import Feature, Trait, request
@@ -84,6 +85,16 @@ def marks_note(points: tuple[float, float, float]) -> str:
     whose = "" if tuple(points) == DEFAULT_POINTS else " (the teacher's thresholds; the default is 3, 6 and 12)"
     return (f"Marks: ?! an inaccuracy above {a}, ? a mistake above {b}, ?? a blunder above {c} points of win chance "
             f"lost, by {NOISE:g} standard errors{whose}.")
+
+
+PRACTISED = ("mistake", "blunder")
+"""The marks made into exercises; a teacher may add the inaccuracies (`ReviewPanel.inaccuracies`)."""
+
+
+def practice_note(inaccuracies: bool) -> str:
+    """The footnote's sentence on which marked decisions become exercises."""
+    return ("Exercises: the mistakes, blunders and inaccuracies (the teacher's setting)." if inaccuracies else
+            "Exercises: the mistakes and blunders (inaccuracies not included).")
 
 
 def check_worlds(worlds: Any) -> int:
@@ -211,6 +222,8 @@ class ReviewPanel(Feature):
         """Worlds per decision (the library's default; Python may set fewer for speed, `show(worlds=)`)."""
         self.thresholds: tuple[float, float, float] = DEFAULT_POINTS
         """The marks' thresholds in points of win chance (inaccuracy, mistake, blunder): a teacher's setting."""
+        self.inaccuracies = False
+        """Whether the exercises made from the review (`exercises`) include its inaccuracies: a teacher's setting."""
         self._cache: OrderedDict[tuple, tuple[Replay, dict[int, _Work]]] = OrderedDict()
         desk.add_worker(self)
 
@@ -292,8 +305,20 @@ class ReviewPanel(Feature):
         statuses = {r["status"] for r in reviews}
         who = player_name(seats[0]) if len(seats) == 1 else "each player"
         out.update(status="failed" if "failed" in statuses else "computing" if "computing" in statuses else "ready",
-                   reviews=reviews, note=NOTE.format(n=self.worlds, who=who) + " " + marks_note(self.thresholds))
+                   reviews=reviews, note=" ".join((NOTE.format(n=self.worlds, who=who), marks_note(self.thresholds),
+                                                   practice_note(self.inaccuracies))))
         return out
+
+    def exercises(self, perspective: Perspective) -> list[Exercise]:
+        """The marked decisions of the finished reviews `perspective` may see, as exercises (mistakes and
+        blunders, and inaccuracies too where `inaccuracies` is set): `review.exercises`, for `practice`.
+        """
+        if not self.open:
+            raise ArgumentError("Open the review first (show_review): its exercises are its marked decisions")
+        _record, works = self._works()
+        done = [w.reviewer.review for seat in self.seats(perspective) if (w := works.get(seat)) is not None
+                and w.reviewer is not None and w.state["status"] == "ready"]
+        return exercises(done, marks=PRACTISED + ("inaccuracy",) * self.inaccuracies)
 
     def set_thresholds(self, points: Any) -> None:
         """The marks' thresholds in points of win chance (inaccuracy, mistake, blunder; default 3, 6, 12): a
