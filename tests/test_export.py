@@ -319,3 +319,14 @@ class _no_raise:
 
     def __exit__(self, *exc: object) -> bool:
         return False
+
+
+def test_the_exported_page_carries_the_seat_s_verdict_in_its_words() -> None:
+    """The verdict the Review panel opens with, told to the page's seat, as `Review.verdict` words it."""
+    from needle_widget.review import review
+    from needle_widget.screen import reviewpanel
+
+    replay = examples.load("found_early")
+    last = unpack(embedded(reviewed(replay, 1)))[-1]["review"]["reviews"][0]
+    assert last["verdict"] == review(replay, 1, worlds=4, seed=reviewpanel.REVIEW_SEED).verdict()
+    assert last["verdict"].startswith(("You played", "Your decisions")) and "verdict_about" not in last
