@@ -1,6 +1,7 @@
 """Practice mode in a real JupyterLab, driven by headless Chromium (issue 31).
 
-Two exercises on the bundled found_early replay (`screen.synced.practice_example`, 8 worlds): Player 2's
+Two exercises on the bundled found_early replay (`screen.synced.practice_example`, 8 worlds a decision; both
+planted moves were in doubt, so their values are over 32 worlds): Player 2's
 discard of 2♠ at step 10, planted as a mistake, and Player 1's "Done laying sets" at step 3. The student
 plays a wrong move by clicking (3♦: "Try again"), presses Try again with the keyboard, plays the better one
 (5♥: accepted), then Next; on the second exercise asks for the better move, then Next to the summary. After
@@ -80,7 +81,7 @@ def test_practice_a_wrong_move_then_the_better_one_then_next(jupyter: dict, page
     expect(feedback).to_have_text(re.compile(r"^Good: discarding 5♥ wins \d+% of \d+ worlds you could not tell apart"))
     values = panel.locator(".nw-practice-values")
     expect(panel.locator(".nw-practice-values-note")).to_contain_text("the same worlds you could not tell apart")
-    expect(panel.locator(".nw-practice-better")).to_contain_text("of 8 worlds you could not tell apart")
+    expect(panel.locator(".nw-practice-better")).to_contain_text("of 32 worlds you could not tell apart")
     expect(values.locator("tbody tr").first).to_contain_text("best found")
     expect(values).to_contain_text("you played it")
     nxt = key(root, "practice-next")
@@ -100,7 +101,7 @@ def test_practice_a_wrong_move_then_the_better_one_then_next(jupyter: dict, page
 
     # ---- the better move shown, then the summary -------------------------------------------------------------
     key(root, "practice-show").click()
-    expect(feedback).to_have_text(re.compile(r"^Better: laying .+ won \d+% of 8 worlds you could not tell apart"))
+    expect(feedback).to_have_text(re.compile(r"^Better: laying .+ won \d+% of 32 worlds you could not tell apart"))
     expect(panel.locator(".nw-practice-values tbody tr").first).to_contain_text("best found")
     key(root, "practice-next").click()
     title = key(root, "practice-summary-title")
