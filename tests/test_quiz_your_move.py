@@ -164,3 +164,36 @@ def test_twin_lessons_give_the_watcher_byte_identical_messages_for_a_your_move_q
     for index in (0, 1):
         mine = [channel.box(twin, index) for twin in (0, 1)]
         assert len(mine[0]) >= 4 and mine[0] == mine[1]
+
+
+def test_in_an_assigned_lesson_the_projector_names_none_of_the_asked_seat_s_moves(class_url):
+    """Each student sees their own seat: the moves of a "your move" question name the asked seat's cards, which the
+    other seat's students may not see, so the projector (read by the whole class) gets no move, best move or played
+    move, before or after the reveal; the teacher's view has them.
+    """
+    import json
+
+    replay = examples.load("detective")
+    hand = [str(c) for c in replay.game_at(STEP).hand(0)]
+    with pumped_class(class_url, ("Ann", "Bob")) as (room, (ann, bob)):
+        assert (room.assigned_seat(ann.index), room.assigned_seat(bob.index)) == (0, 1)
+        lesson = room.lead(replay, perspective="assigned")
+        lesson.go(STEP)
+        lesson.ask("your_move")
+        pump(room, ann, bob)
+        assert bob.state()["quiz_state"] is None or bob.state()["quiz_state"]["question"] is None
+        ann.answer(ann.state()["quiz_state"]["question"]["form"]["options"][0])
+        pump(room, ann, bob)
+        for stage in ("answered", "revealed", "passed"):
+            if stage == "revealed":
+                lesson.reveal()
+            if stage == "passed":
+                lesson.go(STEP + 3)
+            pump(room, ann, bob)
+            projector = json.dumps(room.board_state("projector"), ensure_ascii=False)
+            assert not [c for c in hand if c in projector], (stage, projector)
+            assert room.board_state("projector")["distribution"] is None
+            assert room.board_state("teacher")["distribution"]["title"] == "Moves chosen"
+        truth = room.board_state("projector")["question"]["truth"]
+        assert truth.startswith("The moves are Player 1's cards") and "own screen" in truth
+        assert room.board_state("teacher")["question"]["truth"].startswith("The best move found: ")

@@ -89,9 +89,33 @@ def test_the_json_form_round_trips_and_a_bad_file_is_refused(blundered):
     for field, bad, says in (("format", "v0", "Not an exercise"), ("played", {"type": "steal"}, "played move"),
                              ("history", ["x"], "history must be"), ("model", "oracle", "model must be"),
                              ("worlds", -1, "worlds must be a count"), ("label", "awful", "label must be one of"),
-                             ("view", {"perspective": "teacher"}, "view must be a player's view")):
+                             ("view", {"perspective": "teacher"}, "view must be a player's view"),
+                             ("loss", float("inf"), "loss must be a number from 0 to 1"),
+                             ("worlds", 0, "worlds must be a count up to 100,000"),
+                             ("more", 50, "more must be a count up to 10"),
+                             ("values", [{"action": data["best"]}], "candidate must have an action, a value and an se"),
+                             ("values", [{**data["values"][0], "se": -1}], "se must be a number from 0 to 1"),
+                             ("view", {**data["view"], "legal_actions": [data["best"]] * 500}, "choice of 2 to 200")):
         with pytest.raises(ArgumentError, match=says):
             Exercise.from_dict({**data, field: bad})
+
+
+def test_a_practice_refuses_an_exercise_whose_view_no_game_reaches_before_it_starts(blundered, tmp_path):
+    """A tampered exercise (its view changed in the file) is refused when the practice is made, naming it, so no
+    "Next" can move on to it half way; the deck is left as it was.
+    """
+    from needle_widget import NeedleWidget
+    from needle_widget.teaching.practice import Deck
+
+    _, r = blundered
+    good, other = exercises([r])[:2]
+    data = other.to_dict()
+    data["view"] = {**data["view"], "pile_size": 999}
+    bad = Exercise.from_dict(data)
+    deck = Deck(path=tmp_path / "deck.json")
+    with pytest.raises(ArgumentError, match=r"Exercise 2 \(step \d+\): its view is no position a game reaches"):
+        NeedleWidget.practice([good, bad], deck=deck)
+    assert len(deck) == 0 and not (tmp_path / "deck.json").exists()
 
 
 def test_a_planted_blunder_is_an_exercise_greedybot_solves():

@@ -408,6 +408,12 @@ class Lesson(Activity):
         shown = self._scorer(asked, seat)(_sample(asked.kind, self._asked_form(asked, seat)))
         return shown["truth"]["needle"] if asked.kind == "needle" else shown["score"]["best"]
 
+    def moves_public(self, asked: Asked) -> bool:
+        """Whether the whole class (the projector) may read a question's moves: not those of a "your move"
+        question where each student sees their own seat (the moves name the asked seat's cards).
+        """
+        return asked.kind != "your_move" or self.perspective != "assigned"
+
     def move_values(self, asked: Asked, moves: list[str]) -> dict[str, float]:
         """Each move's value (the seat's win share over the review's worlds) at a your_move question asked of one
         seat; {} where both seats were asked (each at their own decision).

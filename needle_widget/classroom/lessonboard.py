@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.cards import Card
 from ..engine.figures import interval, percent
+from ..engine.seats import player_name
 from ..screen.notepad import KIND_LABELS
 from ..screen.quizmode import CHOICE_LABELS
 
@@ -16,6 +17,11 @@ if TYPE_CHECKING:
     from .lesson import Asked, Lesson
 
 __all__ = ["BANDS", "lesson_board"]
+
+PRIVATE_MOVES = ("The moves are {seat}'s cards, which the students at the other seat may not see: each student "
+                 "reads the best move and what was played on their own screen.")
+"""The projector's words for a "your move" question asked of one seat in a lesson where each student sees their
+own seat: the moves chosen, the best and the one played name that seat's cards, so the whole class gets none."""
 
 BANDS = 5
 """A forecast's distribution and the calibration table in bands of 20%."""
@@ -34,15 +40,18 @@ def lesson_board(lesson: Lesson | None, view: str, members: list[Any]) -> dict[s
             f"Player {lesson.perspective + 1}"
         shown_lesson = {"title": lesson.title, "step": lesson.step, "steps": len(lesson.replay), "shown": shown}
     question = None
+    private = view != "teacher" and lesson is not None and asked is not None and not lesson.moves_public(asked)
     if lesson is not None and asked is not None:
+        truth = (PRIVATE_MOVES.format(seat=player_name(next(iter(asked.questions)))) if private
+                 else lesson.truth_line(asked))
         question = {"index": asked.index, "step": asked.step, "kind": asked.kind, "label": KIND_LABELS[asked.kind],
                     "prompt": lesson.quiz_prompt(asked), "revealed": asked.revealed,
-                    "truth": lesson.truth_line(asked) if asked.revealed else None}
+                    "truth": truth if asked.revealed else None}
     can_reveal = asked is not None and not asked.revealed
     return {
         "roster": {"answered": None if asked is None else len(asked.answers)},
         "students": students, "lesson": shown_lesson, "question": question,
-        "distribution": None if lesson is None or asked is None else _distribution(lesson, asked),
+        "distribution": None if lesson is None or asked is None or private else _distribution(lesson, asked),
         "can_reveal": can_reveal,
         "reveal_reason": None if can_reveal else ("Already revealed" if asked is not None else "No question is open"),
     }

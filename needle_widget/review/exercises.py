@@ -36,11 +36,11 @@ from typing import Any
 
 from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.errors import ArgumentError, quote
+from ..engine.errors import ArgumentError, NeedleError, quote
 from ..engine.figures import percent
 from ..engine.game import Game
 from ..engine.seats import player_name
-from ..inference.worlds import sample
+from ..inference.worlds import MAX_WORLDS, sample
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
 from .marks import DEFAULT_POINTS, LABELS, check_thresholds, points
@@ -55,6 +55,9 @@ FORMAT = "needle-exercise-1"
 
 ACCEPTED = ("best", "good")
 """The labels an accepted attempt gets: the review would not mark it."""
+
+MAX_MOVES = 200
+"""The most legal actions an exercise read from a file may offer (a needle pick has 45)."""
 
 MAX_HISTORY = 2_000
 """The most lines of history an exercise read from a file may carry (a game of 300 turns has about 1,400)."""
@@ -216,9 +219,11 @@ class Exercise:
         view = data.get("view")
         if not isinstance(view, dict) or type(view.get("perspective")) is not int or view["perspective"] not in (0, 1):
             raise ArgumentError(f"An exercise's view must be a player's view, not {quote(view)}")
-        legal = view.get("legal_actions")
-        if not isinstance(legal, list) or len(legal) < 2:
-            raise ArgumentError(f"An exercise's view must offer a choice of actions, not {quote(legal)}")
+        moves = view.get("legal_actions")
+        if not isinstance(moves, list) or not 2 <= len(moves) <= MAX_MOVES:
+            raise ArgumentError(f"An exercise's view must offer a choice of 2 to {MAX_MOVES} actions, not "
+                                f"{quote(moves)}")
+        legal = _Legal(moves)
         seat, step = data.get("seat"), data.get("step")
         if seat != view["perspective"] or type(step) is not int or step < 0:
             raise ArgumentError(f"An exercise's seat and step must be its view's seat and a count, not {quote(seat)}, "
@@ -229,20 +234,24 @@ class Exercise:
             raise ArgumentError(f"An exercise's history must be its {quote(step)} lines of text")
         played, best = _action(data.get("played"), legal, "played"), _action(data.get("best"), legal, "best")
         values = data.get("values")
-        if not isinstance(values, list) or not values:
-            raise ArgumentError(f"An exercise's values must be a list of candidates, not {quote(values)}")
-        cands = tuple(CandidateValue(_action(v.get("action") if isinstance(v, dict) else None, legal, "candidate"),
-                                     _number(v["value"], "value"), _number(v["se"], "se")) for v in values)
-        for name in ("worlds", "seed", "more"):
-            if type(data.get(name)) is not int or data[name] < 0:
-                raise ArgumentError(f"An exercise's {name} must be a count, not {quote(data.get(name))}")
+        if not isinstance(values, list) or not 1 <= len(values) <= len(moves) + 1:
+            raise ArgumentError(f"An exercise's values must be a list of its candidates, not {quote(values)}")
+        if not all(isinstance(v, dict) and {"action", "value", "se"} <= set(v) for v in values):
+            raise ArgumentError(f"An exercise's candidate must have an action, a value and an se: "
+                                f"{quote(next(v for v in values if not isinstance(v, dict) or len(v) < 3))}")
+        cands = tuple(CandidateValue(_action(v["action"], legal, "candidate"), _number(v["value"], "value", 1.0),
+                                     _number(v["se"], "se", 1.0)) for v in values)
+        for name, high in (("worlds", MAX_WORLDS), ("seed", 2 ** 63), ("more", 10)):
+            if type(data.get(name)) is not int or not (2 if name == "worlds" else 0) <= data[name] <= high:
+                raise ArgumentError(f"An exercise's {name} must be a count up to {high:,}, not "
+                                    f"{quote(data.get(name))}")
         if data.get("label") not in LABELS:
             raise ArgumentError(f"An exercise's label must be one of {', '.join(LABELS)}, not "
                                 f"{quote(data.get('label'))}")
         _model(data.get("model"))
         bars = check_thresholds(data.get("thresholds", DEFAULT_POINTS))
-        return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss"),
-                   _number(data.get("se"), "se"), best, cands, data["worlds"], data["seed"], data["model"],
+        return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss", 1.0),
+                   _number(data.get("se"), "se", 1.0), best, cands, data["worlds"], data["seed"], data["model"],
                    data["more"], None if bars == points_default() else bars, _valued(data.get("valued", 0)))
 
 
@@ -252,16 +261,32 @@ def _valued(value: Any) -> int:
     return value
 
 
-def _number(value: Any, name: str) -> float:
-    if type(value) not in (int, float) or value != value:
-        raise ArgumentError(f"An exercise's {name} must be a number, not {quote(value)}")
+def _number(value: Any, name: str, high: float) -> float:
+    if type(value) not in (int, float) or not 0 <= value <= high:
+        raise ArgumentError(f"An exercise's {name} must be a number from 0 to {high:g}, not {quote(value)}")
     return float(value)
 
 
-def _action(value: Any, legal: list[Any], name: str) -> Action:
+class _Legal:
+    """A view's legal actions, looked up by their JSON form (a file's candidates are checked in linear time)."""
+
+    def __init__(self, moves: list[Any]) -> None:
+        self._keys = {json.dumps(m, sort_keys=True) for m in moves}
+
+    def __contains__(self, value: Any) -> bool:
+        try:
+            return json.dumps(value, sort_keys=True) in self._keys
+        except (TypeError, ValueError):
+            return False
+
+
+def _action(value: Any, legal: _Legal, name: str) -> Action:
     if value not in legal:
         raise ArgumentError(f"An exercise's {name} move must be legal in its view, not {quote(value)}")
-    return A.from_dict(value)
+    try:
+        return A.from_dict(value)
+    except (NeedleError, KeyError, TypeError, ValueError):
+        raise ArgumentError(f"An exercise's {name} move is not an action: {quote(value)}") from None
 
 
 def _model(name: Any) -> Any:

@@ -181,8 +181,14 @@ class PracticeRun:
             if not chosen:
                 raise ArgumentError("There is nothing to practise: the reviews marked no decision "
                                     "(review.exercises(reviews, marks=...) chooses which marks)")
-            if deck is not None:
-                deck.add(chosen, self.now())
+        for k, x in enumerate(chosen):  # every position drawn once now: a view no game reaches is refused here
+            try:
+                x.position(seed)
+            except Exception as error:  # a view read from a file: whatever it breaks, the practice does not start
+                raise ArgumentError(f"Exercise {k + 1} (step {x.step + 1}): its view is no position a game reaches "
+                                    f"({type(error).__name__}: {str(error)[:160]})") from None
+        if deck is not None and not isinstance(exercises, Deck):
+            deck.add(chosen, self.now())
         self.exercises: tuple[Exercise, ...] = tuple(chosen)
         self.deck = deck
         self.seed = seed
