@@ -43,7 +43,7 @@ from ..engine.seats import player_name
 from ..inference.worlds import MAX_WORLDS, sample
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
-from .marks import DEFAULT_POINTS, LABELS, check_thresholds, points
+from .marks import DEFAULT_POINTS, LABELS, custom_thresholds, points
 from .review import MORE, CandidateValue, Entry, Review, Reviewer, doing, judge
 from .story import seat_story
 from .values import Settings
@@ -249,10 +249,10 @@ class Exercise:
             raise ArgumentError(f"An exercise's label must be one of {', '.join(LABELS)}, not "
                                 f"{quote(data.get('label'))}")
         _model(data.get("model"))
-        bars = check_thresholds(data.get("thresholds", DEFAULT_POINTS))
+        bars = custom_thresholds(data.get("thresholds", DEFAULT_POINTS))
         return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss", 1.0),
                    _number(data.get("se"), "se", 1.0), best, cands, data["worlds"], data["seed"], data["model"],
-                   data["more"], None if bars == points_default() else bars, _valued(data.get("valued", 0)))
+                   data["more"], bars, _valued(data.get("valued", 0)))
 
 
 def _valued(value: Any) -> int:
@@ -348,8 +348,3 @@ def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blu
             raise ArgumentError(f"exercises needs reviews (review(replay, seat)), not {quote(r)}")
         out += [exercise_from(r, e) for e in r.entries if e.label in chosen]
     return out
-
-
-def points_default() -> tuple[float, float, float]:
-    """The default thresholds as win chance (what `check_thresholds(DEFAULT_POINTS)` gives)."""
-    return check_thresholds(DEFAULT_POINTS)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["BEST_NOISE", "BEST_WITHIN", "LABELS", "NOISE", "THRESHOLDS", "accuracy", "check_thresholds", "label",
-           "points"]
+__all__ = ["BEST_NOISE", "BEST_WITHIN", "LABELS", "NOISE", "THRESHOLDS", "accuracy", "check_thresholds",
+           "custom_thresholds", "label", "points"]
 
 LABELS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """From the best choice found to the worst mark."""
@@ -79,6 +79,16 @@ def check_thresholds(points: object) -> tuple[float, float, float]:
         raise ArgumentError(f"thresholds must be three numbers of points, each larger than the one before, from "
                             f"above 0 to 100 (inaccuracy, mistake, blunder; default 3, 6, 12), not {quote(points)}")
     return tuple(round(p / 100, 6) for p in points)  # type: ignore[return-value]
+
+
+def custom_thresholds(points: object) -> tuple[float, float, float] | None:
+    """`check_thresholds(points)`, or None where they are the default (what review settings keep).
+
+    >>> custom_thresholds((3, 6, 12)) is None, custom_thresholds((2, 4, 8))
+    (True, (0.02, 0.04, 0.08))
+    """
+    bars = check_thresholds(points)
+    return None if bars == tuple(THRESHOLDS.values()) else bars
 
 
 def points(thresholds: tuple[float, float, float] | None) -> tuple[float, float, float]:

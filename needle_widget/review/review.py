@@ -319,9 +319,8 @@ class Reviewer:
             raise ArgumentError(f"more must be an integer from 0 to 10, not {more!r}"[:200])
         if type(ledger) is not bool:
             raise ArgumentError(f"ledger must be True or False, not {ledger!r}"[:200])
-        bars = None if thresholds is None else marks.check_thresholds(thresholds)
-        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more, ledger,
-                        None if bars == tuple(marks.THRESHOLDS.values()) else bars)
+        bars = None if thresholds is None else marks.custom_thresholds(thresholds)
+        return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more, ledger, bars)
 
     @property
     def done(self) -> bool:

@@ -181,15 +181,17 @@ class PracticeRun:
             if not chosen:
                 raise ArgumentError("There is nothing to practise: the reviews marked no decision "
                                     "(review.exercises(reviews, marks=...) chooses which marks)")
-        for k, x in enumerate(chosen):  # every position drawn once now: a view no game reaches is refused here
+        positions = []
+        for k, x in enumerate(chosen):  # every position drawn once, now: a view no game reaches is refused here
             try:
-                x.position(seed)
+                positions.append(x.position(seed))
             except Exception as error:  # a view read from a file: whatever it breaks, the practice does not start
                 raise ArgumentError(f"Exercise {k + 1} (step {x.step + 1}): its view is no position a game reaches "
                                     f"({type(error).__name__}: {str(error)[:160]})") from None
         if deck is not None and not isinstance(exercises, Deck):
             deck.add(chosen, self.now())
         self.exercises: tuple[Exercise, ...] = tuple(chosen)
+        self._positions = positions
         self.deck = deck
         self.seed = seed
         self.index = 0
@@ -252,7 +254,7 @@ class PracticeRun:
         x = self.current
         if x is None:
             raise ArgumentError("The practice is finished: there is no position to show")
-        game = x.position(self.seed)
+        game = self._positions[self.index].copy()
         names = ["You", OPPONENT]
         game.players = (names[x.seat], names[1 - x.seat])
         return game
