@@ -30,7 +30,7 @@ from ..review import DEFAULT_WORLDS, review
 from ..review.matches import ledger
 from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
 from ..review.values import score
-from ..screen.reviewpanel import MARKS, NOTE, REVIEW_SEED, review_dict
+from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
 
 __all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "seat_figures", "seat_review", "review_state"]
 
@@ -117,7 +117,7 @@ def review_state(reviewed: dict[str, Any], worlds: int = RECORD_WORLDS) -> dict[
               for label, (mark, words, plural) in MARKS.items()]
     seat = reviewed["seat"]
     return {"status": "ready", "reason": None, "worlds": worlds, "seats": [seat], "reviews": [reviewed],
-            "legend": legend, "note": NOTE.format(n=worlds, who=player_name(seat))}
+            "legend": legend, "note": review_note(worlds, player_name(seat))}
 
 
 @dataclass

@@ -52,7 +52,7 @@ from ..review.marks import DEFAULT_POINTS, NOISE, check_thresholds
 from .desk import Desk, Job
 from .plugin import Feature, Trait, request
 
-__all__ = ["CANDIDATES_SHOWN", "MARKS", "REVIEW_SEED", "ReviewPanel", "check_worlds", "review_dict"]
+__all__ = ["CANDIDATES_SHOWN", "MARKS", "REVIEW_SEED", "ReviewPanel", "check_worlds", "review_dict", "review_note"]
 
 MARKS: dict[str, tuple[str, str, str]] = {
     "best": ("", "best", "best"),
@@ -95,6 +95,15 @@ def practice_note(inaccuracies: bool) -> str:
     """The footnote's sentence on which marked decisions become exercises."""
     return ("Exercises: the mistakes, blunders and inaccuracies (the teacher's setting)." if inaccuracies else
             "Exercises: the mistakes and blunders (inaccuracies not included).")
+
+
+def review_note(n: int, who: str, thresholds: tuple[float, float, float] = DEFAULT_POINTS,
+                inaccuracies: bool | None = None) -> str:
+    """A review's footnote: its budget and whose view (`NOTE`), the marks' thresholds, and, where the screen can
+    make exercises of the review (`inaccuracies` not None), which marks they take.
+    """
+    parts = [NOTE.format(n=n, who=who), marks_note(thresholds)]
+    return " ".join(parts if inaccuracies is None else [*parts, practice_note(inaccuracies)])
 
 
 def check_worlds(worlds: Any) -> int:
@@ -305,8 +314,7 @@ class ReviewPanel(Feature):
         statuses = {r["status"] for r in reviews}
         who = player_name(seats[0]) if len(seats) == 1 else "each player"
         out.update(status="failed" if "failed" in statuses else "computing" if "computing" in statuses else "ready",
-                   reviews=reviews, note=" ".join((NOTE.format(n=self.worlds, who=who), marks_note(self.thresholds),
-                                                   practice_note(self.inaccuracies))))
+                   reviews=reviews, note=review_note(self.worlds, who, self.thresholds, self.inaccuracies))
         return out
 
     def exercises(self, perspective: Perspective) -> list[Exercise]:
