@@ -131,7 +131,7 @@ def test_error_names_the_action_and_what_is_wrong() -> None:
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda d: d.update(version=3), "Unsupported replay version 3"),
+        (lambda d: d.update(version=4), "Unsupported replay version 4"),
         (lambda d: d.update(version="1"), "Unsupported replay version '1'"),
         (lambda d: d.update(format="chess"), "Not a replay"),
         (lambda d: d.pop("deck"), "missing deck"),

@@ -88,7 +88,7 @@ def test_notes_of_every_kind_round_trip(k: int, tmp_path: Path) -> None:
     loaded = Replay.load(path)
     assert loaded.notes == replay.notes and len(loaded.notes) == 7
     data = json.loads(text)
-    assert data["version"] == VERSION == 2 and data["format"] == FORMAT
+    assert data["version"] == 2 and VERSION == 3 and data["format"] == FORMAT  # version 3 only with variations
     assert list(data)[-1] == "notes" and data["notes"] == [n.to_dict() for n in replay.notes]
     assert text.count("\n") == len(replay) + len(replay.notes) + 3  # one action and one note a line
 
@@ -133,12 +133,12 @@ def test_version_2_without_notes_is_the_version_1_text_but_for_the_version(k: in
     assert Replay.from_json(new.replace('"actions"', '"notes": [], "actions"', 1)).to_json() == new
 
 
-def test_versions_other_than_1_and_2_are_refused_clearly() -> None:
+def test_versions_other_than_1_2_and_3_are_refused_clearly() -> None:
     data = GAMES[0].to_dict()
-    assert READS == (1, 2)
+    assert READS == (1, 2, 3)
     for version, message in [
-        (3, r"Unsupported replay version 3; this needle_widget reads versions 1 and 2 \(written by a newer"),
-        (99, "Unsupported replay version 99"), (0, r"version 0; this needle_widget reads versions 1 and 2$"),
+        (4, r"Unsupported replay version 4; this needle_widget reads versions 1, 2 and 3 \(written by a newer"),
+        (99, "Unsupported replay version 99"), (0, r"version 0; this needle_widget reads versions 1, 2 and 3$"),
         ("2", "Unsupported replay version '2'"), (2.0, "Unsupported replay version 2.0"),
         (True, "Unsupported replay version True"), (None, "Unsupported replay version None"),
     ]:

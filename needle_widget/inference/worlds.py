@@ -41,9 +41,12 @@ from ..engine.cards import DECK
 from ..engine.errors import ArgumentError, NeedleError, ReplayError
 from ..engine.game import Game
 from ..engine.observation import PlayerView, reads_history
+from ..engine.seats import Perspective
+from ..records.replay import Replay
+from ..records.variations import World
 from .slots import PlayerPlan, plan_for
 
-__all__ = ["EPSILON", "MAX_WORLDS", "Posterior", "posterior", "sample"]
+__all__ = ["EPSILON", "MAX_WORLDS", "Posterior", "posterior", "sample", "world_for"]
 
 MAX_WORLDS = 100_000
 """The most worlds one call of `sample` makes (1,000 take a fraction of a second)."""
@@ -91,6 +94,22 @@ def sample(
     worlds = _made(lambda: plan.worlds(n, rng))
     _verify(worlds, plan.player, view, seed)
     return worlds
+
+
+def world_for(replay: Replay, step: int, seat: Perspective, seed: int | None = None) -> World:
+    """One possible world drawn uniformly from `seat`'s view (0, 1 or "spectator") of `replay` at `step`,
+    with `seed` (None: a fresh one), as the `World` of a variation (`Replay.add_variation(step, moves,
+    world=...)`): it holds nothing of the game that `seat` could not see.
+
+    >>> from needle_widget import examples
+    >>> r = examples.load("found_early")
+    >>> v = r.add_variation(6, world=world_for(r, 6, seat=1, seed=3))
+    >>> v.open_to(1), v.open_to(0), v.world.seed, r.line(v).game_at(6).view(1) == r.game_at(6).view(1)
+    (True, False, 3, True)
+    """
+    seed = check_seed(seed)
+    world = sample(replay.game_at(step).view(seat), 1, seed=seed)[0]
+    return World.of(world, seat, seed)
 
 
 def check_count(n: Any) -> int:

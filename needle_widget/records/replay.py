@@ -60,7 +60,6 @@ import json
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..engine import actions as A
@@ -71,14 +70,17 @@ from ..engine.observers import Observers
 from ..engine.paths import write_text
 from ..engine.result import Result
 from ..engine.rules import Rules
-from ..engine.seats import Perspective, as_named, as_seat, player_name
+from ..engine.seats import Perspective, as_named, as_seat
 from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
+from .steps import Step, cards_of, play
+from .variations import MAX_VARIATIONS, Variation, VariationError, VariationNotFound, World, check_all
 
 FORMAT = "needle-replay"
-VERSION = 2
-"""The version this needle_widget writes."""
-READS = (1, 2)
-"""The versions it reads: 1 (no notes) and 2 (optional notes)."""
+VERSION = 3
+"""The newest version this needle_widget writes: 3 for a replay with variations, else 2 (which older
+needle_widgets read)."""
+READS = (1, 2, 3)
+"""The versions it reads: 1 (no notes), 2 (optional notes) and 3 (optional notes and variations)."""
 SNAPSHOT_EVERY = 8
 MAX_FILE_BYTES = 32 * 2**20
 """The largest replay file `Replay.load` reads (a round of `rules.MAX_TURNS` turns is about 5 MB)."""
@@ -86,34 +88,10 @@ MAX_NAME_LENGTH = 100
 MAX_NOTES = 5000
 """The most notes a replay keeps (about three for every action of the longest round)."""
 _TOP_KEYS = {"format", "version", "rules", "seed", "deck", "first_player", "players", "actions", "result"}
-_OPTIONAL_KEYS = {2: {"notes"}}
+_OPTIONAL_KEYS = {2: {"notes"}, 3: {"notes", "variations"}}
 """Top-level fields a version may have besides _TOP_KEYS."""
 _KEEP: Any = type("Keep", (), {"__repr__": lambda self: "<keep>"})()
 """`edit_note`'s default: leave the field as it is."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One recorded action: who, on which turn, what, and its chance outcome."""
-
-    player: int
-    turn: int
-    action: A.Action
-    cards: tuple[Card, ...] = ()
-    """Cards that entered the player's hand: the pile draw, the stolen card, the replenished cards."""
-    reshuffle: tuple[Card, ...] | None = None
-    """The new draw pile (top first) if this action reshuffled the discards (D1)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form of this step (see the module docstring)."""
-        data: dict[str, Any] = {"player": self.player, "turn": self.turn, **self.action.to_dict()}
-        if type(self.action) is A.EndSets:
-            data["drawn"] = [c.code for c in self.cards]
-        elif self.cards:
-            data["cards"] = [c.code for c in self.cards]
-        if self.reshuffle is not None:
-            data["reshuffle"] = [c.code for c in self.reshuffle]
-        return data
 
 
 class Replay:
@@ -140,7 +118,7 @@ class Replay:
 
     def __init__(self, rules: Rules, seed: int, deck: Sequence[Card], first_player: int,
                  players: Sequence[str], steps: Sequence[Step], result: dict | None = None, *,
-                 notes: Iterable[Note | dict] = ()) -> None:
+                 notes: Iterable[Note | dict] = (), variations: Iterable[Variation | dict] = ()) -> None:
         self.rules = rules
         self.seed = seed
         self.deck: tuple[Card, ...] = tuple(deck)
@@ -154,35 +132,41 @@ class Replay:
         self._revision = 0
         self._observers = Observers()
         self._notes = self._checked_notes(notes)
+        self._lines: dict[Variation, Replay] = {}
+        self._variations: list[Variation] = self._checked_variations(variations)
 
     # ---- making and reading -------------------------------------------------------
 
     @classmethod
     def from_game(cls, game: Game, *, notes: Iterable[Note | dict] = ()) -> Replay:
         """The record of `game` so far (`Game.replay()` calls this), with `notes` if given."""
-        steps = [
-            Step(e.player, e.turn, e.action, e.cards, e.reshuffles[0] if e.reshuffles else None)
-            for e in game.history
-        ]
+        steps = [Step.of(e) for e in game.history]
         result = game.result.to_dict() if game.result else None
         return cls(game.rules, game.seed, game.deck, game.first_player, game.players, steps, result, notes=notes)
 
-    def copy(self, *, notes: Iterable[Note | dict] | None = None) -> Replay:
+    def copy(self, *, notes: Iterable[Note | dict] | None = None,
+             variations: Iterable[Variation | dict] | None = None) -> Replay:
         """Another replay of the same game, made at once (the record is shared, not re-applied),
-        with a copy of these notes or the `notes` given: `r.copy(notes=r.notes_for(0))` is the
-        replay to hand Player 1, with only the notes Player 1 may read.
+        with a copy of these notes and variations or the `notes` and `variations` given:
+        `r.copy(notes=r.notes_for(0), variations=r.variations_for(0))` is the replay to hand
+        Player 1, with only the notes and variations Player 1 may read.
         """
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other._notes, other._revision, other._observers = [], 0, Observers()
         other._notes = other._checked_notes(self._notes if notes is None else notes)
+        other._lines = dict(self._lines)
+        other._variations = (list(self._variations) if variations is None
+                             else other._checked_variations(variations))
         return other
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole record as a JSON-ready dict (see the module docstring); "notes" only if there are some."""
+        """The whole record as a JSON-ready dict (see the module docstring); "notes" only if there are
+        some, "variations" (and version 3) only if there are some, else version 2.
+        """
         data = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": VERSION if self._variations else 2,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "deck": [c.code for c in self.deck],
@@ -193,6 +177,8 @@ class Replay:
         }
         if self._notes:
             data["notes"] = [note.to_dict() for note in self._notes]
+        if self._variations:
+            data["variations"] = [v.to_dict() for v in self._variations]
         return data
 
     def to_json(self, indent: int | None = None) -> str:
@@ -202,10 +188,14 @@ class Replay:
         data = self.to_dict()
         steps = data.pop("actions")
         notes = data.pop("notes", None)
+        variations = data.pop("variations", None)
         head = json.dumps(data, ensure_ascii=False)[:-1]
         text = f'{head}, "actions": {_lines(steps)}'
         if notes:
             text += f', "notes": {_lines(notes)}'
+        if variations:
+            items = ",\n  ".join(_variation_text(v) for v in variations)
+            text += f', "variations": [\n  {items}\n]'
         return text + "}\n"
 
     def save(self, path: str | os.PathLike) -> None:
@@ -274,7 +264,7 @@ class Replay:
                 type(version) is int and version > VERSION) else ""
             raise ReplayError(
                 f"Unsupported replay version {version!r}"[:200]
-                + f"; this needle_widget reads versions {' and '.join(map(str, READS))}{newer}"
+                + f"; this needle_widget reads versions {', '.join(map(str, READS[:-1]))} and {READS[-1]}{newer}"
             )
         allowed = _TOP_KEYS | _OPTIONAL_KEYS.get(version, set())
         missing = sorted(_TOP_KEYS - set(data))
@@ -285,7 +275,8 @@ class Replay:
                 "Replay fields: " + "; ".join(
                     ([f"missing {', '.join(missing)}"] if missing else [])
                     + ([f"unknown {', '.join(unknown)}"] if unknown else [])
-                ) + (f" ({', '.join(later)} need version {VERSION})" if later else "")
+                ) + (f" ({', '.join(later)} need version "
+                     f"{min(v for v, keys in _OPTIONAL_KEYS.items() if later[0] in keys)})" if later else "")
             )
         try:
             rules = Rules.from_dict(data["rules"])
@@ -294,7 +285,7 @@ class Replay:
         seed = data["seed"]
         if type(seed) is not int or seed < 0:
             raise ReplayError(f"seed: {seed!r} is not an integer >= 0")
-        deck = _cards(data["deck"], "deck")
+        deck = cards_of(data["deck"], "deck")
         if len(deck) != 52 or len(set(deck)) != 52:
             raise ReplayError(f"deck: {len(deck)} cards, {len(set(deck))} different; a deck is the 52 cards once each")
         first = data["first_player"]
@@ -310,12 +301,15 @@ class Replay:
         raw_steps = data["actions"]
         if not isinstance(raw_steps, list):
             raise ReplayError(f"actions: expected a list, got {type(raw_steps).__name__}")
-        steps = [_step(raw, k) for k, raw in enumerate(raw_steps)]
+        steps = [Step.from_dict(raw, k) for k, raw in enumerate(raw_steps)]
         result = data["result"]
         if result is not None and not isinstance(result, dict):
             raise ReplayError(f"result: {result!r} is neither null nor an object")
         notes = _note_list(data.get("notes", []), len(steps))
-        return cls(rules, seed, deck, first, players, steps, result, notes=notes)
+        raw_variations = data.get("variations", [])
+        if not isinstance(raw_variations, list):
+            raise ReplayError(f"variations: expected a list, got {type(raw_variations).__name__}")
+        return cls(rules, seed, deck, first, players, steps, result, notes=notes, variations=raw_variations)
 
     # ---- stepping -----------------------------------------------------------------
 
@@ -344,14 +338,16 @@ class Replay:
         base = k // SNAPSHOT_EVERY
         game = self._snapshots[base].copy()
         for step in self.steps[base * SNAPSHOT_EVERY : k]:
-            _apply(game, step)
+            step.apply_to(game)
         return game
 
     def cut(self, k: int) -> Replay:
         """The replay of the first `k` actions: the record as it stood at step k, as if the game
         had been saved then (the same as `Replay.from_game(self.game_at(k))`): its result only if
-        the round was over at step k, and only the notes at steps up to k. Made at once (the
-        record's snapshots are shared, nothing is re-applied); a bad k raises ReplayError.
+        the round was over at step k, only the notes at steps up to k, and only the variations from
+        steps up to k that play a sampled world (one with the real cards would tell the draws to
+        come). Made at once (the record's snapshots are shared, nothing is re-applied); a bad k
+        raises ReplayError.
 
         >>> from needle_widget import examples
         >>> r = examples.load("found_early")
@@ -368,6 +364,8 @@ class Replay:
         other._final = self._final if k == len(self.steps) else self.game_at(k)
         other._notes, other._revision, other._observers = [], 0, Observers()
         other._notes = other._checked_notes([note for note in self._notes if note.step <= k])
+        other._lines = {}
+        other._variations = [v for v in self._variations if v.step <= k and not v.real]
         return other
 
     def branch(self, k: int) -> Game:
@@ -396,6 +394,187 @@ class Replay:
         True
         """
         return self.game_at(k)
+
+    # ---- variations ---------------------------------------------------------------------
+
+    @property
+    def variations(self) -> tuple[Variation, ...]:
+        """Every variation, in step order (those from one step in their order: `promote`, `demote`).
+
+        All of them, for Python and the teacher: what a perspective may open is `variations_for`.
+        """
+        return tuple(self._variations)
+
+    def variations_for(self, perspective: Perspective, *, until: int | None = None,
+                       sampled_only: bool = False) -> tuple[Variation, ...]:
+        """The variations `perspective` may open (`Variation.open_to`), in order; `until`: only those from
+        steps up to it; `sampled_only`: only those playing a sampled world (spoiler-free review, a quiz).
+        """
+        viewer = check_viewer(as_seat(perspective))
+        if until is not None:
+            self._check_step(until)
+        return tuple(v for v in self._variations if v.open_to(viewer) and (until is None or v.step <= until)
+                     and not (sampled_only and v.real))
+
+    def add_variation(self, step: int, moves: Iterable[A.Action | Step] = (), *, world: World | str | None = None,
+                      name: str | None = None) -> Variation:
+        """Add a line of play from `step` (0..len(self), a step where the round is not over), after any
+        variation already there, and return it.
+
+        `moves`: actions played from there in order (the chance outcomes drawn as the game would: with
+        the real cards, the draws the game would have given), or `Step`s with their outcomes.
+        `world`: None or "real" for the game's own cards, or a `World`
+        (`needle_widget.inference.worlds.world_for` draws one from a seat's view). Bad input raises a
+        ReplayError (a VariationError, or the engine's error for an illegal move, naming it) and adds
+        nothing.
+        """
+        if world == "real":
+            world = None
+        if world is not None and not isinstance(world, World):
+            raise VariationError(f"world must be 'real', None or a World, not {world!r}"[:200])
+        if len(self._variations) >= MAX_VARIATIONS:
+            raise VariationError(f"this replay already has {len(self._variations)} variations, "
+                                 f"the most it keeps ({MAX_VARIATIONS})")
+        variation = Variation(step, world=world, name=name)
+        game = self._start(variation)
+        variation = Variation(step, self._played(game, moves, step), world, name)
+        self._variations = self._checked_variations([*self._variations, variation])
+        self._changed()
+        return variation
+
+    def extend_variation(self, which: int | Variation, moves: Iterable[A.Action | Step]) -> Variation:
+        """Play `moves` (actions or `Step`s, as `add_variation`) on at the end of a variation, chosen by its
+        index in `variations` or by the Variation itself, and return the new variation (in its place).
+        """
+        index = self._variation_index(which)
+        old = self._variations[index]
+        game = self.line(old).final_game
+        new = Variation(old.step, old.steps + self._played(game, moves, old.end), old.world, old.name, old.notes)
+        return self._put(index, new)
+
+    def rename_variation(self, which: int | Variation, name: str | None) -> Variation:
+        """Give a variation a name (1 to `variations.MAX_NAME_LENGTH` characters; None: "Variation N")."""
+        index = self._variation_index(which)
+        old = self._variations[index]
+        return self._put(index, Variation(old.step, old.steps, old.world, name, old.notes))
+
+    def replace_variation_notes(self, which: int | Variation, notes: Iterable[Note | dict]) -> Variation:
+        """Replace a variation's notes (Notes or their dicts, at steps on its moves); a bad one changes nothing."""
+        index = self._variation_index(which)
+        old = self._variations[index]
+        checked = _note_list(list(notes), old.end) if not isinstance(notes, (str, bytes, dict, Note)) else None
+        if checked is None:
+            raise NoteError(f"notes must be a list of notes, not {notes!r}"[:200])
+        return self._put(index, Variation(old.step, old.steps, old.world, old.name, tuple(checked)))
+
+    def promote(self, which: int | Variation) -> Variation:
+        """Move a variation one place up among those from its step (the first is shown first); return it."""
+        return self._move(which, -1)
+
+    def demote(self, which: int | Variation) -> Variation:
+        """Move a variation one place down among those from its step; return it."""
+        return self._move(which, 1)
+
+    def remove_variation(self, which: int | Variation) -> Variation:
+        """Remove a variation, chosen by its index in `variations` or by the Variation itself, and return it."""
+        variation = self._variations.pop(self._variation_index(which))
+        self._changed()
+        return variation
+
+    def line(self, which: int | Variation) -> Replay:
+        """A variation's whole line as a replay of its own: the main line's first `step` actions (a
+        sampled world's record, for a variation that plays one), then its moves; with the main line's
+        notes up to its step and its own notes after. Kept once made (a variation is a value).
+        """
+        variation = which if isinstance(which, Variation) else self._variations[self._variation_index(which)]
+        line = self._lines.get(variation)
+        if line is None:
+            world = variation.world
+            base = list(self.steps[: variation.step] if world is None else world.steps)
+            end = play(self._start(variation), variation.steps, first=variation.step, label="variation action")
+            notes = [note for note in self._notes if note.step <= variation.step] + list(variation.notes)
+            line = Replay(self.rules, self.seed if world is None else world.seed,
+                          self.deck if world is None else world.deck, self.first_player, self.players,
+                          base + list(variation.steps), end.result.to_dict() if end.result else None, notes=notes)
+            if len(self._lines) >= MAX_VARIATIONS:
+                self._lines.clear()
+            self._lines[variation] = line
+        return line
+
+    def _start(self, variation: Variation) -> Game:
+        """The game at a variation's step: the real one, or its world's (checked against the seat's view)."""
+        k = variation.step
+        self._check_variation_step(k)
+        if variation.world is None:
+            game = self.branch(k)
+        else:
+            view = self.game_at(k).view(variation.world.seat)
+            game = variation.world.check(self.rules, self.first_player, k, view)
+        if game.phase == "over":
+            raise VariationError(f"variation step {k}: the round is over there, so no line starts from it")
+        game.players = self.players
+        return game
+
+    def _played(self, game: Game, moves: Iterable[A.Action | Step], first: int) -> tuple[Step, ...]:
+        if isinstance(moves, (str, bytes, dict, A.Action, Step)) or not isinstance(moves, Iterable):
+            raise VariationError(f"moves must be a list of actions or steps, not {moves!r}"[:200])
+        start = len(game)
+        for k, move in enumerate(moves, first):
+            if isinstance(move, Step):
+                play(game, [move], first=k, label="variation action")
+            elif isinstance(move, A.Action):
+                try:
+                    game.apply(move)
+                except NeedleError as error:
+                    raise VariationError(f"variation action {k}: {error}") from None
+            else:
+                raise VariationError(f"variation action {k}: {move!r}"[:200] + " is not an action or a step")
+        return tuple(Step.of(e) for e in game.history[start:])
+
+    def _checked_variations(self, items: Iterable[Variation | dict]) -> list[Variation]:
+        checked = check_all(items)
+        for k, variation in enumerate(checked):
+            try:
+                if variation not in self._lines:
+                    self.line(variation)
+            except ReplayError as error:
+                raise type(error)(f"variation {k}: {error}") from None
+        return sorted(checked, key=lambda v: v.step)
+
+    def _check_variation_step(self, step: Any) -> None:
+        if type(step) is not int or not 0 <= step <= len(self.steps):
+            raise VariationError(
+                f"variation step {step!r}"[:200] + f" is out of range: this replay's steps are 0..{len(self.steps)}"
+            )
+
+    def _variation_index(self, which: Any) -> int:
+        count = len(self._variations)
+        if isinstance(which, Variation):
+            if which not in self._variations:
+                raise VariationNotFound(f"this replay has no variation {which.label(0)!r} from step {which.step}")
+            return self._variations.index(which)
+        if type(which) is not int:
+            raise VariationNotFound(f"choose a variation by its index in variations or by the Variation itself, "
+                                    f"not {which!r}"[:200])
+        if not -count <= which < count:
+            raise VariationNotFound(f"no variation {which}: this replay has {count} variation{'s' * (count != 1)}")
+        return which % count
+
+    def _put(self, index: int, variation: Variation) -> Variation:
+        items = list(self._variations)
+        items[index] = variation
+        self._variations = self._checked_variations(items)
+        self._changed()
+        return variation
+
+    def _move(self, which: int | Variation, by: int) -> Variation:
+        index = self._variation_index(which)
+        variation = self._variations[index]
+        other = index + by
+        if 0 <= other < len(self._variations) and self._variations[other].step == variation.step:
+            self._variations[index], self._variations[other] = self._variations[other], variation
+            self._changed()
+        return variation
 
     # ---- notes --------------------------------------------------------------------------
 
@@ -533,27 +712,12 @@ class Replay:
         dealt.players = self.players
         game = dealt
         self._snapshots = [game.copy()]
-        for k, step in enumerate(self.steps):
-            where = f"action {k} ({step.action})"
-            if game.phase == "over":
-                raise ReplayError(f"{where}: the round was already over ({game.result.describe()})")
-            if step.player != game.to_move or step.turn != game.turn:
-                raise ReplayError(
-                    f"{where}: recorded as {player_name(step.player)} on turn {step.turn}, but it is "
-                    f"{player_name(game.to_move)}'s move on turn {game.turn}"
-                )
-            try:
-                _apply(game, step)
-            except NeedleError as error:
-                raise ReplayError(f"{where}: {error}") from None
-            happened = game.event(-1).cards
-            if happened != step.cards:
-                raise ReplayError(
-                    f"{where}: recorded cards {' '.join(map(str, step.cards)) or 'none'}, but the game gives "
-                    f"{' '.join(map(str, happened)) or 'none'}"
-                )
+
+        def keep(k: int, game: Game) -> None:
             if (k + 1) % SNAPSHOT_EVERY == 0:
                 self._snapshots.append(game.copy())
+
+        play(game, self.steps, each=keep)
         actual = game.result.to_dict() if game.result else None
         if result != actual:
             raise ReplayError(f"result: recorded {result!r}, but the actions give {actual!r}")
@@ -562,15 +726,35 @@ class Replay:
     def __repr__(self) -> str:
         end = self.result.describe() if self.result else "in progress"
         notes = f", {len(self._notes)} note{'s' * (len(self._notes) != 1)}" if self._notes else ""
+        count = len(self._variations)
+        notes += f", {count} variation{'s' * (count != 1)}" if count else ""
         return f"<Replay seed={self.seed}, {len(self)} actions{notes}, {self.players[0]} vs {self.players[1]}: {end}>"
 
 
 
-def _lines(items: list[dict]) -> str:
-    """A JSON list with one item per line."""
+def _lines(items: list[dict], depth: int = 1) -> str:
+    """A JSON list with one item per line (indented by `depth` levels of two spaces)."""
     if not items:
         return "[]"
-    return "[\n  " + ",\n  ".join(json.dumps(item, ensure_ascii=False) for item in items) + "\n]"
+    pad = "\n" + "  " * depth
+    return "[" + pad + ("," + pad).join(json.dumps(item, ensure_ascii=False) for item in items) + pad[:-2] + "]"
+
+
+def _variation_text(variation: dict) -> str:
+    """A variation's JSON with one action (and one note) per line, its world's actions too."""
+    steps = variation.pop("actions")
+    notes = variation.pop("notes", None)
+    world = variation.pop("world")
+    head = json.dumps(variation, ensure_ascii=False)[:-1]
+    if world == "real":
+        head += ', "world": "real"'
+    else:
+        world_steps = world.pop("actions")
+        head += f', "world": {json.dumps(world, ensure_ascii=False)[:-1]}, "actions": {_lines(world_steps, 2)}}}'
+    text = f'{head}, "actions": {_lines(steps, 2)}'
+    if notes:
+        text += f', "notes": {_lines(notes, 2)}'
+    return text + "}"
 
 
 def _note_list(items: Any, steps: int) -> list[Note]:
@@ -591,11 +775,6 @@ def _note_list(items: Any, steps: int) -> list[Note]:
     return sorted(notes, key=lambda note: note.step)
 
 
-def _apply(game: Game, step: Step) -> None:
-    stolen = step.cards[0] if type(step.action) is A.Steal and step.cards else None
-    game.apply_recorded(step.action, stolen=stolen, reshuffle=step.reshuffle)
-
-
 def _check_name(name: str) -> None:
     """A player's name must be savable, showable and sendable: UTF-8 text of at most MAX_NAME_LENGTH characters."""
     if not 0 < len(name) <= MAX_NAME_LENGTH:
@@ -606,40 +785,3 @@ def _check_name(name: str) -> None:
         raise ReplayError(f"players: {name!r} cannot be encoded as UTF-8 (a lone surrogate)") from None
 
 
-def _cards(value: Any, where: str) -> list[Card]:
-    if not isinstance(value, list):
-        raise ReplayError(f"{where}: expected a list of card codes, got {value!r}"[:200])
-    try:
-        return [Card.parse(c) for c in value]
-    except NeedleError as error:
-        raise ReplayError(f"{where}: {error}") from None
-
-
-def _step(raw: Any, k: int) -> Step:
-    where = f"action {k}"
-    if not isinstance(raw, dict):
-        raise ReplayError(f"{where}: expected an object, got {raw!r}"[:200])
-    player, turn = raw.get("player"), raw.get("turn")
-    if player not in (0, 1) or type(player) is not int:
-        raise ReplayError(f"{where}: player {player!r} is not 0 or 1")
-    if type(turn) is not int or turn < 0:
-        raise ReplayError(f"{where}: turn {turn!r} is not an integer >= 0")
-    fields = {key: v for key, v in raw.items() if key not in ("player", "turn", "drawn", "reshuffle")}
-    kind = raw.get("type")
-    cards: tuple[Card, ...] = ()
-    if kind in ("draw_pile", "steal"):
-        cards = tuple(_cards(fields.pop("cards", None), f"{where} cards"))
-        if len(cards) != 1:
-            raise ReplayError(f"{where}: a {kind} moves exactly one card, recorded {len(cards)}")
-    elif "drawn" in raw and kind != "end_sets":
-        raise ReplayError(f"{where}: only end_sets records drawn cards")
-    if kind == "end_sets":
-        cards = tuple(_cards(raw.get("drawn", []), f"{where} drawn"))
-    try:
-        action = A.from_dict(fields)
-    except NeedleError as error:
-        raise ReplayError(f"{where}: {error}") from None
-    reshuffle = None
-    if "reshuffle" in raw:
-        reshuffle = tuple(_cards(raw["reshuffle"], f"{where} reshuffle"))
-    return Step(player, turn, action, cards, reshuffle)
