@@ -260,3 +260,37 @@ def test_a_step_keeps_its_recorded_outcome() -> None:
         Variation(3, notes=(Note(3, "at the start"),))
     with pytest.raises(VariationError):
         World(0, 1, ())
+
+
+def test_show_prints_a_variation_only_to_a_perspective_that_may_open_it_and_twins_print_the_same(
+        tmp_path: Path) -> None:
+    """`needle-widget show --variation N`: Player 1's print of its own world's line and of the list is the same
+    for twin games that differ in a card of Player 2's hand; the real-cards line is refused to Player 1 and
+    printed to the teacher, whose prints of the twins differ.
+    """
+    import io
+
+    from needle_widget.apps import cli
+
+    a, b = list(play_twins(3, hidden_owner=1, watcher=0, steps=60))[-1]
+    printed: dict[tuple, list[str]] = {}
+    for side, game in enumerate((a, b)):
+        r = game.replay()
+        k = len(r) // 2
+        r.add_variation(k, r.branch(k).legal_actions()[:1], name="Real")
+        world = world_for(r, k, 0, seed=5)
+        r.add_variation(k, r.line(r.add_variation(k, [], world=world)).final_game.legal_actions()[:1], world=world)
+        r.remove_variation(1)
+        path = tmp_path / f"{side}.json"
+        r.save(path)
+        for who, variation in (("p1", None), ("p1", 2), ("teacher", 1)):
+            out = io.StringIO()
+            extra = [] if variation is None else ["--variation", str(variation)]
+            assert cli.main(["show", str(path), "--perspective", who, *extra], stdout=out) == 0
+            printed.setdefault((who, variation), []).append(out.getvalue())
+        out = io.StringIO()
+        assert cli.main(["show", str(path), "--perspective", "p1", "--variation", "1"], stdout=out) == 2
+    listed, line, real = printed[("p1", None)], printed[("p1", 2)], printed[("teacher", 1)]
+    assert listed[0] == listed[1] and "2. Variation 2, from step" in listed[0] and "Real" not in listed[0]
+    assert line[0] == line[1] and "drawn from Player 1's view" in line[0]
+    assert real[0] != real[1] and "Real, from step" in real[0]

@@ -15,6 +15,7 @@ import { quizFeature } from "./quiz.js";
 import { replayFeature } from "./replaybar.js";
 import { reviewFeature } from "./review.js";
 import { tableFeature } from "./table.js";
+import { linesFeature } from "./variations.js";
 import { branchFeature } from "./whatif.js";
 import { worldsFeature } from "./worlds.js";
 
@@ -32,6 +33,7 @@ export const FEATURES = [
   practiceFeature,
   noteFeature,
   replayFeature,
+  linesFeature,
   infoFeature,
   worldsFeature,
   graphFeature,

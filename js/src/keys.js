@@ -1,7 +1,9 @@
 // Keyboard: ←/→ previous/next step, Home/End first/last, Space play/pause; ↑/↓ step too in the
-// list of moves (↓ next) and on a slider of steps (the graph: ↑ next, as ARIA sliders do).
+// list of moves (↓ next) and on a slider of steps (the graph: ↑ next, as ARIA sliders do); [ / ] the
+// previous / next line (the game and its variations).
 
 import { hasAutoplay, mayStepOn } from "./replaybar.js";
+import { switchLine } from "./variations.js";
 
 const NATIVE_KEYS_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
@@ -46,6 +48,10 @@ export function keyRequest(event, state) {
       return step !== 0 ? { kind: "step", to: 0 } : null;
     case "End":
       return step !== steps ? { kind: "step", to: steps } : null;
+    case "[":
+      return switchLine(state, -1);
+    case "]":
+      return switchLine(state, 1);
     case " ":
     case "Spacebar":
       // A focused button already acts on Space.

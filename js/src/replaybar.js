@@ -4,10 +4,11 @@
 
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
-import { isClassScreen, playerName, playerShort } from "./names.js";
+import { isClassScreen } from "./names.js";
 import { noteMark, noteSteps, noteTicks } from "./notes.js";
 import { eventMarks, marksByStep, reviewTicks } from "./review.js";
 import { AUTOPLAY_MODES, SPEEDS } from "./shared.js";
+import { currentLine, lineBar, linesOf, moveRow, variationsAt } from "./variations.js";
 
 export { SPEEDS };
 
@@ -63,42 +64,28 @@ function stepButton(key, label, iconName, to, disabled) {
 
 function eventList(state) {
   const { step } = state;
-  const items = [{ step: 0, turn: null, player: null, text: "Start: the cards are dealt." }, ...(state.events || [])];
+  const current = currentLine(state);
+  const inLine = current !== null;
+  const lines = linesOf(state);
+  const main = inLine ? lines.main || [] : state.events || [];
+  const items = [{ step: 0, turn: null, player: null, text: "Start: the cards are dealt." }, ...main];
   let lastTurn = null;
-  const noted = new Set(noteSteps(state));
-  const marked = marksByStep(state);
-  return h(
-    "ol",
-    { class: "nw-events", "aria-label": "Moves" },
-    items.map((ev) => {
-      const current = ev.step === step;
-      const newTurn = ev.turn !== lastTurn;
-      lastTurn = ev.turn;
-      return h(
-        "li",
-        { class: ["nw-event", ev.player === 0 || ev.player === 1 ? `nw-ev-p${ev.player}` : null] },
-        h(
-          "button",
-          {
-            type: "button",
-            class: ["nw-event-btn", current ? "nw-current" : null],
-            "data-key": `ev-${ev.step}`,
-            "data-request": { kind: "step", to: ev.step },
-            "aria-current": current ? "step" : null,
-            tabindex: current ? "0" : "-1",
-          },
-          h("span", { class: "nw-ev-turn", "aria-hidden": "true" },
-            newTurn && ev.turn ? String(ev.turn) : ""),
-          h("span", { class: "nw-ev-who", "aria-hidden": "true" },
-            ev.player === 0 || ev.player === 1 ? playerShort(ev.player) : ""),
-          h("span", { class: "nw-ev-text" }, ev.text),
-          marked.has(ev.step) ? eventMarks(marked.get(ev.step)) : null,
-          ev.player === 0 || ev.player === 1 ? h("span", { class: "nw-sr" }, ` (${playerName(ev.player)})`) : null,
-          noted.has(ev.step) ? noteMark() : null,
-        ),
-      );
-    }),
-  );
+  const noted = new Set(inLine ? [] : noteSteps(state));
+  const marked = inLine ? new Map() : marksByStep(state);
+  const rows = [];
+  for (const ev of items) {
+    const newTurn = ev.turn !== lastTurn;
+    lastTurn = ev.turn;
+    rows.push(moveRow(ev, {
+      key: `ev-${ev.step}`,
+      request: inLine ? { kind: "line", variation: null, to: ev.step } : { kind: "step", to: ev.step },
+      current: ev.step === step && (!inLine || step <= lines.from_step),
+      newTurn,
+      extra: [marked.has(ev.step) ? eventMarks(marked.get(ev.step)) : null, noted.has(ev.step) ? noteMark() : null],
+    }));
+    rows.push(...variationsAt(state, ev.step));
+  }
+  return h("ol", { class: "nw-events", "aria-label": "Moves" }, rows);
 }
 
 /**
@@ -177,8 +164,10 @@ export function renderReplayBar(state) {
       h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${asked} / ${steps}`),
     ),
     h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" }, liveText(state)),
+    lineBar(state),
     eventList(state),
-    h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "", "."),
+    h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "",
+      (linesOf(state) && (linesOf(state).list || []).length) ? ", [ ] switch line" : "", "."),
   );
 }
 
@@ -200,13 +189,18 @@ export const replayFeature = {
   },
   connect({ root }) {
     // A widget rendered before it is laid out (JupyterLab attaches outputs below the fold later)
-    // scrolls its event list once it gets a size.
+    // scrolls its event list once it gets a size. The current move is another row at the same step
+    // when another line is shown ([ / ], a variation's move clicked) or its line moved (promote):
+    // the list follows it too (`centred`: the data-key of the row it last centred).
     let pending = false;
+    let centred = null;
+    const currentRow = () => root.querySelector('.nw-events [aria-current="step"]');
     function scrollCurrentEvent() {
       const list = root.querySelector(".nw-events");
       const current = list && list.querySelector('[aria-current="step"]');
       pending = Boolean(current) && list.clientHeight === 0;
       if (!current || pending) return;
+      centred = current.getAttribute("data-key");
       centreInList(list, current.parentElement);
     }
     const resizes = typeof ResizeObserver === "function"
@@ -215,7 +209,8 @@ export const replayFeature = {
     if (resizes) resizes.observe(root);
     return {
       rendered({ stepChanged }) {
-        if (stepChanged) scrollCurrentEvent();
+        const current = currentRow();
+        if (stepChanged || (current && current.getAttribute("data-key") !== centred)) scrollCurrentEvent();
       },
       disconnect() {
         if (resizes) resizes.disconnect();

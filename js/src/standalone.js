@@ -17,7 +17,7 @@ export const stepHash = (step) => `#step=${step}`;
 export function followAddress(win, model, states) {
   let written = win.location.hash ? null : model.step;
   const write = () => {
-    if (model.step === written) return;
+    if (model.step === written || (model.line !== null && model.line !== undefined)) return; // a variation's step is not the game's
     written = model.step;
     try {
       win.history.replaceState(win.history.state, "", stepHash(model.step));
@@ -47,10 +47,12 @@ export function boot(doc = document) {
   const packed = JSON.parse(data.textContent);
   const states = unpack(packed);
   const win = doc.defaultView;
-  const start = openingStep(states, packed.step || 0, win ? stepFromHash(win.location.hash) : null);
-  const model = staticModel(states, start);
+  const lines = Array.isArray(packed.lines) ? packed.lines : [];
+  const game = lines.length ? states.slice(0, lines[0].first) : states;
+  const start = openingStep(game, packed.step || 0, win ? stepFromHash(win.location.hash) : null);
+  const model = staticModel(states, start, globalThis, lines);
   const unmount = mount(model, el);
-  const unfollow = win ? followAddress(win, model, states) : () => {};
+  const unfollow = win ? followAddress(win, model, game) : () => {};
   return {
     model,
     cleanup() {

@@ -51,16 +51,22 @@ export function openingStep(states, own, wanted) {
 }
 
 /**
- * The model of an exported file: `states` are the steps' synced states (index = step), `start`
- * the step shown first. `timers` stands in for setInterval/clearInterval in tests.
+ * The model of an exported file: `states` are the steps' synced states (index = step: the game's, then the
+ * variations'), `start` the step shown first, `lines` the variations the file holds ({index, from, end,
+ * first}: the states of its steps from..end start at states[first]). `timers` stands in for
+ * setInterval/clearInterval in tests.
  */
-export function staticModel(states, start = 0, timers = globalThis) {
-  const last = states.length - 1;
+export function staticModel(states, start = 0, timers = globalThis, lines = []) {
+  const last = (lines.length ? lines[0].first : states.length) - 1;
   let step = Math.min(Math.max(0, start | 0), last);
+  let line = null; // the variation shown, or null: the game
+  let mainStep = step; // the game's step, kept while a variation is shown
   let extra = { answer: null, error: null, playing: false, speed: 1 };
   let timer = null;
   let errors = 0;
   const listeners = new Map();
+  const current = () => (line ? states[line.first + step - line.from] : states[step]);
+  const end = () => (line ? line.end : last);
 
   const emit = () => {
     for (const [name, fns] of listeners) {
@@ -80,29 +86,79 @@ export function staticModel(states, start = 0, timers = globalThis) {
     stop();
     const rate = Number(speed) > 0 ? Number(speed) : extra.speed;
     extra = { ...extra, speed: rate };
-    if (!playing || step >= last) return;
+    if (!playing || step >= end()) return;
     extra = { ...extra, playing: true };
     timer = timers.setInterval(() => {
-      step = Math.min(step + 1, last);
-      if (step >= last) stop();
+      step = Math.min(step + 1, end());
+      if (step >= end()) stop();
       emit();
     }, 1000 / rate);
+  };
+  // The game's step rule, as Python's: with spoilers any step; spoiler-free back to any step or on by one,
+  // and a refusal tells nothing of the replay's length.
+  const mainRefusal = (to, from) => {
+    if (states[from].spoilers === false) {
+      if (to === from + 1 && to > last) return `The replay ends at step ${from}`;
+      if (!Number.isInteger(to) || to < 0 || to > from + 1) {
+        return `Cannot go to step ${JSON.stringify(to)}: spoiler-free review goes back to any step from 0 to ${from}, or on to the next one (${from + 1})`;
+      }
+    } else if (!Number.isInteger(to) || to < 0 || to > last) {
+      return `Cannot go to step ${JSON.stringify(to)}: the replay has steps 0 to ${last}`;
+    }
+    return null;
+  };
+  const toMain = (to) => {
+    stop();
+    line = null;
+    step = to;
+    mainStep = to;
   };
 
   const requests = {
     step(msg) {
       const to = msg.to;
-      if (states[step].spoilers === false) {
-        // As Python: back to any step or on by one, and a refusal tells nothing of the replay's length.
-        if (to === step + 1 && to > last) return `The replay ends at step ${step}`;
-        if (!Number.isInteger(to) || to < 0 || to > step + 1) {
-          return `Cannot go to step ${JSON.stringify(to)}: spoiler-free review goes back to any step from 0 to ${step}, or on to the next one (${step + 1})`;
+      if (line) {
+        if (Number.isInteger(to) && to >= 0 && to < line.from) {
+          toMain(to);
+          return null;
         }
-      } else if (!Number.isInteger(to) || to < 0 || to > last) {
-        return `Cannot go to step ${JSON.stringify(to)}: the replay has steps 0 to ${last}`;
+        if (!Number.isInteger(to) || to < 0 || to > line.end) {
+          return `Cannot go to step ${JSON.stringify(to)}: this variation has steps ${line.from} to ${line.end}`;
+        }
+        stop();
+        step = to;
+        return null;
+      }
+      const refusal = mainRefusal(to, step);
+      if (refusal) return refusal;
+      toMain(to);
+      return null;
+    },
+    line(msg) {
+      const to = msg.to;
+      if (msg.variation === null || msg.variation === undefined) {
+        const target = to === undefined || to === null ? mainStep : to;
+        if (!line) return requests.step({ to: target });
+        const refusal = Number.isInteger(target) && target >= 0 && target <= mainStep ? null
+          : mainRefusal(target, mainStep);
+        if (refusal) return refusal;
+        toMain(target);
+        return null;
+      }
+      const found = lines.find((l) => l.index === msg.variation);
+      const shown = line ? mainStep : step;
+      if (!found || (states[shown].spoilers === false && found.from > shown)) {
+        return `There is no variation ${JSON.stringify(msg.variation)} on this screen`;
+      }
+      const first = found.end > found.from ? found.from + 1 : found.from;
+      const target = to === undefined || to === null ? first : to;
+      if (!Number.isInteger(target) || target < found.from || target > found.end) {
+        return `Cannot go to step ${JSON.stringify(target)} of this variation: its steps are ${found.from} to ${found.end}`;
       }
       stop();
-      step = to;
+      if (!line) mainStep = step;
+      line = found;
+      step = target;
       return null;
     },
     autoplay(msg) {
@@ -116,7 +172,7 @@ export function staticModel(states, start = 0, timers = globalThis) {
 
   return {
     get(name) {
-      return name in extra ? extra[name] : states[step][name];
+      return name in extra ? extra[name] : current()[name];
     },
     set() {},
     save_changes() {},
@@ -134,18 +190,21 @@ export function staticModel(states, start = 0, timers = globalThis) {
       answer(msg && msg.id, refusal === null, refusal);
       emit();
     },
-    /** Shows step `to` at once, as the page's address asks (openingStep decides which): no answer, no
-     * error. Stops autoplay. False (nothing changes) for a step the file does not have. */
+    /** Shows the game's step `to` at once, as the page's address asks (openingStep decides which): no
+     * answer, no error. Stops autoplay. False (nothing changes) for a step the file does not have. */
     show(to) {
       if (!Number.isInteger(to) || to < 0 || to > last) return false;
-      stop();
-      step = to;
+      toMain(to);
       emit();
       return true;
     },
     /** The step shown (for tests). */
     get step() {
       return step;
+    },
+    /** The index of the variation shown, or null (for tests). */
+    get line() {
+      return line ? line.index : null;
     },
   };
 }

@@ -164,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--perspective", type=_perspective, default="spectator",
                       help="p1, p2, spectator or teacher (1 and 2 work too; default spectator)")
     show.add_argument("--step", type=_count(0), default=None, help="stop after this many actions")
+    show.add_argument("--variation", type=_count(1), default=None, metavar="N",
+                      help="print variation N (as `show` lists them) instead of the game: only one the "
+                           "perspective may open")
 
     export = commands.add_parser("export", help="write a replay as one HTML file, seen from one perspective")
     export.add_argument("replay", metavar="REPLAY.json")
@@ -364,21 +367,42 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     from .terminal import describe_table, printable
 
     replay = _load_replay(args.replay)
-    step = len(replay) if args.step is None else args.step
-    if step > len(replay):
-        raise NeedleError(f"--step {step} is past the end of this replay ({len(replay)} actions)")
-    game = replay.game_at(step)
     who = _who(args.perspective)
+    open_ = [(k, v) for k, v in enumerate(replay.variations) if v.open_to(args.perspective)]
+    record, first, title = replay, 0, ""
+    if args.variation is not None:
+        chosen = dict(open_).get(args.variation - 1)
+        if chosen is None:
+            numbers = ", ".join(str(k + 1) for k, _ in open_) or "none"
+            raise NeedleError(f"--variation {args.variation}: no such variation open to {who} "
+                              f"(those open to {who}: {numbers})")
+        record, first = replay.line(chosen), chosen.step
+        title = f"{printable(chosen.label(args.variation - 1))}, from step {chosen.step}: {chosen.source()}; "
+    step = len(record) if args.step is None else args.step
+    if step > len(record):
+        what = "variation" if args.variation is not None else "replay"
+        raise NeedleError(f"--step {step} is past the end of this {what} ({len(record)} actions)")
+    if step < first:
+        raise NeedleError(f"--step {step} is before this variation starts (step {first})")
+    game = record.game_at(step)
     one, two = (printable(name) for name in replay.players)  # names come from the file: no escape codes
     seed = f"seed {replay.seed}, " if args.perspective == "teacher" else ""  # the seed deals every hand
-    print(f"{one} (Player 1) vs {two} (Player 2), {seed}seen by {who}, {step} of {len(replay)} actions", file=out)
+    print(f"{one} (Player 1) vs {two} (Player 2), {seed}{title}seen by {who}, {step} of {len(record)} actions",
+          file=out)
     turn = None
-    for event, line in zip(game.history, narrate(game, args.perspective), strict=False):
+    for k, (event, line) in enumerate(zip(game.history, narrate(game, args.perspective), strict=False)):
+        if k < first:
+            continue
         if event.turn != turn:
             turn = event.turn
             print("Needles" if turn == 0 else f"Turn {turn}", file=out)
         print(f"  {line}", file=out)
     print(describe_table(game.view(args.perspective)), file=out)
+    if args.variation is None and open_:
+        print("Variations (show one with --variation N):", file=out)
+        for k, v in open_:
+            moves = f"{len(v)} move{'s' * (len(v) != 1)}"
+            print(f"  {k + 1}. {printable(v.label(k))}, from step {v.step}: {v.source()}, {moves}", file=out)
     return 0
 
 

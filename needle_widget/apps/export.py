@@ -14,6 +14,11 @@ cards, so twins that differ in them then differ in the file too); the teacher's 
 spectator's both with `reveal_at_end=True`, else none. Spoiler-free, the review is in the last
 step's state only.
 
+The variations the perspective may open (`Variation.open_to`; spoiler-free, only those playing a sampled
+world) go in too: the states of each one's steps, from the step it starts at to its end, after the game's
+("lines": [{index, from, end, first}], `first` the index of its first state), so the page opens them and
+steps along them as the widget does.
+
 Steps share most of their state, so the states are stored once as a pool of distinct JSON
 values: every object or array that is not tiny becomes one pool entry, and a state refers to
 its parts as ``{"$r": index}``. The page's script (js/src/standalone.js) rebuilds the states
@@ -148,8 +153,15 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
     script = re.sub(r"</(script)", r"<\\/\1", _asset("standalone.js"), flags=re.IGNORECASE)
     css = re.sub(r"</(style)", r"<\\/\1", _asset("standalone.css"), flags=re.IGNORECASE)
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
-    data = {**pack(states(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
-                          review_worlds=review_worlds)), "step": step}
+    frames = Frames(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
+                    review_worlds=review_worlds)
+    main = [frames.at(k) for k in range(len(replay) + 1)]
+    lines, more = [], []
+    for index, variation in frames.lines():
+        lines.append({"index": index, "from": variation.step, "end": variation.end,
+                      "first": len(main) + len(more)})
+        more += [frames.line_at(index, k) for k in range(variation.step, variation.end + 1)]
+    data = {**pack(main + more), "step": step, "lines": lines}
     label = _label(perspective)
     title = f"Needle in a Card Stack: {label}'s view"
     page = "\n".join([

@@ -41,7 +41,7 @@ from ..engine.cards import DECK
 from ..engine.errors import ArgumentError, NeedleError, ReplayError
 from ..engine.game import Game
 from ..engine.observation import PlayerView, reads_history
-from ..engine.seats import Perspective
+from ..engine.seats import Perspective, as_seat
 from ..records.replay import Replay
 from ..records.variations import World
 from .slots import PlayerPlan, plan_for
@@ -97,7 +97,7 @@ def sample(
 
 
 def world_for(replay: Replay, step: int, seat: Perspective, seed: int | None = None) -> World:
-    """One possible world drawn uniformly from `seat`'s view (0, 1 or "spectator") of `replay` at `step`,
+    """One possible world drawn uniformly from `seat`'s view (0 or "p1", 1 or "p2", "spectator") of `replay` at `step`,
     with `seed` (None: a fresh one), as the `World` of a variation (`Replay.add_variation(step, moves,
     world=...)`): it holds nothing of the game that `seat` could not see.
 
@@ -107,7 +107,7 @@ def world_for(replay: Replay, step: int, seat: Perspective, seed: int | None = N
     >>> v.open_to(1), v.open_to(0), v.world.seed, r.line(v).game_at(6).view(1) == r.game_at(6).view(1)
     (True, False, 3, True)
     """
-    seed = check_seed(seed)
+    seed, seat = check_seed(seed), as_seat(seat)
     world = sample(replay.game_at(step).view(seat), 1, seed=seed)[0]
     return World.of(world, seat, seed)
 

@@ -284,6 +284,7 @@ class NeedleWidget(ScreenWidget):
     set_screen, apply, advance = _call(Session.set_screen, ("screen",)), _call(Session.apply), _call(Session.advance)
     replace_bot, take_seat = _call(Session.replace_bot, ("player",)), _call(Session.take_seat, ("player",))
     branch, back, new_game = _call(Desk.branch, ("seat",)), _call(Desk.back), _call(Desk.new_game)
+    open_line = _call(Desk.open_line)
 
     @property
     def deals(self) -> tuple[int, ...]:

@@ -1,10 +1,11 @@
 """Replay: a versioned JSON record of one game, checked on load, any step in an instant.
 
-The format (``"format": "needle-replay"``, ``"version": 2``), for tools written around it::
+The format (``"format": "needle-replay"``, ``"version": 2`` or ``3``), for tools written around it::
 
     {
       "format": "needle-replay",
-      "version": 2,               # 1 or 2: this needle_widget reads both and writes 2
+      "version": 2,               # 1, 2 or 3: this needle_widget reads all three; it writes 3 for a
+                                  # replay with variations, else 2
       "rules": {"hand_size": 7, "first_player": 0, "steal_every": 3, "ace": "low",
                 "needle_bonus": 0, "max_turns": 300},
       "seed": 7,                  # the game's generator seed (int >= 0)
@@ -29,6 +30,14 @@ The format (``"format": "needle-replay"``, ``"version": 2``), for tools written 
          "question": {"kind": "pile_or_steal"}},
         {"step": 30, "text": "Who wins?", "perspective": "spectator",
          "question": {"kind": "winner", "prompt": "Who is ahead now, and why?"}}
+      ],
+      "variations": [             # version 3, optional: absent when there are none
+        {"name": "Steal instead", "step": 12, "world": "real",            # the game's own cards
+         "actions": [{"player": 1, "turn": 5, "type": "steal", "cards": ["9C"]}, ...],
+         "notes": [{"step": 13, "text": "Better?"}]},                     # optional, on its moves
+        {"step": 20, "world": {"seat": 0, "seed": 3, "deck": ["2S", ...], # a world drawn from Player 1's view
+                               "actions": [...]},                         # its record of steps 0..19
+         "actions": [...]}
       ]
     }
 
@@ -42,6 +51,17 @@ Player 2 does not hold 9♣". Files are read up to MAX_FILE_BYTES.
 
 Notes (version 2; `needle_widget.records.notes`) are a teacher's words tied to a step, the
 position after that many actions (0 to the number of actions, as `Replay.game_at`).
+Variations (version 3; `needle_widget.records.variations`) are lines of play kept beside the game,
+each from a main-line "step" (the position after that many actions; the round not over there), with
+its "actions" in the same form as the game's (each with its chance outcome), an optional "name" and
+"notes" on its moves (steps step + 1 to step + its actions). "world" is "real" (the game's own cards:
+the line continues the game's record) or a possible world drawn from one seat's view: its "seat" (0,
+1 or "spectator"), the "seed" that drew it, and its own record up to the step ("deck", "actions"),
+which must give that seat exactly the view it had of the game there. Loading re-applies every line
+and checks it so; a bad one is refused with its index ("variation 2: ..."). At most
+`variations.MAX_VARIATIONS` variations and `variations.MAX_VARIATION_STEPS` moves in all. A replay
+without variations is written as version 2, byte for byte as before, so older needle_widgets read it.
+
 A note has "step" and "text" (1 to `notes.MAX_TEXT_LENGTH` characters), and may have
 "perspective" (0, 1, "spectator" or "teacher": who it is written for; absent or null:
 everyone) and "question" ({"kind": one of `notes.QUESTION_KINDS`, "prompt": optional
@@ -49,7 +69,7 @@ words}); no other fields. A writer lists them in step order (notes at one step i
 order they were added) and a reader sorts them so; at most MAX_NOTES. A bad note is
 refused with its index: "note 3: note perspective 2 is not 0, 1, 'spectator',
 'teacher' or None". A version 1 file has no "notes"; a version 2 file without notes
-is the version 1 text with "version": 2, byte for byte. A version above 2 is refused.
+is the version 1 text with "version": 2, byte for byte. A version above 3 is refused.
 Saved with `to_json()` (the default), the text has one action and one note per line,
 the actions after the other fields and the notes last; its fields are in the order above.
 """
@@ -138,11 +158,13 @@ class Replay:
     # ---- making and reading -------------------------------------------------------
 
     @classmethod
-    def from_game(cls, game: Game, *, notes: Iterable[Note | dict] = ()) -> Replay:
-        """The record of `game` so far (`Game.replay()` calls this), with `notes` if given."""
+    def from_game(cls, game: Game, *, notes: Iterable[Note | dict] = (),
+                  variations: Iterable[Variation | dict] = ()) -> Replay:
+        """The record of `game` so far (`Game.replay()` calls this), with `notes` and `variations` if given."""
         steps = [Step.of(e) for e in game.history]
         result = game.result.to_dict() if game.result else None
-        return cls(game.rules, game.seed, game.deck, game.first_player, game.players, steps, result, notes=notes)
+        return cls(game.rules, game.seed, game.deck, game.first_player, game.players, steps, result, notes=notes,
+                   variations=variations)
 
     def copy(self, *, notes: Iterable[Note | dict] | None = None,
              variations: Iterable[Variation | dict] | None = None) -> Replay:
@@ -561,6 +583,13 @@ class Replay:
         return which % count
 
     def _put(self, index: int, variation: Variation) -> Variation:
+        old = self._variations[index]
+        line = self._lines.get(old)
+        if line is not None and (old.step, old.steps, old.world) == (variation.step, variation.steps, variation.world):
+            notes = [note for note in self._notes if note.step <= variation.step] + list(variation.notes)
+            if list(line.notes) != notes:
+                line.replace_notes(notes)
+            self._lines[variation] = line  # the same line, renamed or with other notes: whoever shows it goes on
         items = list(self._variations)
         items[index] = variation
         self._variations = self._checked_variations(items)

@@ -52,6 +52,9 @@ from ..engine.errors import ArgumentError, NeedleError, PerspectiveError
 from ..engine.game import Game
 from ..engine.seats import PERSPECTIVE_LABELS, Perspective, player_name
 from ..inference import worlds as W
+from ..records.replay import Replay
+from ..records.steps import Step
+from ..records.variations import Variation, VariationError, VariationNotFound, World
 from . import guard, whatif
 from .session import Session, quote
 
@@ -393,6 +396,7 @@ class Desk:
         self.home = session
         self.session = session
         self._branch: dict[str, Any] | None = None
+        self._line: dict[str, Any] | None = None
         self._analyses: dict[int, Analysis] = {id(session): Analysis(session)}
         self._made = 0
         self._workers: list[Any] = []
@@ -419,6 +423,8 @@ class Desk:
             return closed
         if self._branch is not None:
             return f"This is a branch: {self._branch['back'].lower()} to branch again"
+        if self._line is not None:
+            return "This is a variation: go back to the game to play from one of its steps"
         if s.live and s.whole().phase != "over":
             return "Play from here opens once the round is over"
         if (game or s.game_at(s.step)).phase == "over":
@@ -448,6 +454,8 @@ class Desk:
             return "New game is for a live game, not a replay"
         if self._branch is not None:
             return f"This is a branch: {self._branch['back'].lower()} for a new game"
+        if self._line is not None:
+            return "This is a variation: go back to the game for a new game"
         if s.whole().phase != "over":
             return "A new game starts once the round is over"
         return None
@@ -492,6 +500,8 @@ class Desk:
         """
         if self._branch is not None:
             raise ArgumentError(f"Already in a branch from step {self._branch['from_step']}: back() first")
+        if self._line is not None:
+            raise ArgumentError("This is a variation: go back to the game to play from one of its steps")
         if type(seat) is not int or seat not in (0, 1):
             raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
         if world not in WORLDS:
@@ -512,21 +522,182 @@ class Desk:
             bots = guard.play_bots(game, opponent, seat)
             new = Session(game, seat, mode="play", bots=bots, **options)
             against = type(bots[1 - seat]).__name__
+        book = home.notes_book()
+        variation = book.add_variation(k, [], world=None if world_seed is None else World.of(game, seat, world_seed))
+        if self._line is not None:
+            self._close_line()
         if home.playing:
             home.set_playing(False)
         self._made += 1
         self._branch = {"from_step": k, "world": world, "seat": seat, "opponent": against, "seed": record.seed,
                         "world_seed": world_seed, "back": "Back to the replay" if home.mode == "replay"
-                        else "Back to the game"}
+                        else "Back to the game", "variation": variation, "book": book,
+                        "stop": game.observe(self._recorded)}
         self.session = new
         self._analyses[id(new)] = Analysis(new)
 
     def back(self) -> None:
-        """Leave the branch: the widget shows its own game or replay again, where it was."""
+        """Leave the branch (its moves stay in the record, a variation; one with no moves goes) or the
+        variation shown: the widget shows its own game or replay again, where it was.
+        """
+        if self._line is not None:
+            self._close_line()
+            return
         if self._branch is None:
             raise ArgumentError("Not in a branch: there is nothing to go back to")
+        b = self._branch
+        b["stop"]()
+        if not b["variation"].steps:
+            try:
+                b["book"].remove_variation(b["variation"])
+            except VariationNotFound:
+                pass
         del self._analyses[id(self.session)]
         self.session, self._branch = self.home, None
+
+    def _recorded(self, game: Game) -> None:
+        """A move in the branch: it goes on at the end of the branch's variation."""
+        b = self._branch
+        if b is None or len(game) <= b["variation"].end:
+            return
+        steps = [Step.of(e) for e in game.history[b["variation"].end:]]
+        try:
+            b["variation"] = b["book"].extend_variation(b["variation"], steps)
+        except VariationNotFound:  # removed from Python meanwhile: the branch plays on, unrecorded
+            b["stop"]()
+
+    # ---- variations ------------------------------------------------------------------------------
+
+    def lines(self, perspective: Perspective) -> list[tuple[int, Variation]]:
+        """The variations `perspective` may open here, with their index in the record's `variations`: the
+        record as shown (`Session.record`: in spoiler-free review only the sampled worlds up to the step);
+        none during a lesson (a quiz, practice), which shows one line.
+        """
+        home = self.home
+        if home.lesson is not None:
+            return []
+        book = home.notes_book()
+        shown = set(home.record().variations_for(perspective)) if book.variations else set()
+        return [(k, v) for k, v in enumerate(book.variations) if v in shown]
+
+    def line_reason(self) -> str | None:
+        """Why no variation may be opened now (public words), or None."""
+        if self.home.lesson is not None:
+            return f"Not during {self.home.lesson}"
+        if self._branch is not None:
+            return f"This is a branch: {self._branch['back'].lower()} to open a variation"
+        return None
+
+    @property
+    def line_index(self) -> int | None:
+        """The index (in the record's `variations`) of the variation shown: opened, or the branch's; else None."""
+        current = self._line or self._branch
+        if current is None:
+            return None
+        book = self.home.notes_book()
+        return book.variations.index(current["variation"]) if current["variation"] in book.variations else None
+
+    def open_line(self, index: Any, to: Any = None) -> None:
+        """Show the variation `index` (of the record's `variations`, one this screen's perspective may open)
+        at step `to` of its line (default: its first move), as a replay of its own; `back()` (or `main`)
+        returns to the game. Refused (nothing changes) in a branch, a lesson, or for a variation not open here.
+        """
+        reason = self.line_reason()
+        if reason is not None:
+            raise ArgumentError(f"Cannot open a variation: {reason[0].lower()}{reason[1:]}")
+        home = self.home
+        shown = dict(self.lines(self.session.perspective))
+        if type(index) is not int or index not in shown:
+            raise VariationNotFound(f"There is no variation {quote(index)} on this screen"
+                                    + (f": the variations shown are {', '.join(map(str, sorted(shown)))}"
+                                       if shown else ""))
+        variation = shown[index]
+        line = home.notes_book().line(variation)
+        to = variation.step + (1 if variation.steps else 0) if to is None else to
+        if type(to) is not int or not 0 <= to <= len(line):
+            raise ArgumentError(f"Cannot go to step {quote(to)} of this variation: its steps are 0 to {len(line)}")
+        if self._line is not None:
+            self._close_line()
+        new = Session(replay=line, perspective=self.session.perspective, mode="replay",
+                      screen=home.screen if home.screen in ("teacher", "spectator") else "spectator",
+                      speed=home.speed)
+        new.go(to)
+        if home.playing:
+            home.set_playing(False)
+        self._line = {"variation": variation, "stop": line.observe_notes(self._line_notes)}
+        self.session = new
+        self._analyses[id(new)] = Analysis(new)
+
+    def main(self, to: Any) -> None:
+        """Leave the variation shown (if any) for the game, at step `to` (as the browser may step there)."""
+        if self._branch is not None:
+            raise ArgumentError(f"Cannot go to the game's step {quote(to)}: this is a branch: "
+                                f"{self._branch['back'].lower()} first")
+        perspective = self.session.perspective
+        if self._line is not None:
+            self.home.request_step(to)  # checked first: a refusal leaves the variation shown
+            self._close_line()
+            self.home.perspective = perspective if perspective in self.home.entitled() else self.home.perspective
+            return
+        self.home.request_step(to)
+
+    def _close_line(self) -> None:
+        line = self._line
+        if line is None:
+            return
+        line["stop"]()
+        self._analyses.pop(id(self.session), None)
+        self.session, self._line = self.home, None
+
+    def _line_notes(self, line: Replay) -> None:
+        """A note changed in the variation shown: its notes on the variation's moves go to the record."""
+        current = self._line
+        if current is None:
+            return
+        variation = current["variation"]
+        notes = [note for note in line.notes if note.step > variation.step]
+        if notes != list(variation.notes):
+            try:
+                current["variation"] = self.home.notes_book().replace_variation_notes(variation, notes)
+            except VariationError:
+                pass
+
+    def lines_editable(self, perspective: Perspective) -> str | None:
+        """None if the browser may promote, remove or rename variations now; else why not (public words)."""
+        if self.home.lesson is not None:
+            return f"Variations cannot be changed during {self.home.lesson}"
+        if perspective != "teacher":
+            return "Switch to the teacher's view to change variations"
+        if self._branch is not None:
+            return f"This is a branch: {self._branch['back'].lower()} to change variations"
+        return None
+
+    def edit_line(self, index: Any, how: str, name: Any = None) -> None:
+        """Promote ("promote"), demote ("demote"), remove ("remove") or rename ("rename", `name`: None for
+        the default) a variation this screen shows. Refused (nothing changes) where `lines_editable` says.
+        """
+        reason = self.lines_editable(self.session.perspective)
+        if reason is not None:
+            raise PerspectiveError(f"Cannot {how} a variation: {reason[0].lower()}{reason[1:]}")
+        shown = dict(self.lines(self.session.perspective))
+        if type(index) is not int or index not in shown:
+            raise VariationNotFound(f"There is no variation {quote(index)} on this screen")
+        book = self.home.notes_book()
+        variation = shown[index]
+        if how == "promote":
+            book.promote(variation)
+        elif how == "demote":
+            book.demote(variation)
+        elif how == "rename":
+            renamed = book.rename_variation(variation, None if name in (None, "") else name)
+            if self._line is not None and self._line["variation"] == variation:
+                self._line["variation"] = renamed
+        elif how == "remove":
+            if self._line is not None and self._line["variation"] == variation:
+                self._close_line()
+            book.remove_variation(variation)
+        else:
+            raise ArgumentError(f"Cannot {quote(how)} a variation: promote, demote, rename or remove it")
 
     def branch_info(self) -> dict[str, Any] | None:
         """The `branch_info` trait: None, or where the branch comes from. The replay's seed is named only

@@ -22,6 +22,7 @@ from ..engine.errors import ArgumentError, quote
 from ..engine.seats import PERSPECTIVE_LABELS
 from ..engine.views import Perspective, check_perspective
 from ..records.replay import Replay
+from ..records.variations import Variation
 from .contract import frame_fixed
 from .desk import Desk
 from .reviewpanel import ReviewPanel
@@ -76,11 +77,44 @@ class Frames:
         """The frame of step `k` (0 to len(replay)); `hidden_reason` says why the other perspectives are closed."""
         if type(k) is not int or not 0 <= k <= len(self.replay):
             raise ArgumentError(f"There is no step {quote(k)}: the replay has steps 0 to {len(self.replay)}")
+        self._desk.back() if self._desk.line_index is not None else None
         self._session.go(k)
+        return self._frame(hidden_reason)
+
+    def lines(self) -> list[tuple[int, Variation]]:
+        """The variations the perspective may open anywhere in the replay (in spoiler-free frames: each from
+        the step it starts at on), with their index in the replay's `variations`.
+        """
+        return [(k, v) for k, v in enumerate(self.replay.variations)
+                if v in set(self.replay.variations_for(self.perspective, sampled_only=not self._session.spoilers))]
+
+    def line_at(self, index: int, k: int, hidden_reason: str | None = None) -> dict[str, Any]:
+        """The frame of step `k` (from the variation's step to its end) of the variation `index` (one of
+        `lines()`): its line, with the game's moves up to where it starts (nothing later of the game).
+        """
+        variation = dict(self.lines()).get(index) if type(index) is int else None
+        if variation is None:
+            raise ArgumentError(f"There is no variation {quote(index)} in {label(self.perspective)}'s view")
+        if type(k) is not int or not variation.step <= k <= variation.end:
+            raise ArgumentError(f"There is no step {quote(k)} in this variation: it has steps {variation.step} to "
+                                f"{variation.end}")
+        if self._desk.line_index is not None:
+            self._desk.back()
+        self._session.go(variation.step)
+        self._desk.open_line(index, k)
+        state = self._frame(hidden_reason)
+        lines = state["variations"]
+        state["variations"] = {**lines, "main": lines["main"][: variation.step]}
+        return state
+
+    def _frame(self, hidden_reason: str | None) -> dict[str, Any]:
         while (job := self._desk.next_job()) is not None:
             job.run()
-        return {**self._synced.state(), **FIXED, "perspectives": [self.perspective],
-                "hidden_reason": hidden_reason or self._only}
+        state = {**self._synced.state(), **FIXED, "perspectives": [self.perspective],
+                 "hidden_reason": hidden_reason or self._only}
+        if state.get("variations"):
+            state["variations"] = {**state["variations"], "editable": False, "reason": self._only}
+        return state
 
 
 def pack(values: list[Any]) -> dict[str, Any]:

@@ -9,12 +9,12 @@ from typing import Any
 
 from ..engine.errors import ArgumentError, PerspectiveError
 from ..engine.seats import Perspective, player_name
-from . import guard
+from . import display, guard
 from .desk import DEALS, HOTSEAT, Desk
 from .plugin import Feature, Trait, request
 from .session import quote
 
-__all__ = ["BranchPanel", "GraphPanel", "NewGamePanel", "PANELS", "WorldsPanel"]
+__all__ = ["BranchPanel", "GraphPanel", "LinesPanel", "NewGamePanel", "PANELS", "WorldsPanel"]
 
 
 class _Panel(Feature):
@@ -142,5 +142,78 @@ class NewGamePanel(_Panel):
         self._desk.new_game(same_deal=deal == "same")
 
 
-PANELS: tuple[type[Feature], ...] = (BranchPanel, WorldsPanel, GraphPanel, NewGamePanel)
+class LinesPanel(_Panel):
+    """The variations kept beside the game (`Replay.variations`): the `variations` trait (those the shown
+    perspective may open, with their moves as it may know them), and the requests that open one, go back to
+    the game, and promote, demote, rename or remove one (the teacher's view only).
+    """
+
+    name = "lines"
+    absent = "the variations"
+    traits = {"variations": Trait(None, """The variations this perspective may open: {current: the index of the one
+        shown or None, from_step, label, source, list: [{index, label, step, end, source, real, events: [{step, turn,
+        player, text}]}], main: the game's events while a variation is shown (else []), editable, reason,
+        open_reason}; None when there are none and none is shown. A frame (a page, a class screen) carries the
+        variations too, not editable.""")}
+
+    CACHE = 256
+
+    def __init__(self, desk: Desk) -> None:
+        super().__init__(desk)
+        self._events: dict[tuple, list[dict[str, Any]]] = {}
+
+    def synced(self, perspective: Perspective) -> dict[str, Any]:
+        """The variations shown to `perspective`, or None."""
+        desk = self._desk
+        lines = desk.lines(perspective)
+        current = desk.line_index
+        if not lines and current is None:
+            return {"variations": None}
+        book = desk.home.notes_book()
+        items = [self._item(book, index, variation, perspective) for index, variation in lines]
+        shown = next((item for item in items if item["index"] == current), None)
+        if shown is None and current is not None:  # the branch's own line, not listed yet (no moves)
+            shown = self._item(book, current, book.variations[current], perspective)
+        main = display.events(desk.home.whole(), perspective) if current is not None else []
+        reason = desk.lines_editable(perspective)
+        return {"variations": {
+            "current": current, "from_step": shown["step"] if shown else None,
+            "label": shown["label"] if shown else None, "source": shown["source"] if shown else None,
+            "list": items, "main": main, "editable": reason is None, "reason": reason,
+            "open_reason": desk.line_reason(),
+        }}
+
+    def _item(self, book: Any, index: int, variation: Any, perspective: Perspective) -> dict[str, Any]:
+        key = (perspective, variation)
+        events = self._events.get(key)
+        if events is None:
+            events = display.events(book.line(variation).final_game, perspective)[variation.step:]
+            if len(self._events) >= self.CACHE:
+                self._events.clear()
+            self._events[key] = events
+        return {"index": index, "label": variation.label(index), "step": variation.step, "end": variation.end,
+                "source": variation.source(), "real": variation.real, "events": events}
+
+    @request("line", "variation", "to")
+    def request_line(self, variation: Any, to: Any = None) -> None:
+        """{kind: "line", variation: an index of `variations.list` or None (the game), to?}: show that line at
+        step `to` (a variation's default: its first move; the game's: where it was).
+        """
+        if variation is None:
+            desk = self._desk
+            desk.main(desk.home.step if to is None else to)
+        else:
+            self._desk.open_line(variation, to)
+
+    @request("line_edit", "variation", "how", "name")
+    def request_line_edit(self, variation: Any, how: Any, name: Any = None) -> None:
+        """{kind: "line_edit", variation, how: "promote" | "demote" | "rename" | "remove", name?}: the teacher's."""
+        if how not in ("promote", "demote", "rename", "remove"):
+            raise ArgumentError(f"Cannot {quote(how)} a variation: promote, demote, rename or remove it")
+        if how != "rename" and name is not None:
+            raise ArgumentError(f"A name is for renaming, not to {how}")
+        self._desk.edit_line(variation, how, name)
+
+
+PANELS: tuple[type[Feature], ...] = (BranchPanel, WorldsPanel, GraphPanel, NewGamePanel, LinesPanel)
 """The desk's panels, in the order their offers were listed before they were features."""

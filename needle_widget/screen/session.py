@@ -358,7 +358,8 @@ class Session:
             return self._shown()
         old = self._timeline
         if old is None or len(old) != len(self._game):
-            self._timeline = Replay.from_game(self._game, notes=old.notes if old is not None else ())
+            self._timeline = Replay.from_game(self._game, notes=old.notes if old is not None else (),
+                                              variations=old.variations if old is not None else ())
         return self._timeline
 
     def notes_book(self) -> Replay:
