@@ -106,8 +106,10 @@ def test_a_line_is_the_game_played_on_from_the_step() -> None:
     assert g.phase != "over", "the line should go on"
     longer = r.extend_variation(v, [g.legal_actions()[0]])
     assert len(longer) == len(moves) + 1 and r.variations == (longer,)
-    again = r.add_variation(10, list(longer.steps))
-    assert again.steps == longer.steps
+    with pytest.raises(VariationError, match="is the same as variation 0"):
+        r.add_variation(10, list(longer.steps))
+    r.remove_variation(longer)
+    assert r.add_variation(10, list(longer.steps)) == longer
 
 
 def _goes_on(game: Game, action: actions.Action) -> bool:
@@ -131,6 +133,7 @@ def test_bad_variations_are_refused_and_change_nothing() -> None:
         (lambda: r.add_variation(10, [], world=world_for(r, 11, 0, seed=1)),
          "the world records 11 actions, but its variation starts at step 10"),
         (lambda: r.promote(9), "no variation 9: this replay has 4 variations"),
+        (lambda: r.add_variation(10, [], world=world_for(r, 10, 0, seed=1)), "is the same as variation 2"),
         (lambda: r.remove_variation("a"), "choose a variation by its index"),
         (lambda: r.replace_variation_notes(1, [Note(2, "before the start")]), "not on this variation's moves"),
     ]

@@ -97,7 +97,7 @@ export function variationsAt(state, step) {
       h(
         "button",
         {
-          type: "button", class: "nw-variation-head", "data-key": `line-${item.index}`,
+          type: "button", class: "nw-event-btn nw-variation-head", "data-key": `line-${item.index}`,
           "data-request": shown ? { kind: "step", to: item.step } : { kind: "line", variation: item.index },
           tabindex: "-1", title: label,
         },
@@ -118,8 +118,13 @@ export function lineBar(state) {
   const current = currentLine(state);
   if (!v || current === null || state.branch_info) return null;
   const back = { kind: "line", variation: null, to: v.from_step };
-  const edit = (how, label, key) => h("button", {
-    type: "button", class: "nw-btn", "data-key": key, "data-request": { kind: "line_edit", variation: current, how },
+  const shown = (v.list || []).find((x) => x.index === current);
+  const siblings = (v.list || []).filter((x) => shown && x.step === shown.step).map((x) => x.index);
+  const at = siblings.indexOf(current);
+  // Promote / Demote move it among the variations from its step: closed at either end.
+  const edit = (how, label, key, disabled = false) => h("button", {
+    type: "button", class: "nw-btn", "data-key": key, disabled,
+    "data-request": disabled ? null : { kind: "line_edit", variation: current, how },
   }, label);
   // Keyed: morph.js then drops it alone when it goes, instead of matching the move list after it by
   // position and making a new list (its scroll and focused row lost).
@@ -132,8 +137,8 @@ export function lineBar(state) {
       { class: "nw-line-actions" },
       h("button", { type: "button", class: "nw-btn", "data-key": "line-back", "data-request": back },
         "Back to the game"),
-      v.editable ? edit("promote", "Promote", "line-promote") : null,
-      v.editable ? edit("demote", "Demote", "line-demote") : null,
+      v.editable ? edit("promote", "Promote", "line-promote", at <= 0) : null,
+      v.editable ? edit("demote", "Demote", "line-demote", at < 0 || at === siblings.length - 1) : null,
       v.editable ? edit("remove", "Delete", "line-remove") : null,
       v.editable
         ? h("input", {

@@ -555,7 +555,12 @@ class Replay:
 
     def _checked_variations(self, items: Iterable[Variation | dict]) -> list[Variation]:
         checked = check_all(items)
+        seen: dict[Variation, int] = {}
         for k, variation in enumerate(checked):
+            if variation in seen:  # a variation is chosen by its value: two equal ones could not be told apart
+                raise VariationError(f"variation {k} is the same as variation {seen[variation]}: name one of them, "
+                                     "or keep one")
+            seen[variation] = k
             try:
                 if variation not in self._lines:
                     self.line(variation)

@@ -565,6 +565,8 @@ class Desk:
             b["variation"] = b["book"].extend_variation(b["variation"], steps)
         except VariationNotFound:  # removed from Python meanwhile: the branch plays on, unrecorded
             b["stop"]()
+        except VariationError:  # the same moves as another variation so far: recorded once they differ
+            pass
 
     # ---- variations ------------------------------------------------------------------------------
 

@@ -1,7 +1,10 @@
 """The "What if?" tools in a real JupyterLab, driven by headless Chromium: open a replay, go to a step,
 play from there against a bot for one turn, go back, open the possible worlds and resample
-them, play them out, open the graph and click on it to jump to a step. The kernel's state is
-read after each part from a re-run print cell. Also records key-to-DOM latency with the
+them, play them out, open the graph and click on it to jump to a step. Variations: play from the
+same step again in a world drawn from Player 1's view, so the move list holds two lines under that
+step; switch between them by clicking their moves and with [ and ], rename and promote one, then save
+the record from a cell and load it into a new widget in a new cell, which lists both. The kernel's
+state is read after each part from a re-run print cell. Also records key-to-DOM latency with the
 panels open and closed and how long each panel takes to appear (reported, never asserted),
 and screenshots in the light and dark themes.
 """
@@ -18,14 +21,22 @@ from .conftest import ARTIFACTS
 from .test_widget_in_jupyterlab import kernel_print, open_notebook, set_theme, widget_root
 
 CELLS = [
-    "from needle_widget import NeedleWidget, examples\n"
+    "from needle_widget import NeedleWidget, Replay, examples\n"
     "w = NeedleWidget.from_replay(examples.load('long_with_reshuffle'), perspective='teacher', bot_delay=0.3)\n"
     "w",
     "print(w.mode, w.step, w.steps, w.branch_info and w.branch_info['from_step'], w.game.phase, w.game.to_move)",
     "print(w.worlds and (w.worlds['seed'], w.worlds['step'], w.worlds['status'], w.worlds['model'],\n"
     "                    w.worlds['playout'] and w.worlds['playout']['status']),\n"
     "      w.graph and (w.graph['status'], w.graph['done'], w.graph['total']))",
+    "v = w.variations or {'current': None, 'list': []}\n"
+    "print(w.mode, w.step, w.steps, v['current'],\n"
+    "      *(f\"{x['index']}:{x['step']}-{x['end']}:\" + ('real' if x['real'] else 'world') for x in v['list']))",
 ]
+SAVED = "variations.json"
+SAVE_CELL = (f"w.replay.save({SAVED!r})\n"
+             f"print(Replay.load({SAVED!r}).to_dict()['version'], len(Replay.load({SAVED!r}).variations))")
+LOAD_CELL = f"w2 = NeedleWidget.from_replay(Replay.load({SAVED!r}), perspective='teacher')\nw2"
+WORLD = "a possible world drawn from Player 1's view"
 STEPS = 72
 # Player 1 is to draw here (turn 9); after it draws, lays nothing and discards A♥, GreedyBot
 # answers with a whole turn and the round goes on (checked in Python: examples.load(...).branch(33)).
@@ -123,6 +134,53 @@ def shoot_both(page: Page, name: str, prefix: str = "whatif") -> list[str]:
     return paths
 
 
+def shoot_moves(page: Page, name: str) -> list[str]:
+    """The replay bar (the move list, and the bar of a variation shown) in the light and the dark theme:
+    variations_{name}_light.png / _dark.png.
+    """
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    moves = widget_root(page).locator(".nw-replay")
+    moves.scroll_into_view_if_needed()
+    page.wait_for_function(FITS, arg=moves.element_handle())
+    paths = []
+    for theme in ("light", "dark"):
+        set_theme(page, dark=theme == "dark")
+        path = ARTIFACTS / f"variations_{name}_{theme}.png"
+        moves.screenshot(path=str(path))
+        paths.append(str(path))
+    set_theme(page, dark=False)
+    return paths
+
+
+UNDER = """b => {
+  const heads = [];
+  let li = b.closest('li').nextElementSibling;
+  for (; li && li.classList.contains('nw-variation'); li = li.nextElementSibling) {
+    heads.push(li.querySelector('.nw-variation-head').dataset.key);
+  }
+  return [heads, li && li.querySelector('button').dataset.key];
+}"""
+
+
+def under(root: Locator, step: int) -> list:
+    """The variations' header keys listed right under the game's move `step`, and the key of the next row."""
+    return key(root, f"ev-{step}").evaluate(UNDER)
+
+
+ADD_CELL = """source => {
+  const model = window.jupyterapp.shell.currentWidget.content.model;
+  model.sharedModel.insertCell(model.cells.length, {cell_type: 'code', source});
+  return model.cells.length - 1;
+}"""
+
+
+def new_cell(page: Page, source: str) -> tuple[int, str]:
+    """Add a code cell at the end of the notebook shown, run it, and return its index and its output's text."""
+    index = page.evaluate(ADD_CELL, source)
+    expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")).to_have_count(index + 1)
+    return index, kernel_print(page, index)
+
+
 def elapsed(page: Page, mark: str, click: str) -> float:
     """Milliseconds from the click on `click` (a data-key) to the DOM condition `mark` first holding."""
     page.wait_for_function("m => m in window.__nw.marks", arg=mark)
@@ -213,6 +271,88 @@ def test_what_if_in_jupyterlab(jupyter: dict, page: Page) -> None:
     expect(banner).to_have_count(0)
     expect(live).to_have_text(live_at(FROM))
     assert state(page, 1) == ["replay", str(FROM), str(STEPS), "None", "draw", "0"]
+    end = int(steps)  # the branch stays: a variation from FROM to `end`, with the real cards
+
+    # ---- variations: play from the same step again, in a world drawn from Player 1's view; one move --------
+    lines = root.locator(".nw-events > li.nw-variation")
+    expect(lines).to_have_count(1)
+    tool.click()
+    expect(form).to_be_visible()
+    key(root, "branch-seat").select_option(label="Player 1")
+    key(root, "branch-opponent").select_option(label="GreedyBot")
+    key(root, "branch-world-sampled").check()
+    expect(key(root, "branch-world-sampled")).to_be_checked()
+    play.click()
+    expect(banner).to_contain_text(f"Branch from step {FROM}")
+    root.get_by_role("button", name="Draw from pile").click()
+    expect(done).to_be_enabled()
+    back.click()
+    expect(banner).to_have_count(0)
+    expect(live).to_have_text(live_at(FROM))
+    assert state(page, 3) == ["replay", str(FROM), str(STEPS), "None", f"0:{FROM}-{end}:real",
+                              f"1:{FROM}-{FROM + 1}:world"]
+
+    # ---- both in the move list, indented under their step ----------------------------------------------------
+    expect(lines).to_have_count(2)
+    expect(key(root, "line-0")).to_have_attribute("title", "Variation 1: the real cards")
+    expect(key(root, "line-1")).to_have_attribute("title", f"Variation 2: {WORLD}")
+    expect(root.locator(".nw-variation-moves").nth(0).locator("button")).to_have_count(end - FROM)
+    expect(root.locator(".nw-variation-moves").nth(1).locator("button")).to_have_count(1)
+    assert under(root, FROM) == [["line-0", "line-1"], f"ev-{FROM + 1}"]
+    indent = key(root, f"line-1-{FROM + 1}").bounding_box()["x"] - key(root, f"ev-{FROM + 1}").bounding_box()["x"]
+    assert indent >= 16, indent
+    expect(root.locator(".nw-hint")).to_contain_text("[ ] switch line")
+
+    # ---- switch lines: click a variation's move, then [ and ] (→ steps along the line shown) -----------------
+    line_bar = root.locator(".nw-line-bar")
+    expect(line_bar).to_have_count(0)
+    key(root, f"line-1-{FROM + 1}").click()
+    expect(line_bar).to_have_text(re.compile(rf"^Variation 2 from step {FROM}: {WORLD}\.Back to the game"))
+    expect(live).to_have_text(live_at(FROM + 1, FROM + 1))
+    expect(key(root, f"line-1-{FROM + 1}")).to_have_attribute("aria-current", "step")
+    root.focus()
+    page.keyboard.press("[")
+    expect(line_bar).to_contain_text(f"Variation 1 from step {FROM}: the real cards.")
+    expect(live).to_have_text(live_at(FROM + 1, end))
+    page.keyboard.press("ArrowRight")
+    expect(live).to_have_text(live_at(FROM + 2, end))
+    expect(key(root, f"line-0-{FROM + 2}")).to_have_attribute("aria-current", "step")
+    page.keyboard.press("[")  # the game, at the same step
+    expect(line_bar).to_have_count(0)
+    expect(live).to_have_text(live_at(FROM + 2))
+    expect(key(root, f"ev-{FROM + 2}")).to_have_attribute("aria-current", "step")
+    page.wait_for_function(FITS, arg=key(root, f"ev-{FROM + 2}").element_handle())  # in sight in the list
+    page.keyboard.press("]")
+    expect(line_bar).to_contain_text("Variation 1 from step")
+    expect(live).to_have_text(live_at(FROM + 2, end))
+    page.keyboard.press("]")  # the world's line has one move: its last step
+    expect(line_bar).to_contain_text("Variation 2 from step")
+    expect(live).to_have_text(live_at(FROM + 1, FROM + 1))
+    # the kernel is read here, not after the click too: a re-run print cell must print something new
+    assert state(page, 3)[:4] == ["replay", str(FROM + 1), str(FROM + 1), "1"]
+
+    # ---- the teacher names it and promotes it: first under its step ------------------------------------------
+    name = key(root, "line-name")
+    expect(name).to_have_value("Variation 2")
+    name.fill("Drawn world")
+    name.press("Enter")
+    expect(key(root, "line-1")).to_have_attribute("title", f"Drawn world: {WORLD}")
+    expect(line_bar).to_contain_text(f"Drawn world from step {FROM}")
+    key(root, "line-promote").click()
+    expect(key(root, "line-0")).to_have_attribute("title", f"Drawn world: {WORLD}")
+    expect(key(root, "line-1")).to_have_attribute("title", "Variation 2: the real cards")
+    expect(key(root, f"line-0-{FROM + 1}")).to_have_attribute("aria-current", "step")
+    page.wait_for_function(FITS, arg=key(root, f"line-0-{FROM + 1}").element_handle())
+    assert under(root, FROM) == [["line-0", "line-1"], f"ev-{FROM + 1}"]
+    assert state(page, 3) == ["replay", str(FROM + 1), str(FROM + 1), "0", f"0:{FROM}-{FROM + 1}:world",
+                              f"1:{FROM}-{end}:real"]
+    figures["screenshots"]["variations"] = shoot_moves(page, "moves")
+
+    # ---- back to the game, where the variation starts --------------------------------------------------------
+    key(root, "line-back").click()
+    expect(line_bar).to_have_count(0)
+    expect(live).to_have_text(live_at(FROM))
+    expect(lines).to_have_count(2)
 
     # ---- possible worlds: open, resample, GreedyBot as the model, play them out -----------------------------
     worlds_panel = root.get_by_role("region", name="Possible worlds", exact=True)
@@ -296,6 +436,21 @@ def test_what_if_in_jupyterlab(jupyter: dict, page: Page) -> None:
     figures["panels_closed"] = step_latency(page, 0)
     assert state(page, 1)[:2] == ["replay", "20"]
     assert state(page, 2) == ["None", "None"]
+
+    # ---- save the record (the game is shown: w.replay is its record), load it into a new widget ---------------
+    assert state(page, 3)[3] == "None"
+    _, saved = new_cell(page, SAVE_CELL)
+    assert saved.split() == ["3", "2"]  # format version 3, two variations
+    shown, _ = new_cell(page, LOAD_CELL)
+    w2 = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").nth(shown).locator(".nw-root")
+    expect(w2.locator(".nw-events > li.nw-variation")).to_have_count(2)
+    expect(key(w2, "line-0")).to_have_attribute("title", f"Drawn world: {WORLD}")
+    expect(key(w2, "line-1")).to_have_attribute("title", "Variation 2: the real cards")
+    expect(w2.locator(".nw-variation-moves").nth(1).locator("button")).to_have_count(end - FROM)
+    assert under(w2, FROM) == [["line-0", "line-1"], f"ev-{FROM + 1}"]
+    key(w2, f"line-1-{FROM + 2}").click()
+    expect(w2.locator(".nw-live")).to_have_text(live_at(FROM + 2, end))
+    expect(w2.locator(".nw-line-bar")).to_contain_text(f"Variation 2 from step {FROM}: the real cards.")
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "whatif-figures.json").write_text(json.dumps(figures, indent=1))
