@@ -57,7 +57,7 @@ def _stress(url: str) -> dict:
             counts_open.append(board["roster"]["answered"])
             assert sum(s["answered"] for s in board["students"]) == STUDENTS
             lesson.reveal()
-        time.sleep(0.5)  # the last reveal reaches the screens
+        room.wait_revealed(QUESTIONS - 1)  # the last reveal reaches every screen
         records = room.finish()
     except BaseException:
         room.close()

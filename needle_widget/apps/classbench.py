@@ -48,7 +48,8 @@ def student_process(url: str, code: str, index: int, answer: bool, stop: Any, re
     if `answer`, answer every question as soon as it arrives; when `stop` is set, put a record on
     `results`: the first time (time.time_ns) each step was shown live, the questions seen, answered and
     revealed, and the messages this process posted and received (with duplicates: a (box, seq) twice).
-    Each step first shown live is also put on `shown` as (index, step), after its time is taken.
+    Each step first shown live is also put on `shown` as (index, step), after its time is taken, and each
+    question's reveal as (index, ("revealed", question)).
     """
     from ..classroom import join
 
@@ -101,6 +102,7 @@ def student_process(url: str, code: str, index: int, answer: bool, stop: Any, re
             if quiz["reveal"] is not None and number not in revealed:
                 revealed.add(number)
                 record["revealed"].append(number)
+                shown.put((index, ("revealed", number)))
             if answer and quiz["reveal"] is None and not quiz["question"]["answered"]:
                 value = answer_for(index, quiz["question"]["kind"], number)
                 student.answer(value)
@@ -175,18 +177,25 @@ class Class:
 
     def wait_shown(self, step: int, timeout: float = TIMEOUT) -> None:
         """Wait until every student's screen has shown `step` live."""
+        self._wait_all(step, f"show step {step}", timeout)
+
+    def wait_revealed(self, question: int, timeout: float = TIMEOUT) -> None:
+        """Wait until every student's screen has shown the reveal of question number `question`."""
+        self._wait_all(("revealed", question), f"show the reveal of question {question}", timeout)
+
+    def _wait_all(self, what: Any, words: str, timeout: float) -> None:
         showing: set[int] = set()
         end = time.monotonic() + timeout
         while len(showing) < self.students:
             try:
-                index, k = self.shown.get(timeout=min(1.0, max(0.01, end - time.monotonic())))
+                index, seen = self.shown.get(timeout=min(1.0, max(0.01, end - time.monotonic())))
             except queue.Empty:
                 self._check_alive()
                 if time.monotonic() < end:
                     continue
-                raise ClassError(f"{self.students - len(showing)} students did not show step {step} "
+                raise ClassError(f"{self.students - len(showing)} students did not {words} "
                                    f"within {timeout:g} s") from None
-            if k == step:
+            if seen == what:
                 showing.add(index)
 
     def finish(self, timeout: float = TIMEOUT) -> list[dict[str, Any]]:
