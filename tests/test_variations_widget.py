@@ -51,8 +51,12 @@ def test_play_from_here_adds_variations_that_stay_and_open_from_the_move_list() 
     w = NeedleWidget.from_replay(replay, perspective="teacher", step=10)
     assert w.variations is None
     ok(w, kind="branch", seat=0, opponent="hotseat", world="real")
+    w.perspective = "teacher"  # Python shows any perspective: the teacher's lists the real-cards line
+    seen: list[Any] = []
+    w.observe(lambda change: seen.append(change["new"] and change["new"]["current"]), names=["variations"])
     play_some(w, 4)
     assert w.variations["current"] == 0 and len(replay.variations[0]) == 4
+    assert seen and set(seen) == {0}, seen  # the branch's variation is shown at every move
     ok(w, kind="back")
     assert w.mode == "replay" and w.step == 10 and w.variations["current"] is None
     ok(w, kind="branch", seat=1, opponent="hotseat", world="sampled")
@@ -92,9 +96,13 @@ def test_the_teacher_promotes_renames_notes_and_removes() -> None:
     ok(w, kind="line_edit", variation=0, how="rename", name="Her world")
     assert replay.variations[0].name == "Her world" and w.variations["list"][0]["label"] == "Her world"
     ok(w, kind="line", variation=0, to=12)
+    seen: list[Any] = []
+    w.observe(lambda change: seen.append(change["new"] and change["new"]["current"]), names=["variations"])
+    ok(w, kind="line_edit", variation=0, how="rename", name="Her world, shown")  # renamed while shown: still shown
     ok(w, kind="note_add", step=12, text="Better?", perspective=None, question=None)
+    assert seen and set(seen) == {0}, seen
     assert [n.text for n in replay.variations[0].notes] == ["Better?"] and not replay.notes
-    assert w.variations["label"] == "Her world" and w.shown_notes[0]["text"] == "Better?"
+    assert w.variations["label"] == "Her world, shown" and w.shown_notes[0]["text"] == "Better?"
     refused(w, "a variation: promote, demote, rename or remove it", kind="line_edit", variation=0, how="shred")
     ok(w, kind="line_edit", variation=0, how="remove")
     assert w.variations["current"] is None and w.mode == "replay" and replay.variations == (first,)

@@ -81,6 +81,10 @@ class Member:
     """A full resend is queued (a hello came): what changes meanwhile goes out with it."""
     note: str | None = None
     resent: float = -math.inf
+    lines: dict[int, Any] = dataclasses.field(default_factory=dict)
+    """The variations a lesson sent them, by index (`Lesson.screens`): each as it was when its frames went out."""
+    catalogue: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    """The list of those variations they were sent last."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (no key: it is derived again from the room's secret)."""
@@ -294,6 +298,19 @@ class Room:
                 raise ClassError("This lesson is over: the room leads a newer one")
             change()
             self._show(lesson)
+            self._send_all()
+        self._save()
+        self._notify()
+
+    def lesson_changed(self, lesson: Lesson) -> None:
+        """`lesson`'s replay changed (its variations: added, grown, renamed, removed; or its notes): if it is on
+        the students' screens, send each what changed for them (`Lesson.screens`), save the room and tell the
+        board. An earlier lesson, or one not shown now, changes nothing.
+        """
+        with self._lock:
+            if lesson is not self.lesson or self.activity is not lesson:
+                return
+            lesson.follow_variations()
             self._send_all()
         self._save()
         self._notify()

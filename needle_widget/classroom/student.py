@@ -7,6 +7,11 @@ student's own Python can read a hidden card. `state()` is what the widget shows 
 the frame of the step looked at (the teacher's, "live", unless the student stepped back), with the
 `follow` bar and the `quiz_state`. While the teacher's question is open, the notes show their words
 and not their own questions (`quiet_notes`).
+
+A lesson also sends the variations the student's seat may open (`Lesson.screens`): each as the frames of its
+steps. The screen lists them under their steps as the widget does (the `variations` trait, made here from
+what was received), opens one and steps along it by the same requests ({"kind": "line", "variation", "to"},
+{"kind": "step", "to"}), and follows the teacher into one the teacher shows.
 """
 
 from __future__ import annotations
@@ -40,6 +45,11 @@ IDLE: dict[str, Any] = {
 }
 """The screen before the room has sent anything."""
 MAX_FRAMES = 2000
+MAX_LINE_FRAMES = 4000
+"""The most frames of variations' steps a student's kernel keeps (beyond them a variation's later steps are
+left out)."""
+LINES_REASON = "In a class the teacher keeps the variations"
+"""Why a student's screen cannot promote, rename or remove a variation."""
 
 
 class Student:
@@ -56,6 +66,15 @@ class Student:
         self.name: str | None = None
         """The student's name, as the room knows it (once the room has answered)."""
         self._frames: dict[int, dict[str, Any]] = {}
+        self._lines: dict[int, dict[int, dict[str, Any]]] = {}
+        """The frames of each variation received, by its index and step."""
+        self._catalogue: dict[int, dict[str, Any]] = {}
+        """The variations received: {index, label, step, end, source, real}, in the order sent."""
+        self._live_line: int | None = None
+        self._looking_line: int | None = None
+        self._away: str | None = None
+        self._sends_lines = False
+        """The activity shown sends its variations (a lesson): the screen's `variations` are made here."""
         self._kind, self._id, self._title = "idle", 0, None
         self._review_open = False
         self._leads = True
@@ -123,22 +142,47 @@ class Student:
         kind, ident = m["kind"], m["id"]
         if m["reset"] or (kind, ident) != (self._kind, self._id):
             self._frames, self._looking, self._review_open = {}, None, False
+            self._lines, self._catalogue, self._looking_line = {}, {}, None
             if (kind, ident) != (self._kind, self._id):
                 self._sent_answer = None
         self._kind, self._id, self._title = kind, ident, m.get("title")
         self._leads = m.get("leads", True)
         self._heard = True
         self.name = m.get("name") or self.name
-        if m.get("frames"):
+        if m.get("lines") is not None:
+            self._catalogue = {item["index"]: item for item in m["lines"]}
+            self._lines = {index: frames for index, frames in self._lines.items() if index in self._catalogue}
+        line = m.get("line")
+        if m.get("frames") and line is not None:
+            frames = self._lines.setdefault(line, {})
+            if m["first"] == m["from"]:  # the variation's frames anew
+                frames.clear()
+            room = MAX_LINE_FRAMES - sum(len(f) for f in self._lines.values())
+            for k, frame in enumerate(unpack(m["frames"]), start=m["first"]):
+                if k in frames or room > 0:
+                    room -= k not in frames
+                    frames[k] = frame
+        elif m.get("frames"):
             for k, frame in enumerate(unpack(m["frames"]), start=m["first"]):
                 if len(self._frames) < MAX_FRAMES:
                     self._frames[k] = frame
+        self._sends_lines = "live_line" in m
         self._live = m.get("live")
+        self._live_line = m.get("live_line")
+        self._away = m.get("away")
         self._quiz = m.get("quiz")
         self._note = m.get("note")
         self._pending_act = False
-        if self._looking is not None and self._looking not in self._frames:
-            self._looking = None
+        if self._looking is not None and self._frame_at(self._looking_line, self._looking) is None:
+            self._looking = self._looking_line = None
+
+    def _frame_at(self, line: int | None, step: int | None) -> dict[str, Any] | None:
+        """The frame received of `step` of the game (`line` None) or of variation `line`, or None."""
+        if step is None:
+            return None
+        if line is None:
+            return self._frames.get(step)
+        return self._lines.get(line, {}).get(step) if line in self._catalogue else None
 
     def _status(self, connected: bool, why: str | None) -> None:
         self._notify()
@@ -147,8 +191,19 @@ class Student:
 
     @property
     def step(self) -> int | None:
-        """The step shown (the teacher's, unless the student stepped back)."""
+        """The step shown (the teacher's, unless the student stepped back): of the variation shown, if any."""
         return self._looking if self._looking is not None else self._live
+
+    @property
+    def line(self) -> int | None:
+        """The index of the variation shown (the teacher's, unless the student looks elsewhere), or None: the game."""
+        return self._looking_line if self._looking is not None else self._live_line
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """The variations received: [{index, label, step, end, source, real}]."""
+        with self._lock:
+            return [dict(item) for item in self._catalogue.values()]
 
     @property
     def live(self) -> bool:
@@ -158,13 +213,19 @@ class Student:
     def state(self) -> dict[str, Any]:
         """Every synced trait of the student's widget (see the module docstring)."""
         with self._lock:
-            shown = self.step
-            frame = self._frames.get(shown) if shown is not None else None
+            line, shown = self.line, self.step
+            frame = self._frame_at(line, shown)
+            if frame is None and line is not None:  # the variation's frames are not here (yet): where it starts
+                line, shown = None, self._catalogue.get(line, {}).get("step", shown)
+                frame = self._frame_at(None, shown)
             state = dict(frame) if frame is not None else dict(IDLE)
             review = state.pop("class_review", None)
             state["review"] = review if self._review_open and review is not None else None
             if frame is not None:
-                state["step"], state["steps"] = shown, max(self._frames)
+                state["step"] = shown
+                state["steps"] = max(self._frames) if line is None else max(self._lines[line])
+                if self._sends_lines:
+                    state["variations"] = self._variations(line, shown)  # type: ignore[arg-type]
             quiz = self._quiz_state()
             if quiz is not None and quiz["reveal"] is None:
                 state["info"] = dict(HIDDEN_INFO)
@@ -176,6 +237,34 @@ class Student:
             state["quiz_state"] = quiz
             state["follow"] = self._follow()
             return state
+
+    def _variations(self, line: int | None, step: int) -> dict[str, Any] | None:
+        """The `variations` trait of the screen at `step` of the game (`line` None) or of variation `line`: the
+        variations received from steps up to there (the game's, up to where the variation starts), with their
+        moves as received; None on the game when there are none.
+        """
+        anchor = step if line is None else self._catalogue[line]["step"]
+        listed = [{**item, "events": self._events(index)} for index, item in self._catalogue.items()
+                  if item["step"] <= anchor]
+        if line is None and not listed:
+            return None
+        item = self._catalogue.get(line) if line is not None else None
+        main = (self._frames.get(anchor) or {}).get("events") or [] if item is not None else []
+        return {"current": line, "from_step": item["step"] if item else None, "label": item["label"] if item else None,
+                "source": item["source"] if item else None, "list": listed, "main": main, "editable": False,
+                "reason": LINES_REASON, "open_reason": None}
+
+    def _events(self, index: int) -> list[dict[str, Any]]:
+        """The moves of variation `index` as received (its last frame's events after the step it starts from)."""
+        frames = self._lines.get(index)
+        if not frames:
+            return []
+        start = self._catalogue[index]["step"]
+        return [e for e in frames[max(frames)].get("events") or [] if e["step"] > start]
+
+    def _label(self, line: int | None) -> str:
+        item = self._catalogue.get(line) if line is not None else None
+        return f" of {item['label']}" if item else ""
 
     def _quiz_state(self) -> dict[str, Any] | None:
         quiz = self._quiz
@@ -199,9 +288,12 @@ class Student:
             if self._looking is not None:
                 text = f"You are looking at step {self._looking}; your game is at step {self._live}"
         elif self._looking is None:
-            status, text = "live", f"Following the teacher at step {self._live}"
+            status, text = "live", f"Following the teacher at step {self._live}{self._label(self._live_line)}"
         else:
-            status, text = "looking", f"You are looking at step {self._looking}; the class is at step {self._live}"
+            status, text = "looking", (f"You are looking at step {self._looking}{self._label(self._looking_line)}; "
+                                       f"the class is at step {self._live}{self._label(self._live_line)}")
+        if self._away and self._leads:
+            text = f"{text}. {self._away}"
         if self._note:
             text = f"{text}. {self._note}"
         return {"status": status, "text": text, "live_step": self._live, "can_live": self._looking is not None,
@@ -211,15 +303,19 @@ class Student:
     # ---- requests -----------------------------------------------------------------------------
 
     def request(self, message: Any) -> None:
-        """A request from the student's widget: {"kind": "step", "to"}, {"kind": "live"},
-        {"kind": "quiz_answer", "index", "answer"}, {"kind": "act", "action"}; ClassError if refused.
+        """A request from the student's widget: {"kind": "step", "to"} (along the game or the variation shown),
+        {"kind": "line", "variation": an index or None (the game), "to"?}, {"kind": "live"},
+        {"kind": "quiz_answer", "index", "answer"}, {"kind": "act", "action"}; ClassError if refused (nothing
+        changes).
         """
         kind = message.get("kind") if isinstance(message, dict) else None
         with self._lock:
             if kind == "step":
                 self._request_step(message.get("to"))
+            elif kind == "line":
+                self._request_line(message.get("variation"), message.get("to"))
             elif kind == "live":
-                self._looking = None
+                self._looking = self._looking_line = None
             elif kind == "quiz_answer":
                 self._request_answer(message.get("index"), message.get("answer"))
             elif kind == "act":
@@ -230,7 +326,7 @@ class Student:
                 self._request_review(message.get("open"))
             else:
                 raise ClassError(f"{quote(kind)} is not something a class screen does "
-                                 "(it follows the teacher: step, live, quiz_answer, act, new_game, review)")
+                                 "(it follows the teacher: step, line, live, quiz_answer, act, new_game, review)")
         self._notify()
 
     def _request_review(self, open_: Any) -> None:
@@ -245,11 +341,56 @@ class Student:
         self._review_open = open_
 
     def _request_step(self, to: Any) -> None:
+        line = self.line
+        if line is not None and self._frame_at(line, self.step) is not None:
+            frames = self._lines[line]
+            if type(to) is int and to < self._catalogue[line]["step"] and to in self._frames:
+                self._look(None, to)  # before the variation starts: the game's step
+                return
+            if type(to) is not int or to not in frames:
+                raise ClassError(f"Cannot show step {quote(to)} of {self._catalogue[line]['label']}: it has steps "
+                                 f"{min(frames)} to {max(frames)}")
+            self._look(line, to)
+            return
         if type(to) is not int or to not in self._frames:
             last = max(self._frames, default=None)
             raise ClassError(f"Cannot show step {quote(to)}: the class has shown steps 0 to {last}"
                              if last is not None else "Nothing has been shown yet: wait for the teacher")
-        self._looking = None if to == self._live else to
+        self._look(None, to)
+
+    def _request_line(self, variation: Any, to: Any) -> None:
+        """Show variation `variation` (one received) at step `to` (default: its first move), or the game (None)
+        at step `to` (default: the class's step of the game).
+        """
+        if variation is None:
+            if to is None:
+                to = self._live if self._live_line is None else self._catalogue.get(self._live_line, {}).get(
+                    "step", self._live)
+            if type(to) is not int or to not in self._frames:
+                last = max(self._frames, default=None)
+                raise ClassError(f"Cannot show step {quote(to)} of the game: the class has shown steps 0 to {last}"
+                                 if last is not None else "Nothing has been shown yet: wait for the teacher")
+            self._look(None, to)
+            return
+        item = self._catalogue.get(variation) if type(variation) is int else None
+        frames = self._lines.get(variation) if item is not None else None
+        if not frames:
+            shown = ", ".join(str(i) for i in self._catalogue if self._lines.get(i))
+            raise ClassError(f"There is no variation {quote(variation)} on your screen"
+                             + (f": the variations you have are {shown}" if shown else ""))
+        if to is None:
+            to = min(item["step"] + 1, max(frames))
+        if type(to) is not int or to not in frames:
+            raise ClassError(f"Cannot show step {quote(to)} of {item['label']}: it has steps {min(frames)} to "
+                             f"{max(frames)}")
+        self._look(variation, to)
+
+    def _look(self, line: int | None, step: int) -> None:
+        """Look at `step` of the game or of variation `line` (live again if that is where the teacher is)."""
+        if (line, step) == (self._live_line, self._live):
+            self._looking = self._looking_line = None
+        else:
+            self._looking, self._looking_line = step, line
 
     def _request_answer(self, index: Any, answer: Any) -> None:
         quiz = self._quiz_state()
@@ -289,6 +430,12 @@ class Student:
     def go(self, step: int) -> None:
         """Look at `step` (one the class has shown)."""
         self.request({"kind": "step", "to": step})
+
+    def open_line(self, variation: int | None, to: int | None = None) -> None:
+        """Look at variation `variation` (an index of `lines`) at step `to` (default: its first move), or at the
+        game (None) at step `to` (default: the class's step of the game).
+        """
+        self.request({"kind": "line", "variation": variation, "to": to})
 
     def back_to_live(self) -> None:
         """Back to the teacher's step."""

@@ -10,22 +10,29 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..engine.actions import Steal
+from ..engine.errors import NeedleError
 from ..records.replay import Replay
 from .board import BoardWidget
 from .onloop import OnLoop, stop_following
 from .widget import NeedleWidget
 
-__all__ = ["SCREENS", "TableWidget", "board", "lead", "replay", "table"]
+__all__ = ["SCREENS", "TableWidget", "board", "lead", "position", "replay", "table"]
 
 
 class Lesson(Protocol):
-    """What `lead` needs of a classroom lesson: its replay, its step, and `go`."""
+    """What `lead` needs of a classroom lesson: its replay, its step, where it is (`position`: a lesson without
+    one follows the game only), and `go`.
+    """
 
     replay: Any
     step: int
 
-    def go(self, step: int) -> None:
-        """Move the class to `step`."""
+    @property
+    def position(self) -> tuple[int | None, int]:
+        """(None, the game's step) or (a variation's index, its step shown)."""
+
+    def go(self, step: int, line: int | None = None) -> None:
+        """Move the class to `step` of the game, or of variation `line`."""
 
 
 def board(room: Any, view: str = "teacher") -> BoardWidget:
@@ -40,18 +47,52 @@ def replay(record: Replay, **kwargs: Any) -> NeedleWidget:
 
 
 def lead(lesson: Lesson, **kwargs: Any) -> NeedleWidget:
-    """The teacher's widget of `lesson`: its replay from the teacher's perspective at the lesson's step; each
-    step it shows (from its browser or from Python) moves the class with `lesson.go(step)`.
+    """The teacher's widget of `lesson`: its replay from the teacher's perspective where the lesson is; each
+    step it shows (from its browser or from Python) moves the class with `lesson.go(step)`. A variation it
+    shows (opened from the move list, or played by "Play from here", which adds one) takes the class into it:
+    `lesson.go(step, line=index)`; back to the game, the class follows back.
     """
     kwargs.setdefault("perspective", "teacher")
     widget = NeedleWidget.from_replay(lesson.replay, step=lesson.step, **kwargs)
+    line, step = _at(lesson)
+    if line is not None:
+        try:
+            widget.open_line(line, step)
+        except NeedleError:
+            pass  # the widget shows the game at the step the variation starts from
 
-    def moved(change: dict[str, Any]) -> None:
-        if change["new"] != lesson.step:
-            lesson.go(change["new"])
+    def moved(_change: dict[str, Any]) -> None:
+        shown = position(widget, lesson.replay)
+        if shown is None or shown == _at(lesson):
+            return
+        if shown[0] is None:
+            lesson.go(shown[1])
+        else:
+            lesson.go(shown[1], line=shown[0])
 
-    widget.observe(moved, names=["step"])
+    widget.observe(moved, names=["step", "variations"])
     return widget
+
+
+def _at(lesson: Lesson) -> tuple[int | None, int]:
+    """Where `lesson` is (a lesson of the game only, without variations, has just its step)."""
+    return getattr(lesson, "position", None) or (None, lesson.step)
+
+
+def position(widget: NeedleWidget, replay: Replay) -> tuple[int | None, int] | None:
+    """Where `widget` is, as a lesson's position: (None, the game's step) or (a variation's index, its step);
+    None where the class cannot follow (a line or branch whose variation is not in the replay as the desk knows
+    it: gone, or being changed in Python meanwhile; a step of a branch before where it starts). Read from the
+    widget's desk, not its traits: a trait's observer runs before the widget's other traits are copied.
+    """
+    desk = widget._desk
+    index, step = desk.line_index, desk.session.step
+    if index is None:  # the game; or a line the desk has not found in the replay (gone, or being changed)
+        return (None, step) if desk.session is desk.home else None
+    variation = replay.variations[index]
+    if step < variation.step:
+        return None
+    return index, min(step, variation.end)
 
 
 class TableWidget(NeedleWidget):

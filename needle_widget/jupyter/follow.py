@@ -3,7 +3,9 @@
 
 The student's kernel holds no game: the client hands over its perspective's synced state (as the
 HTML export carries it) and takes the browser's requests; this widget copies the one into its
-traits and passes the other on.
+traits and passes the other on. In a lesson that holds variations its seat may open, the move list lists
+them as the widget's does; opening one and stepping along it ({"kind": "line"}, {"kind": "step"}) are the
+client's requests too.
 """
 
 from __future__ import annotations
@@ -76,6 +78,12 @@ class FollowWidget(ScreenWidget):
     def go(self, step: int) -> None:
         """Look at a step already received (the teacher goes on; `live()` returns)."""
         self._python({"kind": "step", "to": step})
+
+    def open_line(self, variation: int | None, to: int | None = None) -> None:
+        """Look at a variation received (an index of its `variations` list) at step `to` (default: its first
+        move), or at the game (None), as the browser's move list does; `live()` returns to the teacher.
+        """
+        self._python({"kind": "line", "variation": variation, "to": to})
 
     def live(self) -> None:
         """Back to the teacher's step."""

@@ -597,7 +597,17 @@ class Desk:
         if current is None:
             return None
         book = self.home.notes_book()
-        return book.variations.index(current["variation"]) if current["variation"] in book.variations else None
+        variations = book.variations
+        if current["variation"] in variations:
+            return variations.index(current["variation"])
+        # Told of a change before the desk's own copy follows it (a rename, a note, the branch's next move):
+        # the same line (`Replay.line` keeps it for a rename or a note), or the branch's moves so far.
+        if self._line is not None:
+            return next((k for k, v in enumerate(variations) if book.line(v) is current["line"]), None)
+        old, game = current["variation"], self.session.whole()
+        moves = tuple(Step.of(e) for e in game.history[old.step:])
+        return next((k for k, v in enumerate(variations)
+                     if (v.step, v.world, v.steps) == (old.step, old.world, moves)), None)
 
     def open_line(self, index: Any, to: Any = None) -> None:
         """Show the variation `index` (of the record's `variations`, one this screen's perspective may open)
@@ -626,7 +636,7 @@ class Desk:
         new.go(to)
         if home.playing:
             home.set_playing(False)
-        self._line = {"variation": variation, "stop": line.observe_notes(self._line_notes)}
+        self._line = {"variation": variation, "line": line, "stop": line.observe_notes(self._line_notes)}
         self.session = new
         self._analyses[id(new)] = Analysis(new)
 

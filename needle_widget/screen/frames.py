@@ -77,9 +77,16 @@ class Frames:
         """The frame of step `k` (0 to len(replay)); `hidden_reason` says why the other perspectives are closed."""
         if type(k) is not int or not 0 <= k <= len(self.replay):
             raise ArgumentError(f"There is no step {quote(k)}: the replay has steps 0 to {len(self.replay)}")
-        self._desk.back() if self._desk.line_index is not None else None
+        self.close_line()
         self._session.go(k)
         return self._frame(hidden_reason)
+
+    def close_line(self) -> None:
+        """Close the variation a `line_at` left open (the desk shows the game again): made frames hold no line
+        open, so the replay's variations may change meanwhile.
+        """
+        if self._desk.session is not self._desk.home:
+            self._desk.back()
 
     def lines(self) -> list[tuple[int, Variation]]:
         """The variations the perspective may open anywhere in the replay (in spoiler-free frames: each from
@@ -98,8 +105,7 @@ class Frames:
         if type(k) is not int or not variation.step <= k <= variation.end:
             raise ArgumentError(f"There is no step {quote(k)} in this variation: it has steps {variation.step} to "
                                 f"{variation.end}")
-        if self._desk.line_index is not None:
-            self._desk.back()
+        self.close_line()
         self._session.go(variation.step)
         self._desk.open_line(index, k)
         state = self._frame(hidden_reason)
