@@ -18,6 +18,7 @@ from needle_widget.engine.game import Game
 from needle_widget.engine.seats import PERSPECTIVES
 from needle_widget.players.sim import play_game
 from needle_widget.records.replay import Replay
+from needle_widget.screen import whatif
 from needle_widget.screen.desk import Desk
 from needle_widget.screen.session import Session
 from needle_widget.screen.synced import Synced
@@ -123,9 +124,18 @@ def test_spoiler_free_state_at_every_step_is_the_state_of_the_replay_cut_there(n
         assert state(walked) == before and walked.error["text"] == answer["error"]
 
 
+@pytest.fixture
+def small_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The graph at 24 worlds a point instead of 200: these tests compare two computations of the same figures
+    (the walked widget's and the cut replay's), which agree at any budget; the budget only made them slow
+    (a fresh widget at every step computes the graph up to it: 600 points of 200 play-outs each).
+    """
+    monkeypatch.setattr(whatif, "GRAPH_WORLDS", 24)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("perspective", PERSPECTIVES)
-def test_with_the_panels_open_the_state_at_every_step_is_the_cut_replays(perspective: Any) -> None:
+def test_with_the_panels_open_the_state_at_every_step_is_the_cut_replays(perspective: Any, small_graph: None) -> None:
     full = examples.load("found_early")
     walked = NeedleWidget.from_replay(full, perspective=perspective, spoilers=False)
     open_panels(walked, perspective)
@@ -143,7 +153,7 @@ def test_with_the_panels_open_the_state_at_every_step_is_the_cut_replays(perspec
 
 
 @pytest.mark.slow
-def test_on_a_long_replay_a_players_panels_at_a_few_steps_are_the_cut_replays() -> None:
+def test_on_a_long_replay_a_players_panels_at_a_few_steps_are_the_cut_replays(small_graph: None) -> None:
     full = examples.load("long_with_reshuffle")
     walked = NeedleWidget.from_replay(full, perspective=1, spoilers=False)
     open_panels(walked, 1)

@@ -217,3 +217,21 @@ def test_twins_an_exported_page_carries_the_lines_its_perspective_may_open_and_n
     assert line_state["variations"]["current"] == 1 and line_state["step"] == k + 1
     assert len(line_state["variations"]["main"]) == k and line_state["variations"]["editable"] is False
     assert "Real" not in json.dumps(states) and "Player 2's view" not in json.dumps(states)
+
+
+def test_frames_of_lines_of_one_length_each_narrate_their_own_moves() -> None:
+    """Lines of the same length opened one after another: each frame's events are its own line's (a closed
+    line's game may leave its id to the next one's: the events were once taken from the wrong line by it).
+    """
+    from needle_widget.screen import display
+    from needle_widget.screen.frames import Frames
+
+    r = examples.load("long_with_reshuffle")
+    start = r.branch(20)
+    for action in start.legal_actions()[:4]:
+        r.add_variation(20, [action])
+    frames = Frames(r, "teacher")
+    for _ in range(3):
+        for index, variation in frames.lines():
+            events = frames.line_at(index, 21)["events"]
+            assert events == display.events(r.line(variation).final_game, "teacher"), index

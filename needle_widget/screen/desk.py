@@ -371,7 +371,8 @@ class Analysis:
     def _point(self, key: tuple, k: int) -> Callable[[], dict[str, Any]]:
         seat, model, needle = key
         view = self._session.game_at(k).view(seat)
-        return lambda: whatif.graph_point(view, step=k, seed=k, model=model, needle=needle)
+        n = whatif.GRAPH_WORLDS
+        return lambda: whatif.graph_point(view, step=k, seed=k, model=model, needle=needle, n=n)
 
     def _job(self, name: tuple, compute: Callable[[], dict[str, Any]], cache: Any, key: Any, *,
              remember: bool = False, bounded: bool = True) -> Job:

@@ -52,8 +52,10 @@ class Synced:
         game = s.game_at(s.step)
         whole = s.whole()
         act_reason = s.act_reason()
-        key = (perspective, len(whole), id(whole))
-        if key != self._events_key:
+        # The game itself is in the key (held, not its id): a game gone (a variation closed) may leave its id
+        # to another, of the same length, whose events would then be taken for its.
+        key = (perspective, len(whole), whole)
+        if self._events_key is None or key[:2] != self._events_key[:2] or whole is not self._events_key[2]:
             self._events, self._events_key = display.events(whole, perspective), key
         offers: dict[str, Any] = {}
         features = dict(self._empty)
