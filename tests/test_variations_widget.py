@@ -235,3 +235,43 @@ def test_frames_of_lines_of_one_length_each_narrate_their_own_moves() -> None:
         for index, variation in frames.lines():
             events = frames.line_at(index, 21)["events"]
             assert events == display.events(r.line(variation).final_game, "teacher"), index
+
+
+@pytest.mark.parametrize(("seed", "watcher"), [(0, 0), (1, 1)])
+def test_twins_through_a_reshuffle_a_seats_lines_and_page_are_the_same(seed: int, watcher: int) -> None:
+    """Two games that differ only in a reshuffle's hidden order (tests/test_secrecy_reshuffle.py `twins`), with a
+    world drawn from the watching seat's view and one from the spectator's, each played on a move: the seat's
+    worlds, its synced states on the game and in both lines, and its exported page are identical; the teacher's
+    page differs (it sees the pile's order).
+    """
+    import warnings
+
+    from test_secrecy_reshuffle import twins
+
+    from needle_widget.apps.export import GuessableSeedWarning, to_html
+
+    for a, b, k in twins(seed, watcher, horizon=30):  # the games go on after each yield: keep their records
+        records, step = [a.replay(), b.replay()], k
+    assert records[0].steps != records[1].steps  # the reshuffle's recorded order differs
+    for r in records:
+        for seat in (watcher, "spectator"):
+            world = world_for(r, step, seat, seed=5)
+            moves = r.line(r.add_variation(step, [], world=world)).final_game.legal_actions()[:1]
+            r.remove_variation(-1)
+            r.add_variation(step, moves, world=world)
+    assert records[0].variations == records[1].variations
+    states = []
+    for r in records:
+        w = NeedleWidget.from_replay(r, perspective="teacher", step=step)
+        w.perspective = watcher
+        seen = [json.dumps(synced(w), sort_keys=True)]
+        for item in w.variations["list"]:
+            for k in range(item["step"], item["end"] + 1):
+                ok(w, kind="line", variation=item["index"], to=k)
+                seen.append(json.dumps(synced(w), sort_keys=True))
+        states.append(seen)
+    assert states[0] == states[1] and len(states[0]) == 5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GuessableSeedWarning)
+        pages = {p: [to_html(r, perspective=p) for r in records] for p in (watcher, "teacher")}
+    assert pages[watcher][0] == pages[watcher][1] and pages["teacher"][0] != pages["teacher"][1]

@@ -44,12 +44,15 @@ from ..engine.errors import quote as _quote
 from ..engine.seats import PERSPECTIVES, Perspective, player_name
 
 __all__ = [
-    "MAX_PROMPT_LENGTH", "MAX_TEXT_LENGTH", "QUESTION_KINDS", "Note", "NoteError", "NoteNotFound",
+    "MAX_NOTES", "MAX_PROMPT_LENGTH", "MAX_TEXT_LENGTH", "QUESTION_KINDS", "Note", "NoteError", "NoteNotFound",
     "NotePerspectiveError", "NoteQuestionError", "NoteStepError", "NoteTextError", "Question", "check_viewer",
+    "note_list",
 ]
 
 MAX_TEXT_LENGTH = 2000
 """The longest note text, in characters (a few paragraphs: a note is read beside the table)."""
+MAX_NOTES = 5000
+"""The most notes a replay keeps (about three for every action of the longest round), and a variation."""
 MAX_PROMPT_LENGTH = 500
 """The longest question prompt, in characters."""
 QUESTION_KINDS: dict[str, str] = {
@@ -230,3 +233,23 @@ class Note:
         if question is not None:
             question = Question.from_dict(question)
         return cls(data["step"], data["text"], data.get("perspective"), question)
+
+
+def note_list(items: Any, steps: int, most: int = MAX_NOTES) -> list[Note]:
+    """Notes (Notes or their dicts) checked, each at a step up to `steps`, at most `most` of them, in step
+    order (notes at one step in their order); a bad one raises its NoteError with its index ("note 3: ...").
+    """
+    if not isinstance(items, list):
+        raise ReplayError(f"notes: expected a list, got {type(items).__name__}")
+    if len(items) > most:
+        raise NoteError(f"notes: {len(items):,} notes, more than a replay keeps ({most})")
+    notes = []
+    for k, item in enumerate(items):
+        try:
+            note = item if isinstance(item, Note) else Note.from_dict(item)
+            if note.step > steps:
+                raise NoteStepError(f"note step {note.step} is out of range: this replay's steps are 0..{steps}")
+        except NoteError as error:
+            raise type(error)(f"note {k}: {error}") from None
+        notes.append(note)
+    return sorted(notes, key=lambda note: note.step)

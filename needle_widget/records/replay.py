@@ -91,7 +91,7 @@ from ..engine.paths import write_text
 from ..engine.result import Result
 from ..engine.rules import Rules
 from ..engine.seats import Perspective, as_named, as_seat
-from .notes import Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer
+from .notes import MAX_NOTES, Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer, note_list
 from .steps import Step, cards_of, play
 from .variations import MAX_VARIATIONS, Variation, VariationError, VariationNotFound, World, check_all
 
@@ -105,8 +105,6 @@ SNAPSHOT_EVERY = 8
 MAX_FILE_BYTES = 32 * 2**20
 """The largest replay file `Replay.load` reads (a round of `rules.MAX_TURNS` turns is about 5 MB)."""
 MAX_NAME_LENGTH = 100
-MAX_NOTES = 5000
-"""The most notes a replay keeps (about three for every action of the longest round)."""
 _TOP_KEYS = {"format", "version", "rules", "seed", "deck", "first_player", "players", "actions", "result"}
 _OPTIONAL_KEYS = {2: {"notes"}, 3: {"notes", "variations"}}
 """Top-level fields a version may have besides _TOP_KEYS."""
@@ -327,7 +325,7 @@ class Replay:
         result = data["result"]
         if result is not None and not isinstance(result, dict):
             raise ReplayError(f"result: {result!r} is neither null nor an object")
-        notes = _note_list(data.get("notes", []), len(steps))
+        notes = note_list(data.get("notes", []), len(steps))
         raw_variations = data.get("variations", [])
         if not isinstance(raw_variations, list):
             raise ReplayError(f"variations: expected a list, got {type(raw_variations).__name__}")
@@ -484,9 +482,7 @@ class Replay:
         """Replace a variation's notes (Notes or their dicts, at steps on its moves); a bad one changes nothing."""
         index = self._variation_index(which)
         old = self._variations[index]
-        checked = _note_list(list(notes), old.end) if not isinstance(notes, (str, bytes, dict, Note)) else None
-        if checked is None:
-            raise NoteError(f"notes must be a list of notes, not {notes!r}"[:200])
+        checked = self._checked_notes(notes, old.end)
         return self._put(index, Variation(old.step, old.steps, old.world, old.name, tuple(checked)))
 
     def promote(self, which: int | Variation) -> Variation:
@@ -712,10 +708,10 @@ class Replay:
         self._revision += 1
         self._observers.notify(self)
 
-    def _checked_notes(self, notes: Iterable[Note | dict]) -> list[Note]:
+    def _checked_notes(self, notes: Iterable[Note | dict], steps: int | None = None) -> list[Note]:
         if isinstance(notes, (str, bytes, dict, Note)) or not isinstance(notes, Iterable):
             raise NoteError(f"notes must be a list of notes, not {notes!r}"[:200])
-        return _note_list(list(notes), len(self.steps))
+        return note_list(list(notes), len(self.steps) if steps is None else steps)
 
     def _check_step(self, step: Any) -> None:
         if type(step) is not int or not 0 <= step <= len(self.steps):
@@ -789,24 +785,6 @@ def _variation_text(variation: dict) -> str:
     if notes:
         text += f', "notes": {_lines(notes, 2)}'
     return text + "}"
-
-
-def _note_list(items: Any, steps: int) -> list[Note]:
-    """Notes (Notes or their dicts) checked, with the index of a bad one, in step order."""
-    if not isinstance(items, list):
-        raise ReplayError(f"notes: expected a list, got {type(items).__name__}")
-    if len(items) > MAX_NOTES:
-        raise NoteError(f"notes: {len(items):,} notes, more than a replay keeps ({MAX_NOTES})")
-    notes = []
-    for k, item in enumerate(items):
-        try:
-            note = item if isinstance(item, Note) else Note.from_dict(item)
-            if note.step > steps:
-                raise NoteStepError(f"note step {note.step} is out of range: this replay's steps are 0..{steps}")
-        except NoteError as error:
-            raise type(error)(f"note {k}: {error}") from None
-        notes.append(note)
-    return sorted(notes, key=lambda note: note.step)
 
 
 def _check_name(name: str) -> None:

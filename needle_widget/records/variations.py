@@ -42,7 +42,7 @@ from ..engine.errors import quote as _quote
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.seats import Perspective, player_name
-from .notes import Note, NoteError, NoteStepError, check_viewer
+from .notes import Note, NoteStepError, check_viewer, note_list
 from .steps import Step, cards_of, play
 
 __all__ = ["MAX_NAME_LENGTH", "MAX_VARIATIONS", "MAX_VARIATION_STEPS", "Variation", "VariationError",
@@ -233,16 +233,10 @@ class Variation:
         if len(raw) > MAX_VARIATION_STEPS:
             raise VariationError(f"variation actions: {len(raw):,} moves, more than {MAX_VARIATION_STEPS:,}")
         steps = tuple(Step.from_dict(item, k) for k, item in enumerate(raw))
-        raw_notes = data.get("notes", [])
-        if not isinstance(raw_notes, list):
-            raise VariationError(f"variation notes: expected a list, got {type(raw_notes).__name__}")
-        notes = []
-        for k, item in enumerate(raw_notes):
-            try:
-                notes.append(Note.from_dict(item))
-            except NoteError as error:
-                raise type(error)(f"note {k}: {error}") from None
-        return cls(data["step"], steps, world, data.get("name"), tuple(sorted(notes, key=lambda n: n.step)))
+        step = data["step"]
+        end = step + len(steps) if type(step) is int else 0
+        notes = note_list(data.get("notes", []), end)
+        return cls(step, steps, world, data.get("name"), tuple(notes))
 
 
 def _seat_name(seat: Perspective) -> str:

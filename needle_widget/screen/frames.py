@@ -92,8 +92,8 @@ class Frames:
         """The variations the perspective may open anywhere in the replay (in spoiler-free frames: each from
         the step it starts at on), with their index in the replay's `variations`.
         """
-        return [(k, v) for k, v in enumerate(self.replay.variations)
-                if v in set(self.replay.variations_for(self.perspective, sampled_only=not self._session.spoilers))]
+        open_ = set(self.replay.variations_for(self.perspective, sampled_only=not self._session.spoilers))
+        return [(k, v) for k, v in enumerate(self.replay.variations) if v in open_]
 
     def line_at(self, index: int, k: int, hidden_reason: str | None = None) -> dict[str, Any]:
         """The frame of step `k` (from the variation's step to its end) of the variation `index` (one of

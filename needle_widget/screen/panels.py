@@ -161,6 +161,8 @@ class LinesPanel(_Panel):
     def __init__(self, desk: Desk) -> None:
         super().__init__(desk)
         self._events: dict[tuple, list[dict[str, Any]]] = {}
+        self._main_key: tuple | None = None
+        self._main_events: list[dict[str, Any]] = []
 
     def synced(self, perspective: Perspective) -> dict[str, Any]:
         """The variations shown to `perspective`, or None."""
@@ -174,7 +176,7 @@ class LinesPanel(_Panel):
         shown = next((item for item in items if item["index"] == current), None)
         if shown is None and current is not None:  # the branch's own line, not listed yet (no moves)
             shown = self._item(book, current, book.variations[current], perspective)
-        main = display.events(desk.home.whole(), perspective) if current is not None else []
+        main = self._main(perspective) if current is not None else []
         reason = desk.lines_editable(perspective)
         return {"variations": {
             "current": current, "from_step": shown["step"] if shown else None,
@@ -182,6 +184,16 @@ class LinesPanel(_Panel):
             "list": items, "main": main, "editable": reason is None, "reason": reason,
             "open_reason": desk.line_reason(),
         }}
+
+    def _main(self, perspective: Perspective) -> list[dict[str, Any]]:
+        """The game's events while a variation is shown, narrated once for each perspective and game (the
+        game itself in the key, held: not its id).
+        """
+        whole = self._desk.home.whole()
+        if self._main_key is None or self._main_key[0] != perspective or self._main_key[1] is not whole \
+                or self._main_key[2] != len(whole):
+            self._main_key, self._main_events = (perspective, whole, len(whole)), display.events(whole, perspective)
+        return self._main_events
 
     def _item(self, book: Any, index: int, variation: Any, perspective: Perspective) -> dict[str, Any]:
         key = (perspective, variation)
