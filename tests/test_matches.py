@@ -7,6 +7,7 @@ about 1% for a correct implementation and a fresh seed (the seed is fixed, so it
 from __future__ import annotations
 
 import csv
+import json
 import logging
 import math
 import os
@@ -24,6 +25,7 @@ from needle_widget.engine.errors import ArgumentError, NeedleError, TournamentEr
 from needle_widget.players import sim
 from needle_widget.review import review
 from needle_widget.review.matches import LuckScorer, ledger, match_score, tournament
+from needle_widget.review.story import seat_story
 
 Z99 = 2.5758293035489004
 """The two-sided 99% normal quantile."""
@@ -175,6 +177,28 @@ def test_the_ledger_values_every_decision_under_a_policy_it_cannot_trust() -> No
     fast = ledger(replay, 0, worlds=2, seed=1, policy=policy)
     full = review(replay, 0, worlds=2, seed=1, policy=policy)
     assert fast.valued == full.decisions and fast.luck_adjusted == pytest.approx(full.luck_adjusted, abs=1e-12)
+
+
+def test_a_review_given_the_ledger_s_valuations_is_the_review_without_them() -> None:
+    """A student's review after the record's figures (classroom.record.seat_review(known=...)): the decisions the
+    ledger valued are not valued again, and nothing in the review differs.
+    """
+    game = play_game(bots.RandomBot(seed=4), bots.GreedyBot(), seed=8)  # a seat that often differs from the policy
+    replay = game.replay()
+    fast = ledger(replay, 0, worlds=4, seed=5)
+    assert set(fast.valuations) <= {m.step for m in seat_story(replay, 0).moments} and len(fast.valuations) > 3
+    given = review(replay, 0, worlds=4, seed=5, known=fast.valuations)
+    assert json.dumps(given.to_dict(), sort_keys=True) == json.dumps(review(replay, 0, worlds=4, seed=5).to_dict(),
+                                                                     sort_keys=True)
+    step, some = next(iter(fast.valuations.items()))
+    for bad, why in (({step + 1: some}, "known\\[.*not a valuation"), ({step: "rows"}, "not a valuation"),
+                     ([some], "must map steps")):
+        with pytest.raises(ArgumentError, match=why):
+            review(replay, 0, worlds=4, seed=5, known=bad)
+    with pytest.raises(ArgumentError, match="on 8 worlds"):
+        review(replay, 0, worlds=8, seed=5, known=fast.valuations)
+    with pytest.raises(ArgumentError, match="ledger=True"):
+        review(replay, 0, worlds=4, seed=5, ledger=True, known=fast.valuations)
 
 
 def test_the_ledger_needs_a_finished_game() -> None:

@@ -387,7 +387,33 @@ def review_figures(seconds: float) -> list[Figure]:
             reviews(long, worlds=worlds, executor=pool)
             out.append(Figure(f"review: both seats, a 400-action game, {tag}, 2 processes",
                               time.perf_counter() - start, "s"))
-    return out
+    return out + record_figures(worlds)
+
+
+def record_figures(worlds: int) -> list[Figure]:
+    """What a class's finished game costs its room: the record's figures (the ledger), then the student's review,
+    which takes the decisions the ledger valued as they are (`known`), beside the same review valuing them
+    again (as before it could). A RandomBot seat against GreedyBot: a student who often plays otherwise than
+    the rollout policy, whose ledger values most decisions.
+    """
+    from ..classroom.record import seat_ledger, seat_review
+    from ..players.bots import GreedyBot, RandomBot
+    from ..players.sim import play_game
+
+    replay = play_game(RandomBot(seed=4), GreedyBot(), seed=8).replay().to_dict()
+    seat_review(replay, 0, 2)  # warm
+    start = time.perf_counter()
+    _, known = seat_ledger(replay, 0, worlds)
+    figures = time.perf_counter() - start
+    seat_review(replay, 0, worlds, known=known)
+    given = time.perf_counter() - start
+    start = time.perf_counter()
+    seat_ledger(replay, 0, worlds)
+    seat_review(replay, 0, worlds)
+    again = time.perf_counter() - start
+    return [Figure(f"class record: a finished game's figures ({worlds} worlds, RandomBot seat)", figures, "s"),
+            Figure("  then its student's review, the figures' decisions not valued again", given, "s"),
+            Figure("  the same, valuing them again", again, "s")]
 
 
 def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:

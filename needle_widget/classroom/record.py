@@ -29,10 +29,10 @@ from ..records.replay import Replay
 from ..review import DEFAULT_WORLDS, review
 from ..review.matches import ledger
 from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
-from ..review.values import score
+from ..review.values import Valuation, score
 from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
 
-__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "seat_figures", "seat_review", "review_state"]
+__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "seat_figures", "seat_ledger", "seat_review", "review_state"]
 
 RECORD_WORLDS = DEFAULT_WORLDS
 """Worlds per decision in the reviews behind the record's figures: the Review panel's default budget, so a
@@ -103,12 +103,22 @@ def seat_figures(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
     return mine.luck_adjusted, mine.skill, mine.luck
 
 
-def seat_review(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
-                seed: int = REVIEW_SEED) -> dict[str, Any]:
-    """The review of `seat` (the Review panel's `reviews[i]`, `screen.reviewpanel.review_dict`), from that seat's
-    story alone: what its student is shown of their own finished game. Runs on any executor.
+def seat_ledger(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
+                seed: int = REVIEW_SEED) -> tuple[tuple[float, float, float], dict[int, Valuation]]:
+    """`seat_figures`, and the decisions valued for them by step: the review (`seat_review(known=...)`) takes
+    those as they are instead of valuing them again. Runs on any executor.
     """
-    return review_dict(review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed), "ready")
+    mine = ledger(Replay.from_dict(replay), seat, worlds=worlds, seed=seed)
+    return (mine.luck_adjusted, mine.skill, mine.luck), dict(mine.valuations)
+
+
+def seat_review(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
+                seed: int = REVIEW_SEED, known: Mapping[int, Valuation] | None = None) -> dict[str, Any]:
+    """The review of `seat` (the Review panel's `reviews[i]`, `screen.reviewpanel.review_dict`), from that seat's
+    story alone: what its student is shown of their own finished game; `known`: the decisions `seat_ledger`
+    valued (the same review, sooner). Runs on any executor.
+    """
+    return review_dict(review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed, known=known), "ready")
 
 
 def review_state(reviewed: dict[str, Any], worlds: int = RECORD_WORLDS) -> dict[str, Any]:

@@ -30,7 +30,9 @@ from ..engine.errors import NeedleError, quote
 from ..engine.game import Game
 from ..engine.seats import seat_named
 from ..records.replay import Replay
+from ..review.values import Valuation
 from ..screen.frames import pack
+from ..screen.reviewpanel import REVIEW_SEED
 from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
 from .activities import ACTIVITIES, owner_of
 from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request, requests_of
@@ -45,7 +47,7 @@ from .link import Link
 from .listeners import Listeners
 from .match import Match
 from .notebooks import write_student
-from .record import Entry, Record, review_state, seat_figures, seat_review
+from .record import Entry, Record, review_state, seat_ledger, seat_review
 from .seal import derive, next_seq, seal, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
@@ -616,16 +618,18 @@ class Room:
         """Queue the figures of `entry` and then its student's review of the game."""
         worlds = self.record.worlds
 
-        def figured(result: tuple[float, float, float] | None) -> None:
+        def figured(result: tuple[tuple[float, float, float], dict[int, Valuation]] | None) -> None:
+            known = None
             with self._lock:
                 if result is None:
                     entry.failed = True
                 else:
-                    entry.adjusted, entry.skill, entry.luck = result
+                    (entry.adjusted, entry.skill, entry.luck), known = result
                 self._save_record()
-            self._jobs.submit(seat_review, (replay, entry.seat, worlds), lambda result: self._reviewed(entry, result))
+            self._jobs.submit(seat_review, (replay, entry.seat, worlds, REVIEW_SEED, known),
+                              lambda result: self._reviewed(entry, result))
 
-        self._jobs.submit(seat_figures, (replay, entry.seat, worlds), figured)
+        self._jobs.submit(seat_ledger, (replay, entry.seat, worlds), figured)
 
     def _reviewed(self, entry: Entry, result: dict[str, Any] | None) -> None:
         """A student's review of their game is ready: kept, and sent if their screen shows that game."""

@@ -29,9 +29,9 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.errors import ArgumentError, TournamentError, quote
@@ -44,7 +44,7 @@ from ..players.bots import GreedyBot
 from ..players.sim import Tournament
 from ..records.replay import Replay
 from .story import check_seat, seat_story
-from .values import Settings, mean, score, value_decision
+from .values import Settings, Valuation, mean, score, value_decision
 
 __all__ = ["MATCH_WORLDS", "SeatLedger", "LuckScorer", "ledger", "match_score", "tournament"]
 
@@ -70,6 +70,8 @@ class SeatLedger:
     end: float
     valued: int
     """How many of the seat's decisions were valued (the others' skill is 0 without valuing them)."""
+    valuations: Mapping[int, Valuation] = field(default_factory=dict, repr=False, compare=False)
+    """Those decisions' valuations by step: the very ones the review makes of them (`review(known=...)`)."""
 
     @property
     def luck_adjusted(self) -> float:
@@ -103,18 +105,17 @@ def ledger(replay: Replay, seat: int, *, worlds: int, seed: int, model: Any = No
     settings = Settings(worlds, seed, model, policy)
     rollout = GreedyBot() if policy is None else policy
     trusted = is_trusted(rollout)
-    start, skills, valued = None, [], 0
+    start, skills, valued = None, [], {}
     for k, moment in enumerate(story.moments):
         if k and trusted and moment.action == rollout.choose_trusted(replay.game_at(moment.step).player_view(seat)):
             continue
-        v = value_decision(moment.view, moment.action, settings, f"{seat} {moment.step}")
-        valued += 1
+        v = valued[moment.step] = value_decision(moment.view, moment.action, settings, f"{seat} {moment.step}")
         reference = mean(v.reference)
         skills.append(mean(v.rows[v.chosen]) - reference)
         if k == 0:
             start = reference
     end = score(story.result, seat)
-    return SeatLedger(seat, end if start is None else start, math.fsum(skills), end, valued)
+    return SeatLedger(seat, end if start is None else start, math.fsum(skills), end, len(valued), valued)
 
 
 def match_score(mine: SeatLedger, theirs: SeatLedger) -> float:

@@ -18,7 +18,7 @@ import math
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
@@ -295,9 +295,10 @@ class Reviewer:
 
     def __init__(self, replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0,
                  model: Any = None, policy: Any = None, more: int = MORE, ledger: bool = False,
-                 thresholds: Any = None) -> None:
+                 thresholds: Any = None, known: Mapping[int, Valuation] | None = None) -> None:
         self.settings = self.settings_for(worlds, seed, model, policy, more, ledger, thresholds)
         self.story: SeatStory = seat_story(replay, seat)
+        self._known = self._check_known(known)
         self._valued: list[tuple[Valuation, Valuation | None]] = []
         self._entries: list[Entry] = []
         self._end: tuple[float, ...] | None = None
@@ -322,6 +323,24 @@ class Reviewer:
         bars = None if thresholds is None else marks.custom_thresholds(thresholds)
         return Settings(n, secrets.randbits(63) if seed is None else seed, model, policy, more, ledger, bars)
 
+    def _check_known(self, known: Mapping[int, Valuation] | None) -> dict[int, Valuation]:
+        """`known` checked against the story: each a valuation of one of the seat's decisions, of its chosen
+        action, on the settings' number of worlds (ArgumentError naming the first that is not).
+        """
+        if known is None:
+            return {}
+        if not isinstance(known, Mapping):
+            raise ArgumentError(f"known must map steps to valuations (a ledger's), not {quote(known)}")
+        if known and self.settings.ledger:
+            raise ArgumentError("known valuations are a full review's: not for a review with ledger=True")
+        chosen = {m.step: m.action for m in self.story.moments}
+        for step, v in known.items():
+            if (not isinstance(v, Valuation) or step not in chosen or not v.rows
+                    or len(v.rows[0]) != self.settings.worlds or v.candidates[v.chosen] != chosen[step]):
+                raise ArgumentError(f"known[{quote(step)}] is not a valuation of the seat's decision at that step "
+                                    f"on {self.settings.worlds} worlds")
+        return dict(known)
+
     @property
     def done(self) -> bool:
         """Whether every decision (and an unfinished game's last position) has been valued."""
@@ -330,7 +349,8 @@ class Reviewer:
     def jobs(self) -> list[Callable[[], Any]]:
         """What is left to compute, in order, as picklable calls (for an executor); give each result to `add`."""
         story, settings = self.story, self.settings
-        out: list[Callable[[], Any]] = [partial(decide, m.view, m.action, settings, f"{story.seat} {m.step}")
+        out: list[Callable[[], Any]] = [partial(decide, m.view, m.action, settings, f"{story.seat} {m.step}",
+                                                self._known.get(m.step))
                                         for m in story.moments[len(self._valued):]]
         if story.result is None and self._end is None:
             out.append(partial(value_now, story.end_view, settings, f"{story.seat} end {story.length}"))
@@ -426,7 +446,8 @@ def reviews(replay: Replay, seats: Sequence[int] = (0, 1), *, executor: Executor
 
 
 def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | None = 0, model: Any = None,
-           policy: Any = None, more: int = MORE, ledger: bool = False, thresholds: Any = None) -> Review:
+           policy: Any = None, more: int = MORE, ledger: bool = False, thresholds: Any = None,
+           known: Mapping[int, Valuation] | None = None) -> Review:
     """Review `seat`'s decisions (0: Player 1, 1: Player 2) in a recorded game, finished or not.
 
     Each decision is valued over `worlds` worlds sampled from the seat's own view (default
@@ -443,9 +464,12 @@ def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | 
 
     `thresholds`: the marks' thresholds in points of win chance, a teacher's choice (inaccuracy, mistake,
     blunder; default (3, 6, 12): docs/REVIEW.md says how those were chosen).
+
+    `known`: decisions already valued at the same settings, by step (a ledger's `SeatLedger.valuations`,
+    `review.matches.ledger`): taken as they are instead of being valued again; the review is the same.
     """
     return Reviewer(replay, seat, worlds=worlds, seed=seed, model=model, policy=policy, more=more,
-                    ledger=ledger, thresholds=thresholds).run()
+                    ledger=ledger, thresholds=thresholds, known=known).run()
 
 
 def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None = None, seed: int = 0,
@@ -470,14 +494,15 @@ def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None
     return _entry(moment, decide(view, action, settings, f"{view['perspective']} {step}"), settings.thresholds)
 
 
-def decide(view: dict[str, Any], chosen: Action, settings: Settings,
-           key: str) -> tuple[Valuation, Valuation | None]:
-    """A decision valued on `settings.worlds` worlds, and again on `settings.more` times as many (at most
-    MAX_WORLDS) when its mark is in doubt (None if not). A `settings.policy` that raises gives a BotError
-    naming it and the decision, the bot's exception chained.
+def decide(view: dict[str, Any], chosen: Action, settings: Settings, key: str,
+           base: Valuation | None = None) -> tuple[Valuation, Valuation | None]:
+    """A decision valued on `settings.worlds` worlds (`base` if it was already), and again on `settings.more`
+    times as many (at most MAX_WORLDS) when its mark is in doubt (None if not). A `settings.policy` that
+    raises gives a BotError naming it and the decision, the bot's exception chained.
     """
     try:
-        base = value_decision(view, chosen, settings, key)
+        if base is None:
+            base = value_decision(view, chosen, settings, key)
         if settings.more and not settings.ledger and _in_doubt(base, settings.thresholds):
             more = min(settings.more * settings.worlds, MAX_WORLDS)
             return base, value_decision(view, chosen, settings, f"{key} more", more)
