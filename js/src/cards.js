@@ -1,7 +1,7 @@
 // One playing card: a face (rank, suit symbol and suit letter), a back, or a needle slot.
 // Suits differ by shape, letter and colour (Okabe-Ito colours: safe for colour blindness).
 
-import { h, s } from "./dom.js";
+import { h, memo, s } from "./dom.js";
 
 export const SUITS = {
   C: { name: "clubs", symbol: "♣" },
@@ -53,20 +53,20 @@ export function sameCard(a, b) {
 }
 
 export function suitIcon(suit, cls = "nw-suit-icon") {
-  return s(
+  return memo(`suit ${suit} ${cls}`, [], () => s(
     "svg",
     { class: cls, viewBox: "0 0 100 100", "aria-hidden": "true", focusable: "false" },
     (SUIT_PATHS[suit] || []).map((d) => s("path", { d })),
-  );
+  ));
 }
 
 function faceContent(code) {
   const { rank, suit } = parseCode(code);
   const symbol = SUITS[suit] ? SUITS[suit].symbol : "";
   return [
-    h("span", { class: "nw-corner", "aria-hidden": "true" },
-      h("span", { class: "nw-rank" }, rank), h("span", { class: "nw-pip" }, symbol)),
-    h("span", { class: "nw-center", "aria-hidden": "true" }, suitIcon(suit)),
+    memo(`corner ${rank} ${suit}`, [], () => h("span", { class: "nw-corner", "aria-hidden": "true" },
+      h("span", { class: "nw-rank" }, rank), h("span", { class: "nw-pip" }, symbol))),
+    memo(`centre ${suit}`, [], () => h("span", { class: "nw-center", "aria-hidden": "true" }, suitIcon(suit))),
     h("span", { class: "nw-letter", "aria-hidden": "true" }, suit),
   ];
 }

@@ -52,6 +52,64 @@ export function s(tag, props, ...children) {
   return el;
 }
 
+/**
+ * Parts of a view that stay the same from one render to the next (a move of the list, a card's face) are
+ * built once while a mount renders (`withMemo`): `memo(key, deps, build)` builds the element the first time,
+ * and after that, while every one of `deps` is the same (===), hands back a stand-in that `morph` leaves
+ * alone where the live DOM already holds that element, and fills from the element built where it does not.
+ * Outside `withMemo` (the views called on their own, as the tests do) it only builds: the views stay pure.
+ */
+let memos = null;
+
+export function memo(key, deps, build) {
+  if (memos === null) return build();
+  const hit = memos.entries.get(key);
+  memos.used.add(key);
+  if (hit && hit.deps.length === deps.length && hit.deps.every((d, i) => d === deps[i])) {
+    const stand = document.createElementNS(hit.node.namespaceURI, hit.node.localName);
+    const k = hit.node.getAttribute("data-key");
+    if (k !== null) stand.setAttribute("data-key", k);
+    stand.setAttribute("data-nw-memo", "");
+    stand.__nwMemo = hit.token;
+    stand.__nwFull = hit.full;
+    return stand;
+  }
+  const node = expand(build());
+  const token = {};
+  node.__nwMemo = token;
+  const built = node.cloneNode(true);
+  memos.entries.set(key, {
+    deps, node: built, token, full() {
+      const copy = built.cloneNode(true);
+      copy.__nwMemo = token;
+      return copy;
+    },
+  });
+  return node;
+}
+
+/** `node` with every stand-in of `memo` in it (or itself one) replaced by the element it stands for: what
+ * goes into the live DOM whole, not through `morph`. */
+export function expand(node) {
+  if (node.nodeType !== 1) return node;
+  if (node.__nwFull) return node.__nwFull();
+  for (const stand of node.querySelectorAll("[data-nw-memo]")) stand.replaceWith(stand.__nwFull());
+  return node;
+}
+
+/** `render()` with `memo` keeping its parts in `cache` (a Map of one mount's): what this render did not use
+ * is dropped, so the cache holds one screen's parts at most. */
+export function withMemo(cache, render) {
+  const outer = memos;
+  memos = { entries: cache, used: new Set() };
+  try {
+    return render();
+  } finally {
+    for (const key of cache.keys()) if (!memos.used.has(key)) cache.delete(key);
+    memos = outer;
+  }
+}
+
 /** Text only screen readers read. */
 export function srOnly(text) {
   return h("span", { class: "nw-sr" }, text);

@@ -4,6 +4,7 @@ import "./style.css";
 import { renderApp } from "./app.js";
 import { activeElementOf, followTheme } from "./host.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
+import { expand, withMemo } from "./dom.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
 import { DEFAULTS, FOLLOW_TRAITS, TRAITS, VIEW_NAMES } from "./shared.js";
@@ -61,6 +62,7 @@ export function mount(model, el) {
   let scheduled = false;
   let disposed = false;
   let shownStep = null;
+  const parts = new Map(); // what `memo` keeps between renders (dom.js)
 
   // Every request carries an id; Python's `answer` names it. The latest step asked for (`asked`)
   // is what keys step from until Python has answered it; meanwhile the view shows the state
@@ -138,9 +140,9 @@ export function mount(model, el) {
     ui = syncUi(ui, state, { answered: ids.answered, answer: model.get("answer") });
     const key = focusedKey();
     root.style.setProperty("--nw-scale", String(Number(state.scale) > 0 ? state.scale : 1));
-    const next = renderApp(state, ui);
+    const next = withMemo(parts, () => renderApp(state, ui));
     if (root.firstChild) morph(root.firstChild, next);
-    else root.appendChild(next);
+    else root.appendChild(expand(next));
     restoreFocus(key, previousStep);
     const stepChanged = state.step !== shownStep;
     shownStep = state.step;

@@ -2,6 +2,8 @@
 // stay (focus, scroll position, a slider being dragged, the aria-live line).
 // Children are matched by data-key when they have one, else by position and tag.
 
+import { expand } from "./dom.js";
+
 const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") : null);
 
 function syncAttributes(from, to) {
@@ -61,7 +63,7 @@ function syncChildren(from, to) {
       else from.insertBefore(match, cursor);
       morph(match, node);
     } else {
-      from.insertBefore(node, cursor);
+      from.insertBefore(expand(node), cursor);
     }
   }
   while (cursor) {
@@ -71,14 +73,18 @@ function syncChildren(from, to) {
   }
 }
 
-/** Make `from` (live) look like `to` (new, same tag). `to` may be consumed. */
+/** Make `from` (live) look like `to` (new, same tag). `to` may be consumed. A stand-in of `memo`
+ * (dom.js) leaves alone the live element built from the same memo, and is filled from it elsewhere. */
 export function morph(from, to) {
   if (from.nodeType !== 1) {
     if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
     return from;
   }
+  if (to.__nwMemo !== undefined && from.__nwMemo === to.__nwMemo) return from;
+  if (to.__nwFull) to = to.__nwFull();
   syncAttributes(from, to);
   syncChildren(from, to);
   syncValue(from, to);
+  from.__nwMemo = to.__nwMemo;
   return from;
 }

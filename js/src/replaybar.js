@@ -2,7 +2,7 @@
 // the live narration line and the list of events (click one to jump to it). The replay feature
 // keeps the current event in sight in the list as the step changes.
 
-import { h } from "./dom.js";
+import { h, memo } from "./dom.js";
 import { icon } from "./icons.js";
 import { isClassScreen } from "./names.js";
 import { noteMark, noteSteps, noteTicks } from "./notes.js";
@@ -62,6 +62,11 @@ function stepButton(key, label, iconName, to, disabled) {
   );
 }
 
+/** What a move's review marks show, as one string (a `memo` dependency). */
+function marksKey(marks) {
+  return marks ? marks.map((m) => `${m.label} ${m.seat} ${m.mark} ${m.words}`).join("|") : "";
+}
+
 function eventList(state) {
   const { step } = state;
   const current = currentLine(state);
@@ -76,13 +81,16 @@ function eventList(state) {
   for (const ev of items) {
     const newTurn = ev.turn !== lastTurn;
     lastTurn = ev.turn;
-    rows.push(moveRow(ev, {
+    const current = ev.step === step && (!inLine || step <= lines.from_step);
+    const marks = marked.get(ev.step);
+    const noteHere = noted.has(ev.step);
+    rows.push(memo(`ev-${ev.step}`, [ev, inLine, current, newTurn, marksKey(marks), noteHere], () => moveRow(ev, {
       key: `ev-${ev.step}`,
       request: inLine ? { kind: "line", variation: null, to: ev.step } : { kind: "step", to: ev.step },
-      current: ev.step === step && (!inLine || step <= lines.from_step),
+      current,
       newTurn,
-      extra: [marked.has(ev.step) ? eventMarks(marked.get(ev.step)) : null, noted.has(ev.step) ? noteMark() : null],
-    }));
+      extra: [marks ? eventMarks(marks) : null, noteHere ? noteMark() : null],
+    })));
     rows.push(...variationsAt(state, ev.step));
   }
   return h("ol", { class: "nw-events", "aria-label": "Moves" }, rows);

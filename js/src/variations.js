@@ -2,7 +2,7 @@
 // step, lichess style, the bar of the variation shown (back to the game; the teacher's promote, demote,
 // remove and rename), and the keys that switch lines ([ and ]). Pure: state in, nodes or requests out.
 
-import { h } from "./dom.js";
+import { h, memo } from "./dom.js";
 import { playerName, playerShort } from "./names.js";
 
 /** The `variations` trait, or null. */
@@ -83,12 +83,14 @@ export function variationsAt(state, step) {
     const moves = item.events.map((ev) => {
       const newTurn = ev.turn !== lastTurn;
       lastTurn = ev.turn;
-      return moveRow(ev, {
-        key: `line-${item.index}-${ev.step}`,
+      const key = `line-${item.index}-${ev.step}`;
+      const current = shown && ev.step === state.step && state.step > item.step;
+      return memo(key, [ev, shown, current, newTurn], () => moveRow(ev, {
+        key,
         request: shown ? { kind: "step", to: ev.step } : { kind: "line", variation: item.index, to: ev.step },
-        current: shown && ev.step === state.step && state.step > item.step,
+        current,
         newTurn,
-      });
+      }));
     });
     const label = `${item.label}: ${item.source}`;
     return h(
