@@ -452,6 +452,10 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     game = _midgame()
     for perspective in PERSPECTIVES:
         report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda p=perspective: game.view(p), seconds / 4))
+    from ..screen.display import table
+
+    report(per_call(f"a screen's table ('teacher') at turn {game.turn}, its events apart",
+                    lambda: table(game, "teacher"), seconds / 4))
     from ..inference.knowledge import opponent_needle_odds, own_needle_odds
 
     mine = game.player_view(0)

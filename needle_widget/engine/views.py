@@ -74,8 +74,9 @@ def _event(event: Event, index: int, perspective: Perspective) -> dict[str, Any]
     return out
 
 
-def view(game: Game, perspective: Perspective) -> dict[str, Any]:
-    """What `perspective` may see of `game`, as a JSON-ready dict.
+def view(game: Game, perspective: Perspective, *, history: bool = True) -> dict[str, Any]:
+    """What `perspective` may see of `game`, as a JSON-ready dict (without "history" if `history` is False: a
+    screen that lists the events apart needs only the rest, and the history grows with every action).
 
     Keys: perspective, phase, turn, to_move, first_player, max_turns, rules,
     pile_size, discard_pile (bottom first), scores, players (per player:
@@ -124,7 +125,7 @@ def view(game: Game, perspective: Perspective) -> dict[str, Any]:
         "discard_pile": _codes(g.discard_pile),
         "scores": list(g.scores),
         "players": players,
-        "history": [_event(e, k, perspective) for k, e in enumerate(g.history)],
+        "history": [_event(e, k, perspective) for k, e in enumerate(g.history)] if history else None,
         "legal_actions": [a.to_dict() for a in g.legal_actions()] if acts else [],
         "refusals": refusals(g) if acts else {},
         "result": g.result.to_dict() if g.result else None,
@@ -134,6 +135,8 @@ def view(game: Game, perspective: Perspective) -> dict[str, Any]:
         out["reshuffles"] = g.reshuffles
     if perspective == "teacher":
         out["draw_pile"] = _codes(g.draw_pile)
+    if not history:
+        del out["history"]
     return out
 
 

@@ -36,8 +36,7 @@ def table(game: Game, perspective: Perspective) -> dict[str, Any]:
     with a label on each legal action, points on each legal set, the end in words, and on each
     player `new_cards`: the cards of a hand shown that entered it this turn (the widget marks them).
     """
-    data = view(game, perspective)
-    data.pop("history")
+    data = view(game, perspective, history=False)
     labelled = []
     for raw in data["legal_actions"]:
         action = from_dict(raw)
