@@ -21,6 +21,16 @@ function views() {
   return out;
 }
 
+/** Every view of `views()` rendered (once: two tests read them). */
+let rendered = null;
+function renderedViews() {
+  if (rendered === null) {
+    const ui = initialUi();
+    rendered = views().map((state) => renderApp(state, ui));
+  }
+  return rendered;
+}
+
 describe("the features list", () => {
   it("names each feature once, in one word, with a slice only where it reduces one", () => {
     const names = FEATURES.map((f) => f.name);
@@ -34,10 +44,9 @@ describe("the features list", () => {
   });
 
   it("routes every data-ui action a view renders to the feature named before its first dash", () => {
-    const ui = initialUi();
     let seen = 0;
-    for (const state of views()) {
-      for (const el of renderApp(state, ui).querySelectorAll("[data-ui]")) {
+    for (const view of renderedViews()) {
+      for (const el of view.querySelectorAll("[data-ui]")) {
         const action = JSON.parse(el.getAttribute("data-ui"));
         const f = featureOf(action.ui);
         expect(f && f.reduce, action.ui).toBeTruthy();
@@ -49,10 +58,9 @@ describe("the features list", () => {
   });
 
   it("has a handler for every data-input a view renders", () => {
-    const ui = initialUi();
     const kinds = new Set();
-    for (const state of views()) {
-      for (const el of renderApp(state, ui).querySelectorAll("[data-input]")) kinds.add(el.getAttribute("data-input"));
+    for (const view of renderedViews()) {
+      for (const el of view.querySelectorAll("[data-input]")) kinds.add(el.getAttribute("data-input"));
     }
     expect(kinds.size).toBeGreaterThan(3);
     for (const kind of kinds) expect(inputHandler("change", kind), kind).toBeTypeOf("function");

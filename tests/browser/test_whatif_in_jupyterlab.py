@@ -187,7 +187,7 @@ def elapsed(page: Page, mark: str, click: str) -> float:
     return round(page.evaluate("([m, c]) => window.__nw.marks[m] - window.__nw.clicks[c]", [mark, click]), 1)
 
 
-def step_latency(page: Page, start: int, presses: int = 20) -> dict[str, float | int]:
+def step_latency(page: Page, start: int, presses: int = 8) -> dict[str, float | int]:
     """Press → every 150 ms from `start` (the widget focused); ms from each key to its step in `.nw-live`."""
     root = widget_root(page)
     live = root.locator(".nw-live")
@@ -434,7 +434,7 @@ def test_what_if_in_jupyterlab(jupyter: dict, page: Page) -> None:
     root.focus()
     page.keyboard.press("Home")
     figures["panels_closed"] = step_latency(page, 0)
-    assert state(page, 1)[:2] == ["replay", "20"]
+    assert state(page, 1)[:2] == ["replay", "8"]
     assert state(page, 2) == ["None", "None"]
 
     # ---- save the record (the game is shown: w.replay is its record), load it into a new widget ---------------
