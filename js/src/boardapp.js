@@ -3,7 +3,7 @@
 
 import "./board.css";
 import { renderBoard } from "./boardview.js";
-import { activeElementOf, followTheme } from "./host.js";
+import { activeElementOf, followTheme, nextInstance } from "./host.js";
 import { passesThrough } from "./keys.js";
 import { morph } from "./morph.js";
 import { requestIds } from "./requests.js";
@@ -20,7 +20,6 @@ function parseJson(text) {
   }
 }
 
-let instances = 0;
 
 /** Render the board for `model` into `el`; returns the cleanup. */
 export function mountBoard(model, el) {
@@ -33,7 +32,7 @@ export function mountBoard(model, el) {
   el.appendChild(root);
   const theme = followTheme(root);
 
-  const uid = `nb${++instances}`;
+  const uid = `nb${nextInstance()}`;
   const ids = requestIds(model.get("answer"));
   let dismissed = null;
   let scheduled = false;

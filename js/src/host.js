@@ -80,3 +80,12 @@ export function followTheme(root) {
     },
   };
 }
+
+/** The widgets mounted in this page so far, counted on the page (`globalThis`), not in this module: a host may
+ * load the module once for each widget (JupyterLab does), and the ids made from the count must differ between the
+ * widgets of one page (two "nw1-discards" would point every aria-controls at the first). */
+export function nextInstance() {
+  const key = "__needleWidgetMounts";
+  globalThis[key] = (globalThis[key] || 0) + 1;
+  return globalThis[key];
+}

@@ -2,7 +2,7 @@
 
 import "./style.css";
 import { renderApp } from "./app.js";
-import { activeElementOf, followTheme } from "./host.js";
+import { activeElementOf, followTheme, nextInstance } from "./host.js";
 import { isStepKey, keyRequest, passesThrough } from "./keys.js";
 import { expand, withMemo } from "./dom.js";
 import { morph } from "./morph.js";
@@ -34,7 +34,6 @@ export function readState(model) {
   return state;
 }
 
-let instances = 0;
 
 function parseJson(text) {
   try {
@@ -57,7 +56,7 @@ export function mount(model, el) {
   // The host's theme (marimo's dark one has no JupyterLab variables): data-nw-theme, for style.css.
   const theme = followTheme(root);
 
-  let ui = initialUi(`nw${++instances}`);
+  let ui = initialUi(`nw${nextInstance()}`);
   let state = readState(model);
   let scheduled = false;
   let disposed = false;

@@ -3,7 +3,7 @@
 // The table feature: the table and the controls (controls.js) on the board; its UI slice `ui.table`
 // holds the cards selected in the hand and whether the discard history is open.
 
-import { h } from "./dom.js";
+import { h, srOnly } from "./dom.js";
 import { cardBack, cardFace, emptySlot, hiddenNeedle, sameCard } from "./cards.js";
 import { playerName, seatName } from "./names.js";
 import { renderControls, selectedCards } from "./controls.js";
@@ -213,8 +213,11 @@ function centre(state, ui, needles) {
     "div",
     { class: "nw-status" },
     h("span", { class: "nw-status-line" }, statusText(state)),
-    h("span", { class: "nw-scoreline", "aria-label": `Score: ${playerName(0)} ${t.scores[0]}, ${playerName(1)} ${t.scores[1]}` },
-      `${t.scores[0]} – ${t.scores[1]}`),
+    // A plain span's aria-label is not read (ARIA prohibits naming it): the words are in its text, for screen
+    // readers only, and the figures are for the eye.
+    h("span", { class: "nw-scoreline" },
+      h("span", { "aria-hidden": "true" }, `${t.scores[0]} – ${t.scores[1]}`),
+      srOnly(`Score: ${playerName(0)} ${t.scores[0]}, ${playerName(1)} ${t.scores[1]}`)),
   );
   const history =
     discardsOpen(ui) && discards.length

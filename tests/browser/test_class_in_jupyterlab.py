@@ -15,6 +15,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS
 from .test_widget_in_jupyterlab import kernel_eval, open_notebook, set_theme, widget_root
 
@@ -80,6 +81,7 @@ def shoot(page: Page, root: Locator, name: str, *more: tuple[Locator, str], rest
         for part, label in shots:
             part.evaluate("e => e.scrollIntoView({block: 'start'})")
             part.screenshot(path=str(ARTIFACTS / f"class-{label}-{'dark' if in_dark else 'light'}.png"))
+            audit(page, part, f"class-{label}-{'dark' if in_dark else 'light'}")
     if restore:
         set_theme(page, dark=dark)
     return [str(ARTIFACTS / f"class-{label}-{theme}.png") for _, label in shots for theme in ("light", "dark")]

@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from needle_widget import examples
 
+from .axe import audit
 from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::needle_widget.apps.export.GuessableSeedWarning")
@@ -110,6 +111,7 @@ def test_the_exported_file_steps_from_disk_with_no_network(browser: Browser, exp
     assert asked == [] and errors == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "export-light.png"), full_page=True)
+    audit(page, page.locator(".nw-root"), "export-light")
     page.context.close()
 
 
@@ -127,6 +129,7 @@ def test_the_exported_file_autoplays_and_follows_a_dark_system_theme(browser: Br
     assert asked == [] and errors == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "export-dark.png"), full_page=True)
+    audit(page, page.locator(".nw-root"), "export-dark")
     page.context.close()
 
 

@@ -10,6 +10,7 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS
 from .test_quiz_in_jupyterlab import kernel
 from .test_widget_in_jupyterlab import open_notebook, set_theme, widget_root
@@ -57,6 +58,7 @@ def shoot_part(page: Page, part: Locator, name: str) -> list[str]:
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"looks-{name}-{theme}.png"
         part.screenshot(path=str(path))
+        audit(page, part, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)
     return paths

@@ -26,6 +26,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from needle_widget import Game
 
+from .axe import audit
 from .conftest import ARTIFACTS, REQUIRED, _free_port, stop_server, wait_until_up
 from .test_keys_and_picture import _compare, _first_row_pixel, _png_size
 from .test_widget_in_jupyterlab import PLAY_DECK
@@ -306,6 +307,7 @@ def shoot(page: Page, root: Locator, name: str) -> None:
     page.wait_for_timeout(150)
     page.screenshot(path=str(ARTIFACTS / f"marimo-{name}-page.png"))
     root.screenshot(path=str(ARTIFACTS / f"marimo-{name}.png"))
+    audit(page, root, f"marimo-{name}")
 
 
 def check_worlds(root: Locator) -> None:

@@ -15,8 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS, KERNEL_READY, REQUIRED, _free_port, stop_server, wait_until_up, write_notebook
 from .test_widget_in_jupyterlab import PLAY_CELLS, kernel_print, set_theme, widget_root
 
@@ -88,7 +89,7 @@ def test_play_a_whole_turn_in_notebook7(jupyter: dict, page: Page) -> None:
     expect(root.locator(".nw-status-line")).to_have_text("Turn 3 · Player 1 draws a card")  # the bot played
     expect(root.get_by_role("button", name="Draw from pile")).to_be_enabled()
     expect(hand.get_by_role("button", name=re.compile("^9 of spades"))).to_have_count(0)
-    expect(root.locator(".nw-scoreline")).to_have_attribute("aria-label", re.compile(r"^Score: Player 1 1,"))
+    expect(root.locator(".nw-scoreline .nw-sr")).to_have_text(re.compile(r"^Score: Player 1 1,"))
     out = kernel_print(page, 1)
     turn, phase, to_move, *_ = out.replace("[", " ").replace("]", " ").replace(",", " ").replace("'", " ").split()
     assert (int(turn), phase, int(to_move)) == (3, "draw", 0), out
@@ -171,7 +172,9 @@ def _artifact(name: str) -> Path:
     return ARTIFACTS / name
 
 
-def shoot(root, name: str) -> Path:
+def shoot(root: Locator, name: str) -> Path:
+    """`root` as shown, in the artifacts folder; and its accessibility audit (axe.py)."""
     path = _artifact(name)
     root.screenshot(path=str(path))
+    audit(root.page, root, path.stem)
     return path

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS
 from .test_whatif_in_jupyterlab import FITS, key, live_at, state
 from .test_widget_in_jupyterlab import open_notebook, set_theme, widget_root
@@ -41,6 +42,7 @@ def shoot(page: Page, part: Locator, name: str) -> list[str]:
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"{name}-{theme}.png"
         part.screenshot(path=str(path))
+        audit(page, part, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)
     return paths

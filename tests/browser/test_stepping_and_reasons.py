@@ -11,6 +11,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS
 from .test_widget_in_jupyterlab import kernel_print, open_notebook, set_theme, widget_root
 
@@ -136,4 +137,5 @@ def test_python_s_reasons_in_jupyterlab_light_and_dark(jupyter: dict, page: Page
         set_theme(page, dark=theme == "dark")
         for name, root in (("steal-refused", mine), ("waiting-reason", theirs), ("paused-bot", paused)):
             root.screenshot(path=str(ARTIFACTS / f"{name}-{theme}.png"))
+            audit(page, root, f"{name}-{theme}")
     set_theme(page, dark=False)

@@ -17,6 +17,7 @@ import statistics
 
 from playwright.sync_api import Locator, Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS
 from .test_widget_in_jupyterlab import kernel_print, open_notebook, set_theme, widget_root
 
@@ -128,6 +129,7 @@ def shoot_both(page: Page, name: str, prefix: str = "whatif") -> list[str]:
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"{prefix}-{name}-{theme}.png"
         root.screenshot(path=str(path))
+        audit(page, root, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)
     page.set_viewport_size(size)
@@ -147,6 +149,7 @@ def shoot_moves(page: Page, name: str) -> list[str]:
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"variations_{name}_{theme}.png"
         moves.screenshot(path=str(path))
+        audit(page, moves, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)
     return paths

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from .axe import audit
 from .conftest import ARTIFACTS, KERNEL_READY, write_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -127,9 +128,11 @@ def set_theme(page: Page, dark: bool) -> None:
 
 
 def shoot(page: Page, name: str) -> Path:
+    """The widget as shown, in ARTIFACTS/`name`; and its accessibility audit (axe.py)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / name
     widget_root(page).screenshot(path=str(path))
+    audit(page, widget_root(page), path.stem)
     return path
 
 
