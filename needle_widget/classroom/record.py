@@ -99,8 +99,7 @@ def seat_figures(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
     `luck_adjusted`, `skill_total` and `luck_total` at `worlds` and `seed`, computed by `review.matches.ledger`
     (the same numbers at a fraction of the cost). A plain function of plain data: it runs on any executor.
     """
-    mine = ledger(Replay.from_dict(replay), seat, worlds=worlds, seed=seed)
-    return mine.luck_adjusted, mine.skill, mine.luck
+    return seat_ledger(replay, seat, worlds, seed)[0]
 
 
 def seat_ledger(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..engine import hosts
@@ -32,7 +33,6 @@ from ..engine.seats import seat_named
 from ..records.replay import Replay
 from ..review.values import Valuation
 from ..screen.frames import pack
-from ..screen.reviewpanel import REVIEW_SEED
 from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
 from .activities import ACTIVITIES, owner_of
 from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request, requests_of
@@ -626,7 +626,7 @@ class Room:
                 else:
                     (entry.adjusted, entry.skill, entry.luck), known = result
                 self._save_record()
-            self._jobs.submit(seat_review, (replay, entry.seat, worlds, REVIEW_SEED, known),
+            self._jobs.submit(partial(seat_review, known=known), (replay, entry.seat, worlds),
                               lambda result: self._reviewed(entry, result))
 
         self._jobs.submit(seat_ledger, (replay, entry.seat, worlds), figured)

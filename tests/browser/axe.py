@@ -70,8 +70,3 @@ def audit(page: Page, part: Locator, view: str) -> dict[str, Any]:
           f"{counts['incomplete']} to review, {counts['rules_passed']} rules passed")
     assert not failing, f"axe found in {view}: " + json.dumps(failing, indent=1, ensure_ascii=False)
     return counts
-
-
-def theme_of(page: Page) -> str:
-    """The JupyterLab page's theme now: "light" or "dark"."""
-    return "dark" if page.evaluate("() => document.body.dataset.jpThemeLight") == "false" else "light"
