@@ -12,6 +12,7 @@ import { perspectiveFeature } from "./perspective.js";
 import { pictureFeature } from "./picture.js";
 import { practiceFeature } from "./practice.js";
 import { quizFeature } from "./quiz.js";
+import { readoutFeature } from "./readout.js";
 import { replayFeature } from "./replaybar.js";
 import { reviewFeature } from "./review.js";
 import { tableFeature } from "./table.js";
@@ -22,7 +23,8 @@ import { worldsFeature } from "./worlds.js";
 // The order is the order of their views within each part of the layout (app.js): on the board the
 // branch banner, the paused banner, the table and controls, the error line; in the analysis area the
 // "what if" toolbar and the branch form, then the worlds, then the graph, then the review; in the header
-// the perspective switch, "Save picture", then the follow bar of a class on a line of its own.
+// the perspective switch, "Save picture", then the follow bar of a class on a line of its own, then the
+// table read aloud (for screen readers only).
 export const FEATURES = [
   branchFeature,
   pausedFeature,
@@ -41,6 +43,7 @@ export const FEATURES = [
   perspectiveFeature,
   pictureFeature,
   followFeature,
+  readoutFeature,
 ];
 
 const BY_NAME = new Map();

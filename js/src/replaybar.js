@@ -175,7 +175,7 @@ export function renderReplayBar(state) {
     lineBar(state),
     eventList(state),
     h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "",
-      (linesOf(state) && (linesOf(state).list || []).length) ? ", [ ] switch line" : "", "."),
+      (linesOf(state) && (linesOf(state).list || []).length) ? ", [ ] switch line" : "", ", R read the table aloud."),
   );
 }
 

@@ -16,11 +16,11 @@ describe("re-rendering", () => {
     const spy = vi.spyOn(m.root, "querySelector");
     m.model.update({ step: 6, table: m.model.get("table"), info: m.model.get("info") });
     m.model.update({ events: m.model.get("events") });
-    expect(m.root.querySelector('[aria-live="polite"]').textContent).toMatch(/^Step 5 of/);
+    expect(m.root.querySelector('.nw-live').textContent).toMatch(/^Step 5 of/);
     await flush();
     // one render: one lookup of the event list by the scroller
     expect(spy.mock.calls.filter(([sel]) => sel === ".nw-events")).toHaveLength(1);
-    expect(m.root.querySelector('[aria-live="polite"]').textContent).toMatch(/^Step 6 of/);
+    expect(m.root.querySelector('.nw-live').textContent).toMatch(/^Step 6 of/);
     m.cleanup();
   });
 

@@ -160,7 +160,7 @@ describe("replay requests", () => {
 
   it("the live line reads out the current step", () => {
     const { root } = open(state());
-    expect(root.querySelector('[aria-live="polite"]').textContent).toBe(
+    expect(root.querySelector('.nw-live').textContent).toBe(
       `Step 12 of ${LAST}: ${FIXTURES.over_0.events[11].text}`,
     );
   });
