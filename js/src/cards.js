@@ -78,7 +78,9 @@ function tagMark(tag) {
 /**
  * A card face. options:
  *   size: "sm" | "md" (default) | "lg"; note: extra words for the accessible name;
- *   button: {key, request?, ui?, pressed?, disabled?, title?, describedby?} makes it a <button>;
+ *   button: {key, request?, ui?, pressed?, disabled?, inert?, tabindex?, shortcut?, title?, describedby?} makes it a
+ *   <button> (`inert`: aria-disabled, still focusable, as a grid's cell that may not be pressed; `shortcut`: its
+ *   key, shown on the card and in aria-keyshortcuts);
  *   class: extra classes; tag: a short visible word on the card ("new"), hidden from screen readers
  *   (say it in `note`).
  */
@@ -95,16 +97,20 @@ export function cardFace(code, options = {}) {
         class: [...classes, button.pressed ? "nw-selected" : null],
         "aria-label": label,
         "aria-pressed": button.pressed === undefined ? null : String(Boolean(button.pressed)),
+        "aria-disabled": button.inert ? "true" : null,
+        "aria-keyshortcuts": button.shortcut || null,
         "aria-describedby": button.describedby,
         "data-key": button.key,
         "data-request": button.request,
         "data-ui": button.ui,
         "data-card": code,
         disabled: Boolean(button.disabled),
+        tabindex: button.tabindex,
         title: button.title || title,
       },
       faceContent(code),
       tagMark(tag),
+      button.shortcut ? h("kbd", { class: "nw-card-key", "aria-hidden": "true" }, button.shortcut) : null,
     );
   }
   return h("span", { class: classes, role: "img", "aria-label": label, "data-card": code, title },

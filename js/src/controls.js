@@ -5,6 +5,7 @@
 
 import { h } from "./dom.js";
 import { RANKS, SUITS, SUIT_ORDER, cardFace, cardText, sameCard } from "./cards.js";
+import { cardGrid, tabStop } from "./cardgrid.js";
 import { isClassScreen, playerName, seatName } from "./names.js";
 import { actRequest, actor, canAct, endedAfter, findDiscard, findLaySet, legalActions } from "./selectors.js";
 
@@ -16,6 +17,10 @@ export function selectedCards(ui) {
 function prompt(text) {
   return h("p", { class: "nw-prompt" }, text);
 }
+
+/** The letter that presses each action button (shown on it, and in its aria-keyshortcuts): draw and discard
+ * never show at once, so D is both. */
+export const ACTION_KEYS = { "act-draw": "D", "act-steal": "S", "act-lay": "L", "act-end-sets": "F", "act-discard": "D" };
 
 function actionButton({ key, label, text, request, disabled, reason, reasonId, primary }) {
   return h(
@@ -31,15 +36,20 @@ function actionButton({ key, label, text, request, disabled, reason, reasonId, p
         disabled: Boolean(disabled),
         "aria-label": text && text !== label ? label : null,
         "aria-describedby": reason ? reasonId : null,
+        "aria-keyshortcuts": ACTION_KEYS[key] || null,
         title: reason || null,
       },
       text || label,
+      ACTION_KEYS[key] ? h("kbd", { class: "nw-kbd", "aria-hidden": "true" }, ACTION_KEYS[key]) : null,
     ),
     reason ? h("span", { class: "nw-reason", id: reasonId }, reason) : null,
   );
 }
 
-function needlePicker(state) {
+/** The needle picker's cards, a row per suit (the grid's rows). */
+export const PICKER_ROWS = SUIT_ORDER.map((suit) => RANKS.map((rank) => `${rank}${suit}`));
+
+function needlePicker(state, ui) {
   const t = state.table;
   const me = actor(state);
   const hand = (t.players[me] && t.players[me].hand) || [];
@@ -48,40 +58,57 @@ function needlePicker(state) {
       .filter((a) => a.type === "choose_needle")
       .map((a) => [String(a.card).toUpperCase(), a]),
   );
-  const rows = SUIT_ORDER.map((suit) =>
-    h(
-      "div",
-      { class: "nw-picker-row", role: "group", "aria-label": SUITS[suit].name },
-      RANKS.map((rank) => {
-        const code = `${rank}${suit}`;
-        const action = legal.get(code);
-        const inHand = hand.some((c) => sameCard(c, code));
-        const why = inHand ? "in your hand" : "not allowed";
-        return cardFace(code, {
-          size: "sm",
-          note: action ? undefined : why,
-          button: {
-            key: `needle-${code}`,
-            request: action ? actRequest(action) : null,
-            disabled: !action,
-            title: action ? `Choose ${cardText(code)} as your needle` : `${cardText(code)}: ${why}`,
-          },
-        });
-      }),
-    ),
-  );
+  const stop = tabStop(PICKER_ROWS, ui && ui.table && ui.table.cursor.needle, (code) => legal.has(code));
+  const rows = PICKER_ROWS.map((codes, i) => ({
+    label: SUITS[SUIT_ORDER[i]].name,
+    class: "nw-picker-row",
+    cells: codes.map((code) => {
+      const action = legal.get(code);
+      const inHand = hand.some((c) => sameCard(c, code));
+      const why = inHand ? "in your hand" : "not allowed";
+      return cardFace(code, {
+        size: "sm",
+        note: action ? undefined : why,
+        button: {
+          key: `needle-${code}`,
+          request: action ? actRequest(action) : null,
+          inert: !action,
+          tabindex: code === stop ? "0" : "-1",
+          title: action ? `Choose ${cardText(code)} as your needle` : `${cardText(code)}: ${why}`,
+        },
+      });
+    }),
+  }));
   return [
     prompt(`${playerName(me)}: pick your needle, a card you hope to find. Cards in your hand cannot be picked.`),
-    h("div", { class: "nw-picker", role: "group", "aria-label": "Pick your needle" }, rows),
+    cardGrid({ class: "nw-picker", "aria-label": "Pick your needle" }, rows),
   ];
+}
+
+/** The action each button of the phase would take now (null: the button is disabled), by its data-key: what the
+ * buttons show and what their letters (ACTION_KEYS) send. */
+function offers(state, ui) {
+  const legal = legalActions(state);
+  const selected = selectedCards(ui);
+  switch (state.table.phase) {
+    case "draw":
+      return {
+        "act-draw": legal.find((a) => a.type === "draw_pile") || null,
+        "act-steal": legal.find((a) => a.type === "steal") || null,
+      };
+    case "sets":
+      return { "act-lay": findLaySet(state, selected), "act-end-sets": legal.find((a) => a.type === "end_sets") || null };
+    case "discard":
+      return { "act-discard": findDiscard(state, selected.length ? selected[selected.length - 1] : null) };
+    default:
+      return {};
+  }
 }
 
 function drawControls(state, ui) {
   const me = actor(state);
   const opp = 1 - me;
-  const legal = legalActions(state);
-  const draw = legal.find((a) => a.type === "draw_pile");
-  const steal = legal.find((a) => a.type === "steal");
+  const { "act-draw": draw, "act-steal": steal } = offers(state, ui);
   const drawWhy = draw ? null : refusal(state, "draw_pile");
   const stealWhy = steal ? null : refusal(state, "steal");
   return [
@@ -114,8 +141,7 @@ function pointsText(n) {
 function setsControls(state, ui) {
   const legal = legalActions(state);
   const selected = selectedCards(ui);
-  const lay = findLaySet(state, selected);
-  const end = legal.find((a) => a.type === "end_sets");
+  const { "act-lay": lay, "act-end-sets": end } = offers(state, ui);
   const canLay = legal.some((a) => a.type === "lay_set");
   let why = null;
   if (!lay) {
@@ -152,7 +178,7 @@ function setsControls(state, ui) {
 function discardControls(state, ui) {
   const selected = selectedCards(ui);
   const card = selected.length ? selected[selected.length - 1] : null;
-  const action = findDiscard(state, card);
+  const action = offers(state, ui)["act-discard"];
   const why = action ? null : card ? "This card cannot be discarded" : "Select a card of your hand";
   return [
     prompt(`${playerName(actor(state))}: choose a card of your hand to discard. That ends the turn.`),
@@ -189,6 +215,24 @@ function waiting(state) {
 
 const BY_PHASE = { needle: needlePicker, draw: drawControls, sets: setsControls, discard: discardControls };
 
+/** The request a letter key asks for (ACTION_KEYS): the one its button would send now, or null (no such
+ * button in this phase, or it is disabled: the button says why). */
+export function actionKeyRequest(letter, state, ui) {
+  const t = state.table;
+  if (!t || state.cover || !canAct(state)) return null;
+  const offered = offers(state, ui);
+  const key = Object.keys(offered).find((k) => ACTION_KEYS[k] === String(letter).toUpperCase());
+  return key && offered[key] ? actRequest(offered[key]) : null;
+}
+
+/** The keys of each phase, in words under its controls (docs/ACCESSIBILITY.md lists them all). */
+export const KEY_HINTS = {
+  needle: "Keys: the arrows move through the cards, Enter picks one.",
+  draw: "Keys: the letter on a button presses it.",
+  sets: "Keys: the number on a card selects it, the letter on a button presses it, ← → move in the hand.",
+  discard: "Keys: the number on a card selects it, the letter on a button presses it, ← → move in the hand.",
+};
+
 /** The controls block, or null when there is nothing to show. */
 export function renderControls(state, ui) {
   const t = state.table;
@@ -198,5 +242,6 @@ export function renderControls(state, ui) {
     "div",
     { class: ["nw-controls", `nw-controls-${t.phase}`], role: "group", "aria-label": "Your move" },
     BY_PHASE[t.phase](state, ui),
+    h("p", { class: "nw-keys-hint" }, KEY_HINTS[t.phase]),
   );
 }

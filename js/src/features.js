@@ -87,7 +87,8 @@ export function inputHandler(type, kind) {
   return null;
 }
 
-/** The UI action a key press asks of a feature (`key`: Escape drops the selected cards), or null. */
+/** What a key press asks of a feature (`key`): a UI action (Escape drops the selected cards), a request (D
+ * draws, as the button shows), or null. */
 export function keyAction(event, ui, state) {
   for (const f of FEATURES) {
     const action = f.key ? f.key(event, ui[f.name], state) : null;

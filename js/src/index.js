@@ -203,7 +203,8 @@ export function mount(model, el) {
     const action = keyAction(event, ui, state);
     if (action) {
       event.preventDefault();
-      dispatch(action, true);
+      if (action.kind) send(action); // a key that presses a button (the table's action keys)
+      else dispatch(action, true);
       return;
     }
     const request = keyRequest(event, { ...state, step: stepFrom() });

@@ -55,7 +55,8 @@ export function tableWords(state) {
     const yours = isPlayerPerspective(t.perspective) && t.perspective === moving;
     out.push(`${t.turn > 0 ? `Turn ${t.turn}` : "Picking needles"}, ${yours ? "your move" : `${playerName(moving)} to move`}.`);
     const legal = (state.can_act !== false && (t.legal_actions || [])) || [];
-    if (yours && legal.length) out.push(`You may: ${legal.map((a) => a.label || a.type).join("; ")}.`);
+    if (yours && t.phase === "needle" && legal.length) out.push(`You may pick a needle: any of ${legal.length} cards not in your hand.`);
+    else if (yours && legal.length) out.push(`You may: ${legal.map((a) => a.label || a.type).join("; ")}.`);
   }
   return out.join(" ");
 }

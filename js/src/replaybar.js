@@ -31,15 +31,21 @@ export function mayStepOn(state) {
   return state.spoilers === false && step === steps && !(state.table && state.table.phase === "over");
 }
 
-/** "Step 12 of 40: Player 1 drew a card from the pile." ("Step 12: ..." in spoiler-free review) */
-export function liveText(state) {
+/** How far the view may move on at once for the live line to name every event on the way (a move and the
+ * opponent's answer while playing); a longer jump names only the event of the step shown. */
+export const LIVE_SPAN = 8;
+
+/** "Step 12 of 40: Player 1 drew a card from the pile." ("Step 12: ..." in spoiler-free review). `since`, the
+ * step shown before when the view moved on by at most LIVE_SPAN steps, names the events after it too:
+ * "Step 4 of 4: You discarded 5♠. Player 2 drew from the pile." */
+export function liveText(state, since = null) {
   const { step, steps } = state;
   const events = state.events || [];
   let text;
   if (step === 0) text = "The cards are dealt.";
   else {
-    const ev = events.find((e) => e.step === step);
-    text = ev ? ev.text : "";
+    const from = Number.isInteger(since) && since < step && step - since <= LIVE_SPAN ? since : step - 1;
+    text = events.filter((e) => e.step > from && e.step <= step).map((e) => e.text).join(" ");
   }
   const r = state.table && state.table.result;
   if (r && r.text && step === steps && !text.includes(r.text)) text = `${text} ${r.text}`.trim();
@@ -113,7 +119,7 @@ export function centreInList(list, item) {
   return scrollTop;
 }
 
-export function renderReplayBar(state) {
+export function renderReplayBar(state, ui) {
   const { step, steps, playing } = state;
   // The slider follows the step asked for (index.js sets `asked` while Python has not answered it).
   const asked = Number.isInteger(state.asked) ? state.asked : step;
@@ -171,7 +177,8 @@ export function renderReplayBar(state) {
       }), noteTicks(state), reviewTicks(state)),
       h("span", { class: "nw-step-count", "aria-hidden": "true" }, `${asked} / ${steps}`),
     ),
-    h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" }, liveText(state)),
+    h("p", { class: "nw-live", "aria-live": "polite", "aria-atomic": "true" },
+      liveText(state, ui && ui.replay ? ui.replay.since : null)),
     lineBar(state),
     eventList(state),
     h("p", { class: "nw-hint" }, "Keys: ← → step, Home / End first / last", autoplay ? ", Space play / pause" : "",
@@ -181,6 +188,9 @@ export function renderReplayBar(state) {
 
 export const replayFeature = {
   name: "replay",
+  // The step shown and the one before it (the live line names the events in between).
+  initial: () => ({ shown: null, since: null }),
+  sync: (slice, state) => (state.step === slice.shown ? slice : { shown: state.step, since: slice.shown }),
   views: { side: renderReplayBar },
   // The slider asks for its step (from the one asked for, while Python has not answered).
   inputs: {

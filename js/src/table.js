@@ -5,8 +5,11 @@
 
 import { h, srOnly } from "./dom.js";
 import { cardBack, cardFace, emptySlot, hiddenNeedle, sameCard } from "./cards.js";
+import { cardGrid, gridOf, gridTarget, tabStop } from "./cardgrid.js";
+import { activeElementOf } from "./host.js";
+import { keepsArrowKeys } from "./keys.js";
 import { playerName, seatName } from "./names.js";
-import { renderControls, selectedCards } from "./controls.js";
+import { PICKER_ROWS, actionKeyRequest, renderControls, selectedCards } from "./controls.js";
 import {
   actor, bottomPlayer, canAct, endedAfter, handSelectable, isPlayerPerspective, selectionScope, visibleNeedles,
 } from "./selectors.js";
@@ -83,32 +86,37 @@ function discardsOpen(ui) {
   return Boolean(ui && ui.table && ui.table.discardsOpen);
 }
 
+/** The key that selects the `i`th card of a hand (0-based): "1" to "9", then none. */
+export function handKey(i) {
+  return i < 9 ? String(i + 1) : null;
+}
+
 function handView(state, ui, p, needles) {
   const t = state.table;
   const pl = t.players[p];
   const label = `${playerName(p)}'s hand: ${pl.hand_size} ${pl.hand_size === 1 ? "card" : "cards"}`;
+  if (Array.isArray(pl.hand) && pl.hand.length && handSelectable(state, p)) {
+    // The mover's hand while cards are picked: a grid of one row (cardgrid.js), each card with its number key.
+    const selected = selectedCards(ui);
+    const stop = tabStop([pl.hand], ui && ui.table && ui.table.cursor.hand);
+    const cells = pl.hand.map((code, i) => face(code, needles, {
+      ...(isNewCard(pl, code) ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" } : {}),
+      button: {
+        key: `hand-${code}`,
+        ui: { ui: "table-select", card: code },
+        pressed: selected.includes(code),
+        tabindex: sameCard(code, stop) ? "0" : "-1",
+        shortcut: handKey(i),
+      },
+    }));
+    return cardGrid({ class: "nw-hand", "aria-label": label }, [{ class: "nw-hand-row", cells }]);
+  }
   const cards = [];
   if (Array.isArray(pl.hand)) {
-    const selectable = handSelectable(state, p);
-    const selected = selectedCards(ui);
     for (const code of pl.hand) {
-      const fresh = isNewCard(pl, code)
+      cards.push(face(code, needles, isNewCard(pl, code)
         ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" }
-        : {};
-      if (selectable) {
-        cards.push(
-          face(code, needles, {
-            ...fresh,
-            button: {
-              key: `hand-${code}`,
-              ui: { ui: "table-select", card: code },
-              pressed: selected.includes(code),
-            },
-          }),
-        );
-      } else {
-        cards.push(face(code, needles, fresh));
-      }
+        : {}));
     }
   } else {
     // Hidden hand: only the cards this player knows are there (stolen from them), then backs.
@@ -312,7 +320,7 @@ export function renderTable(state, ui) {
 
 
 /** A card pressed in the hand: toggled; three at most while laying sets (a fourth replaces the first),
- * one while discarding. */
+ * one while discarding. The hand's cursor goes to it. */
 function select(slice, card, state) {
   if (!canAct(state)) return slice;
   const has = slice.selected.includes(card);
@@ -320,16 +328,62 @@ function select(slice, card, state) {
   if (has) selected = slice.selected.filter((c) => c !== card);
   else if (state.table.phase === "discard") selected = [card];
   else selected = [...slice.selected, card].slice(-3);
-  return { ...slice, selected };
+  return { ...slice, selected, cursor: { ...slice.cursor, hand: card } };
+}
+
+/** The rows of a grid as the screen shows them now (the mover's hand, the needle picker), or null. */
+function gridRows(grid, state) {
+  const me = actor(state);
+  if (grid === "needle") return state.table.phase === "needle" && canAct(state) ? PICKER_ROWS : null;
+  return me !== null && handSelectable(state, me) ? [state.table.players[me].hand] : null;
+}
+
+/** The keys of the table: an arrow, Home or End on a card of a grid moves its cursor; 1–9 select the mover's
+ * cards; the action letters press their buttons (controls.js); Escape drops the selection. */
+function tableKey(event, slice, state) {
+  if (event.ctrlKey || event.metaKey || event.altKey || !state.table || keepsArrowKeys(event.target)) return null;
+  if (event.key === "Escape") return slice.selected.length ? { ui: "table-clear" } : null;
+  const grid = gridOf(event.target && event.target.getAttribute && event.target.getAttribute("data-key"));
+  const rows = grid && gridRows(grid, state);
+  if (rows) {
+    const card = gridTarget(rows, event.target.getAttribute("data-card"), event.key);
+    if (card) return { ui: "table-cursor", grid, card };
+  }
+  if (/^[1-9]$/.test(event.key)) {
+    const hand = gridRows("hand", state);
+    const card = hand && hand[0][Number(event.key) - 1];
+    return card ? { ui: "table-select", card } : null;
+  }
+  return /^[a-z]$/i.test(event.key) && !event.shiftKey ? actionKeyRequest(event.key, state, { table: slice }) : null;
+}
+
+/** The focus follows a grid's cursor when a key moved it (`moved`), from a card of that grid. */
+function followCursor(ctx) {
+  let seen = 0;
+  return function rendered() {
+    const slice = ctx.ui().table;
+    if (!slice || slice.moved === seen) return;
+    seen = slice.moved;
+    const root = ctx.root;
+    const active = activeElementOf(root);
+    const from = active && root.contains(active) ? gridOf(active.getAttribute("data-key")) : null;
+    const grid = slice.movedIn;
+    const target = grid && root.querySelector(`[data-key="${grid}-${slice.cursor[grid]}"]`);
+    if (from === grid && target && target !== active) target.focus({ preventScroll: true });
+  };
 }
 
 export const tableFeature = {
   name: "table",
-  initial: () => ({ selected: [], scope: null, discardsOpen: false }),
+  initial: () => ({ selected: [], scope: null, discardsOpen: false, cursor: { hand: null, needle: null }, moved: 0,
+    movedIn: null }),
   reduce(slice, action, state) {
     switch (action.ui) {
       case "table-select":
         return select(slice, action.card, state);
+      case "table-cursor":
+        return { ...slice, cursor: { ...slice.cursor, [action.grid]: action.card }, moved: slice.moved + 1,
+          movedIn: action.grid };
       case "table-discards":
         return { ...slice, discardsOpen: !slice.discardsOpen };
       case "table-clear":
@@ -343,7 +397,7 @@ export const tableFeature = {
     const scope = selectionScope(state);
     return scope === slice.scope ? slice : { ...slice, scope, selected: [] };
   },
-  /** Escape drops the selection. */
-  key: (event, slice) => (event.key === "Escape" && slice.selected.length ? { ui: "table-clear" } : null),
+  key: tableKey,
+  connect: (ctx) => ({ rendered: followCursor(ctx) }),
   views: { board: (state, ui) => [renderTable(state, ui), renderControls(state, ui)] },
 };

@@ -32,12 +32,12 @@ function renderedViews() {
 }
 
 describe("the features list", () => {
-  it("names each feature once, in one word, with a slice only where it reduces one", () => {
+  it("names each feature once, in one word, with a slice only where it reduces or syncs one", () => {
     const names = FEATURES.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
     for (const f of FEATURES) {
       expect(f.name).toMatch(/^[a-z][a-z0-9]*$/);
-      expect(Boolean(f.initial)).toBe(Boolean(f.reduce));
+      expect(Boolean(f.initial)).toBe(Boolean(f.reduce || f.sync));
       for (const part of Object.keys(f.views || {})) expect(PARTS).toContain(part);
     }
     expect(Object.keys(initialUi("nw7")).sort()).toEqual(["uid", ...FEATURES.filter((f) => f.initial).map((f) => f.name)].sort());

@@ -121,8 +121,18 @@ export function mountFixture(name, overrides = {}) {
 /** Let the coalesced re-render (queueMicrotask) run. */
 export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** The text of `el` a screen reader reads: without what is aria-hidden (a key shown on a button). */
+export function spokenText(el) {
+  let text = "";
+  for (const child of el.childNodes) {
+    if (child.nodeType === 3) text += child.textContent;
+    else if (child.nodeType === 1 && child.getAttribute("aria-hidden") !== "true") text += spokenText(child);
+  }
+  return text;
+}
+
 export function accessibleName(el) {
-  return (el.getAttribute("aria-label") || el.textContent || "").trim().replace(/\s+/g, " ");
+  return (el.getAttribute("aria-label") || spokenText(el) || "").trim().replace(/\s+/g, " ");
 }
 
 /** All buttons with exactly this accessible name. */

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import states from "./whatif_states.json";
 import { BUTTONS, FOCUS_AFTER, practiceOf } from "../src/practice.js";
-import { accessibleName, button, buttons, click, flush, mountsCleanedAfterEach } from "./helpers.js";
+import { accessibleName, button, buttons, click, flush, mountsCleanedAfterEach, spokenText } from "./helpers.js";
 
 const open = mountsCleanedAfterEach();
 const byKey = (root, k) => root.querySelector(`[data-key="${k}"]`);
@@ -74,7 +74,7 @@ describe("an attempt", () => {
     const { root, model } = mount("practice_asking");
     click(byKey(root, "hand-3D"));
     const discard = byKey(root, "act-discard");
-    expect(discard.textContent).toBe("Discard 3♦");
+    expect(spokenText(discard)).toBe("Discard 3♦");
     click(discard);
     expect(model.sent).toEqual([{ kind: "act", action: { type: "discard", card: "3D" } }]);
   });
@@ -83,7 +83,7 @@ describe("an attempt", () => {
     const { root, model } = mount("practice_asking");
     click(byKey(root, "hand-3D"));
     const discard = byKey(root, "act-discard");
-    expect(discard.textContent).toBe("Discard 3♦");
+    expect(spokenText(discard)).toBe("Discard 3♦");
     discard.focus();
     click(discard);
     await becomes(model, "practice_judging");

@@ -28,12 +28,20 @@ describe("controls by phase and perspective", () => {
     const cards = picker.querySelectorAll("button.nw-card");
     expect(cards.length).toBe(52);
     const hand = FIXTURES.needle_p1.table.players[0].hand;
+    // A card of the hand may not be picked, and is still a cell of the grid that the arrows reach and read.
     for (const b of cards) {
       const code = b.getAttribute("data-card");
-      expect(b.disabled).toBe(hand.includes(code));
+      expect(b.getAttribute("aria-disabled") === "true").toBe(hand.includes(code));
+      expect(b.hasAttribute("data-request")).toBe(!hand.includes(code));
+      expect(b.disabled).toBe(false);
     }
-    expect(button(root, "7 of hearts").disabled).toBe(false);
-    expect(button(root, "ace of clubs, in your hand").disabled).toBe(true);
+    expect(picker.getAttribute("role")).toBe("grid");
+    expect(picker.querySelectorAll('[role="row"]').length).toBe(4);
+    expect(picker.querySelectorAll('[role="gridcell"] > button').length).toBe(52);
+    expect(Array.from(cards).filter((b) => b.getAttribute("tabindex") === "0").map((b) => b.getAttribute("data-card")))
+      .toEqual([["AC", "2C", "3C"].find((c) => !hand.includes(c))]);
+    expect(button(root, "7 of hearts").getAttribute("aria-disabled")).toBeNull();
+    expect(button(root, "ace of clubs, in your hand").getAttribute("aria-disabled")).toBe("true");
   });
 
   it("needle_spectator shows no controls and both needles as not picked", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURES, button, click, flush, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
+import { FIXTURES, button, click, spokenText, flush, mountsCleanedAfterEach, stateFrom } from "./helpers.js";
 
 const LAST = FIXTURES.over_0.events.length;
 
@@ -55,7 +55,10 @@ describe("play requests", () => {
     for (const code of [...lay.cards].reverse()) click(handCard(root, code));
     const btn = button(root, "Lay set");
     expect(btn.disabled).toBe(false);
-    expect(btn.textContent).toBe(`Lay set · ${lay.points} point`);
+    expect(spokenText(btn)).toBe(`Lay set · ${lay.points} point`);
+    expect(btn.querySelector("kbd").textContent).toBe("L");
+    expect(btn.getAttribute("aria-keyshortcuts")).toBe("L");
+    expect(btn.getAttribute("aria-label")).toBe("Lay set");
     click(btn);
     expect(model.sent).toEqual([{ kind: "act", action: { type: "lay_set", cards: lay.cards } }]);
   });

@@ -244,9 +244,9 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         expect(key(ann, "follow")).to_contain_text("you are Player 1, against a classmate")
         expect(key(bob, "follow")).to_contain_text("you are Player 2, against a classmate")
         expect(ann.locator(".nw-mode")).to_have_text("Class")
-        ann.get_by_role("group", name="Pick your needle").locator("button:enabled").first.click()
+        ann.get_by_role("grid", name="Pick your needle").locator("button:not([aria-disabled=true])").first.click()
         expect(bob.locator(".nw-events")).to_contain_text("Player 1 picked a needle.")
-        bob.get_by_role("group", name="Pick your needle").locator("button:enabled").first.click()
+        bob.get_by_role("grid", name="Pick your needle").locator("button:not([aria-disabled=true])").first.click()
         expect(ann.locator(".nw-events")).to_contain_text("Player 2 picked a needle.")
         draw = ann.get_by_role("button", name="Draw from pile")
         expect(draw).to_be_enabled()  # Ann's turn: her Draw opens; Bob, waiting, has none

@@ -235,7 +235,7 @@ def read_game(page: Page, times: int) -> dict[str, str]:
 
 def play_a_turn(root: Locator) -> None:
     """As the JupyterLab test: pick K♠ as the needle, draw, lay 4♣ 5♥ 6♥, done, discard 9♠; the bot answers."""
-    root.get_by_role("group", name="Pick your needle").get_by_role("button", name="king of spades").click()
+    root.get_by_role("grid", name="Pick your needle").get_by_role("button", name="king of spades").click()
     draw = root.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
     hand = root.get_by_role("group", name=re.compile(r"^Player 1's hand"))
@@ -390,7 +390,7 @@ def check_twins(page: Page) -> None:
     a, b = roots.nth(1), roots.nth(2)
     _, _, x, y = twin_decks()
     for root in (a, b):
-        expect(root.get_by_role("group", name="Pick your needle")).to_be_visible()
+        expect(root.get_by_role("grid", name="Pick your needle")).to_be_visible()
     html = [r.evaluate("r => r.innerHTML.replace(/\\bnw\\d+-/g, 'nw-')") for r in (a, b)]
     assert html[0] == html[1], "the twins' DOMs differ"
     text = a.inner_text()
@@ -487,7 +487,7 @@ def test_play_lesson01_in_marimo_run(marimo_lesson: dict, page: Page) -> None:
     assert shown == [], f"Player 2's cards {shown} are in Player 1's DOM"
 
     # The needle: the first card the picker offers (the cards in the hand are disabled there).
-    needle = play.get_by_role("group", name="Pick your needle").locator("button:enabled").first
+    needle = play.get_by_role("grid", name="Pick your needle").locator("button:not([aria-disabled=true])").first
     needle_name = needle.get_attribute("aria-label")
     needle.click()
     expect(play.get_by_role("img", name=f"{needle_name}, Player 1's needle")).to_have_count(1)

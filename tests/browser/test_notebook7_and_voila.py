@@ -65,7 +65,7 @@ def test_play_a_whole_turn_in_notebook7(jupyter: dict, page: Page) -> None:
     root = widget_root(page)
     expect(root).to_have_count(1)
     expect(root.locator(".nw-mode")).to_have_text("Playing")
-    root.get_by_role("group", name="Pick your needle").get_by_role("button", name="king of spades").click()
+    root.get_by_role("grid", name="Pick your needle").get_by_role("button", name="king of spades").click()
     draw = root.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
     set_theme(page, dark=False)
@@ -138,8 +138,8 @@ def test_play_a_whole_turn_in_voila(voila: str, page: Page) -> None:
     play_line = next(line.strip() for cell in book["cells"] if cell["cell_type"] == "code"
                      for line in "".join(cell["source"]).splitlines() if "NeedleWidget.play(" in line)
     assert play_line not in page.locator("body").inner_text()
-    picker = play.get_by_role("group", name="Pick your needle")
-    needle = picker.locator("button:enabled").first
+    picker = play.get_by_role("grid", name="Pick your needle")
+    needle = picker.locator("button:not([aria-disabled=true])").first
     needle_name = needle.get_attribute("aria-label")
     needle.click()
     draw = play.get_by_role("button", name="Draw from pile")

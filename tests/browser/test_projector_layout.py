@@ -78,8 +78,8 @@ def test_the_acting_controls_are_on_the_first_screen_of_a_projector(jupyter: dic
     play = roots.first
     heights = {}
 
-    picker = play.get_by_role("group", name="Pick your needle")
-    picker.locator("button:not([disabled])").first.click()
+    picker = play.get_by_role("grid", name="Pick your needle")
+    picker.locator("button:not([aria-disabled=true])").first.click()
     draw = play.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
     status, hand = play.locator(".nw-status-line"), play.locator(".nw-zone-bottom .nw-hand")

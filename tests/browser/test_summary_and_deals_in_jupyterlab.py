@@ -178,8 +178,8 @@ def test_new_game_choice_new_cards_and_waiting_odds(jupyter: dict, page: Page) -
     shoot_part(page, info, "waiting-player")
 
     # Pick a needle, draw: the drawn card carries its "new" tag, inside the hand and the zone.
-    picker = root.get_by_role("group", name="Pick your needle")
-    picker.locator("button:enabled").first.click()
+    picker = root.get_by_role("grid", name="Pick your needle")
+    picker.locator("button:not([aria-disabled=true])").first.click()
     draw = root.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
     expect(info.locator(".nw-odds-waiting")).to_have_count(0)  # Player 2 picked: the odds are back

@@ -139,7 +139,7 @@ def shoot(page: Page, name: str) -> Path:
 def test_play_a_whole_turn_by_clicking(jupyter: dict, page: Page) -> None:
     open_notebook(page, jupyter, "play.ipynb", PLAY_CELLS)
     root = widget_root(page)
-    picker = root.get_by_role("group", name="Pick your needle")
+    picker = root.get_by_role("grid", name="Pick your needle")
     picker.get_by_role("button", name="king of spades").click()
     draw = root.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
