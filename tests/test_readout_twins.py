@@ -1,7 +1,8 @@
-"""The table read aloud (js/src/readout.js, the widget's R key) names nothing its seat cannot see. Twins: two
-games that differ only in a card of Player 2's hand (swapped with the pile's bottom card, which nobody draws) read
-alike for Player 1 and for the spectator at every step, through the real JavaScript (node); the teacher's
-readings differ, so the twins do differ where those seats cannot look.
+"""The table read aloud (js/src/readout.js, the widget's R key) and the live line that names the events since the
+step shown before (js/src/replaybar.js `liveText`, a jump of three steps here) name nothing their seat cannot see.
+Twins: two games that differ only in a card of Player 2's hand (swapped with the pile's bottom card, which nobody
+draws) read alike for Player 1 and for the spectator at every step, through the real JavaScript (node); the
+teacher's readings differ, so the twins do differ where those seats cannot look.
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ ROOT = Path(__file__).resolve().parents[1]
 READ = """
 import { readFileSync } from 'node:fs';
 import { tableWords } from './js/src/readout.js';
+import { liveText } from './js/src/replaybar.js';
 const states = JSON.parse(readFileSync(process.argv[1], 'utf8'));
-process.stdout.write(JSON.stringify(states.map((state) => tableWords(state))));
+const said = (state) => `${tableWords(state)} | ${liveText(state, state.step - 3)}`;
+process.stdout.write(JSON.stringify(states.map(said)));
 """
 
 
 def readings(screens: list[dict], folder: Path) -> list[str]:
-    """The words `tableWords` (js/src/readout.js) gives each synced state, computed by node."""
+    """The words `tableWords` (js/src/readout.js) and `liveText` (the events of the last three steps) give each
+    synced state, computed by node.
+    """
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI"):

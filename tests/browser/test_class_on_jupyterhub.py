@@ -255,7 +255,7 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         expect(bob.locator(".nw-events")).to_contain_text("Player 1 drew")
         ann.get_by_role("button", name="Done laying sets").click()
         expect(ann.locator(".nw-controls-discard")).to_be_visible()  # else a card clicked first is unselected
-        hand = ann.get_by_role("group", name=re.compile(r"^Player 1's hand"))
+        hand = ann.get_by_role("grid", name=re.compile(r"^Player 1's hand"))
         hand.get_by_role("button").last.click()  # K♥ (seed 3; her first card, A♣, is Bob's needle)
         ann.get_by_role("button", name="Discard").click()
         expect(bob.locator(".nw-events")).to_contain_text("Player 1 discarded")

@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .test_widget_in_jupyterlab import PLAY_CELLS, kernel_print, open_notebook, set_theme, shoot, widget_root
+from .test_widget_in_jupyterlab import PLAY_CELLS, kernel_print, open_notebook, shoot, widget_root
 
 HIDDEN = (
     "from needle_widget.engine.cards import DECK\n"
@@ -100,9 +100,7 @@ def test_a_whole_turn_by_keyboard(jupyter: dict, page: Page) -> None:
         page.keyboard.press(_key_of(root, name))
     lay = root.get_by_role("button", name="Lay set")
     expect(lay).to_contain_text("1 point")
-    set_theme(page, dark=True)
-    shoot(page, "keyboard-sets-dark.png")  # each card's number key, the three selected, L on Lay set
-    set_theme(page, dark=False)
+    shoot(page, "keyboard-sets-light.png")  # each card's number key, the three selected, L on Lay set
     page.keyboard.press("l")
     expect(root.locator(".nw-live")).to_contain_text("You laid 4♣ 5♥ 6♥ for 1 point.")
     page.keyboard.press("f")

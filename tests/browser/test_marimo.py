@@ -238,7 +238,7 @@ def play_a_turn(root: Locator) -> None:
     root.get_by_role("grid", name="Pick your needle").get_by_role("button", name="king of spades").click()
     draw = root.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
-    hand = root.get_by_role("group", name=re.compile(r"^Player 1's hand"))
+    hand = root.get_by_role("grid", name=re.compile(r"^Player 1's hand"))
     draw.click()
     expect(hand).to_have_attribute("aria-label", "Player 1's hand: 8 cards")
     for name in ("4 of clubs", "5 of hearts", "6 of hearts"):
@@ -493,7 +493,7 @@ def test_play_lesson01_in_marimo_run(marimo_lesson: dict, page: Page) -> None:
     expect(play.get_by_role("img", name=f"{needle_name}, Player 1's needle")).to_have_count(1)
     draw = play.get_by_role("button", name="Draw from pile")
     expect(draw).to_be_enabled()
-    hand = play.get_by_role("group", name=re.compile(r"^Player 1's hand"))
+    hand = play.get_by_role("grid", name=re.compile(r"^Player 1's hand"))
     draw.click()
     expect(hand).to_have_attribute("aria-label", "Player 1's hand: 8 cards")
     # The lesson's text: the 9♥ drawn makes 8♦ 9♥ 10♣ (one of the three sets it offers).
