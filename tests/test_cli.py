@@ -35,6 +35,7 @@ def test_bench_prints_each_figure_and_returns_positive_ones(monkeypatch: pytest.
     monkeypatch.setattr(bench, "run", lambda *a, **k: returned.extend(run(*a, **k)) or returned)
     code, out = run_cli("bench", "--seconds", "0.05")
     assert code == 0
+    assert "\nbuild: pure Python\n" in out  # the build it measures (this test run's is the pure one)
     for label in ("decisions/s", "games/s", "view('teacher')", "game_at", "GreedyBot", "µs", "review: first entry",
                   "2 processes"):
         assert label in out

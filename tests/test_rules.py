@@ -13,7 +13,18 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import ALL_CARDS, all_zones, cards, pick, pick_crossed, pick_deep, play, quiet_turn, stacked
+from conftest import (
+    ALL_CARDS,
+    all_zones,
+    cards,
+    pick,
+    pick_crossed,
+    pick_deep,
+    play,
+    pure_arguments,
+    quiet_turn,
+    stacked,
+)
 
 from needle_widget import Card, Game, IllegalAction, Rules, RulesError, set_points
 from needle_widget.engine.actions import Action, ChooseNeedle, Discard, DrawPile, EndSets, LaySet, Steal
@@ -63,6 +74,7 @@ def test_C1_a_dealt_deck_is_the_52_standard_cards() -> None:
     assert [c.rank for c in cards("AS JH QD KC 10C")] == [1, 11, 12, 13, 10]
 
 
+@pure_arguments
 def test_C2_two_players_indexed_0_and_1_named_player_1_and_2() -> None:
     game = Game(seed=1)
     assert game.to_move == 0
@@ -128,7 +140,7 @@ def test_S1_seed_is_drawn_and_recorded_when_not_given() -> None:
     assert Game(seed=game.seed).deck == game.deck
 
 
-@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+@pytest.mark.parametrize("seed", [-1, *(pytest.param(s, marks=pure_arguments) for s in (1.5, "7", True))])
 def test_S1_bad_seed_raises_value_error(seed: object) -> None:
     with pytest.raises(ValueError, match="seed"):
         Game(seed=seed)  # type: ignore[arg-type]

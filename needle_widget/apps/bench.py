@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..engine.actions import ChooseNeedle, Steal, cards_of
 from ..engine.game import Game
 from ..engine.rules import MAX_TURNS, Rules
 from ..engine.views import PERSPECTIVES
+
+if TYPE_CHECKING:
+    from ..engine.seats import Perspective
+    from ..records.replay import Replay
 
 
 @dataclass(frozen=True)
@@ -69,6 +76,7 @@ def _midgame(seed: int = 3, decisions: int = 120) -> Game:
         if game.phase != "over":
             return game
         best = game
+    assert best is not None  # pragma: no cover - 200 games were dealt
     return best  # pragma: no cover
 
 
@@ -171,7 +179,7 @@ def rollouts(seconds: float) -> list[Figure]:
     warm = sample(view, _warm(seconds, 300), seed=1)
     for world in warm:
         play_out(world, pair)
-    rates = {}
+    rates: dict[bool, float] = {}
     for trusted in (False, True, False, True):  # each twice, alternating
         worlds, done = sample(view, 200, seed=2 + len(rates)), 0
         start = time.perf_counter()
@@ -260,7 +268,7 @@ def _greedy_midgame(turn: int, seed: int = 5) -> Game:
     assert best is not None
     return best
 
-def _sixty_actions() -> object:
+def _sixty_actions() -> Replay:
     """The replay of a GreedyBot game of at least 60 actions (the graph's benchmark)."""
     from ..players.bots import GreedyBot
     from ..players.sim import play_game
@@ -428,13 +436,52 @@ def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
     return Figure(label, (time.perf_counter() - start) / calls * 1e6, "µs")
 
 
+def core_figures(seconds: float) -> list[Figure]:
+    """What the compiled core speeds up: random self-play, GreedyBot games, the rollouts of both paths."""
+    return [*random_selfplay(seconds), greedy_selfplay(seconds), *rollouts(seconds)]
+
+
+def builds_compared(seconds: float) -> list[Figure]:
+    """With the compiled build installed: the core figures of it and of the pure build (its sources, imported beside
+    it: `apps.builds.pure`), in this process, each build twice in turn (the best of each kept); empty otherwise.
+    """
+    from . import builds
+
+    if builds.build_of(sys.modules[_PACKAGE]) == "pure Python":
+        return []
+    pure = importlib.import_module(f"{builds.pure().__name__}.apps.bench")
+    best: dict[tuple[str, str], Figure] = {}
+    for _ in range(2):
+        for build, figures in (("compiled", core_figures), ("pure", pure.core_figures)):
+            for f in figures(seconds / 2):
+                key = (build, f.name)
+                if key not in best or f.value > best[key].value:
+                    best[key] = f
+    out = []
+    for (build, name), f in best.items():
+        if build == "compiled" and ("pure", name) in best and f.unit != "x":
+            p = best[("pure", name)]
+            out += [Figure(f"{name}, compiled", f.value, f.unit), Figure(f"{name}, pure", p.value, p.unit),
+                    Figure("  compiled over pure", f.value / p.value, "x")]
+    return out
+
+
+_PACKAGE = __name__.split(".")[0]
+
+
 def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure]:
-    """Run every benchmark, printing each figure as it comes; return them."""
+    """Run every benchmark, printing each figure as it comes (after the build it measures); return them."""
+    from . import builds
+
     figures: list[Figure] = []
 
     def report(figure: Figure) -> None:
         figures.append(figure)
         out(str(figure))
+
+    package = sys.modules[_PACKAGE]
+    compiled = builds.compiled_modules(package)
+    out(f"build: {builds.build_of(package)}" + (f" ({', '.join(compiled)})" if compiled else ""))
 
     for figure in random_selfplay(seconds):
         report(figure)
@@ -451,7 +498,10 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
     report(Figure("  its peak memory (tracemalloc)", megabytes, "MB"))
     game = _midgame()
     for perspective in PERSPECTIVES:
-        report(per_call(f"view({perspective!r}) at turn {game.turn}", lambda p=perspective: game.view(p), seconds / 4))
+        def view(p: Perspective = perspective) -> object:
+            return game.view(p)
+
+        report(per_call(f"view({perspective!r}) at turn {game.turn}", view, seconds / 4))
     from ..screen.display import table
 
     report(per_call(f"a screen's table ('teacher') at turn {game.turn}, its events apart",
@@ -467,4 +517,8 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
         report(figure)
     for figure in review_figures(seconds):
         report(figure)
+    if compiled:
+        out("the compiled build against the pure one, in this process:")
+        for figure in builds_compared(seconds):
+            report(figure)
     return figures

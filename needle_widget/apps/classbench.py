@@ -201,7 +201,7 @@ class Class:
     def finish(self, timeout: float = TIMEOUT) -> list[dict[str, Any]]:
         """Stop the students; their records, by student number."""
         self.stop.set()
-        records = []
+        records: list[dict[str, Any]] = []
         end = time.monotonic() + timeout
         try:
             while len(records) < len(self.processes):

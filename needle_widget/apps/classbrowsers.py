@@ -79,8 +79,8 @@ def _free_port() -> int:
 
 
 def _notebook(path: Path, source: str) -> None:
-    cell = {"cell_type": "code", "execution_count": None, "id": "c0", "metadata": {}, "outputs": [],
-            "source": source}
+    cell: dict[str, Any] = {"cell_type": "code", "execution_count": None, "id": "c0", "metadata": {}, "outputs": [],
+                            "source": source}
     path.write_text(json.dumps({
         "cells": [cell], "nbformat": 4, "nbformat_minor": 5,
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},

@@ -40,11 +40,11 @@ class _Parser(argparse.ArgumentParser):
 
     _raw: list[str] = []
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         self._raw = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         namespace, extras = self.parse_known_args(args, namespace)
         if extras:  # unknown options of a subcommand arrive here too
             self.error(_unrecognized(extras))
@@ -359,7 +359,7 @@ def _export(args: argparse.Namespace, out: TextIO) -> int:
 
 def _who(perspective: object) -> str:
     """"Player 1", "Player 2", or the perspective's name as given ("spectator", "teacher")."""
-    return player_name(perspective) if perspective in (0, 1) else str(perspective)  # type: ignore[arg-type]
+    return player_name(perspective) if perspective in (0, 1) else str(perspective)
 
 
 def _show(args: argparse.Namespace, out: TextIO) -> int:

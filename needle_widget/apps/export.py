@@ -156,7 +156,8 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
     frames = Frames(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
                     review_worlds=review_worlds)
     main = [frames.at(k) for k in range(len(replay) + 1)]
-    lines, more = [], []
+    lines: list[dict[str, Any]] = []
+    more: list[dict[str, Any]] = []
     for index, variation in frames.lines():
         lines.append({"index": index, "from": variation.step, "end": variation.end,
                       "first": len(main) + len(more)})

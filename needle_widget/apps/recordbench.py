@@ -64,8 +64,8 @@ def play_pool(shares: Sequence[float] = SHARES, deals: int = 48, seed: int = 0, 
         seat = k % 2
         for student, share in enumerate(shares):
             me = NoisyBot(share, seed=seed * 1000 + student)
-            players = (me, GreedyBot()) if seat == 0 else (GreedyBot(), me)
-            game = sim.play_game(*players, seed=seed + k)
+            bot0, bot1 = (me, GreedyBot()) if seat == 0 else (GreedyBot(), me)
+            game = sim.play_game(bot0, bot1, seed=seed + k)
             replay = game.replay()
             seats = (student, None) if seat == 0 else (None, student)
             entry, = record.add(Outcome(f"deal {k}/student {student}", f"deal {k}", replay, seats, "greedy"))

@@ -21,4 +21,5 @@ def owner_of(kind: str, message: dict | None = None) -> type[Activity] | None:
     """
     owners = [cls for cls in ACTIVITIES if kind in cls.requests()]
     named = [cls for cls in owners if message is not None and cls.kind in message]
-    return (named or owners or [None])[0]
+    found = named or owners
+    return found[0] if found else None

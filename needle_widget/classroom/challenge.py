@@ -63,7 +63,8 @@ class Challenge(Activity):
             seed = secrets.randbits(63)
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise ClassError(f"A challenge's seed is a whole number from 0 to 2**63 - 1, not {quote(seed)}")
-        if not isinstance(opponent, str) or opponent.strip().lower() not in BOTS:
+        given: object = opponent  # checked: a caller may pass anything
+        if not isinstance(given, str) or opponent.strip().lower() not in BOTS:
             raise ClassError(f"A challenge's opponent is one of {', '.join(BOTS)}, not {quote(opponent)}")
         self.seed, self.opponent, self.id = seed, opponent.strip().lower(), ident
         self.rules = rules or Rules()
@@ -143,6 +144,7 @@ class Challenge(Activity):
             return {"status": "playing", "result": f"Playing (step {len(game.replay())})", "score": None,
                     "luck": None, "adjusted": None, "can_open": True, "sort": None}
         result = game.result
+        assert result is not None  # finished
         mine, theirs = result.scores
         head = "Won" if result.winner == 0 else "Lost" if result.winner == 1 else "Drew"
         row = {"status": "finished", "result": f"{head} {mine}–{theirs}", "score": mine - theirs,

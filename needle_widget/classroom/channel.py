@@ -299,18 +299,22 @@ class FolderChannel:
         """
         try:
             if not entry.is_file(follow_symlinks=False):
-                return self._refuse(box, folder, entry, _kind(entry.stat(follow_symlinks=False).st_mode))
+                self._refuse(box, folder, entry, _kind(entry.stat(follow_symlinks=False).st_mode))
+                return None
             fd = os.open(entry.name, _OPEN, dir_fd=folder)
         except FileNotFoundError:
             return None
         except OSError as failure:
             if failure.errno == errno.ELOOP:
-                return self._refuse(box, folder, entry, "a symbolic link")
-            return self._refuse(box, folder, entry, f"a file that does not open ({failure.strerror or failure})")
+                self._refuse(box, folder, entry, "a symbolic link")
+                return None
+            self._refuse(box, folder, entry, f"a file that does not open ({failure.strerror or failure})")
+            return None
         try:
             status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):
-                return self._refuse(box, folder, entry, _kind(status.st_mode))
+                self._refuse(box, folder, entry, _kind(status.st_mode))
+                return None
             if status.st_size > MAX_MESSAGE:
                 return b""
             chunks, size = [], 0
@@ -319,7 +323,8 @@ class FolderChannel:
                 size += len(chunk)
             return b"".join(chunks)
         except OSError as failure:
-            return self._refuse(box, folder, entry, f"a file that does not read ({failure.strerror or failure})")
+            self._refuse(box, folder, entry, f"a file that does not read ({failure.strerror or failure})")
+            return None
         finally:
             os.close(fd)
 

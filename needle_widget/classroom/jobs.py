@@ -28,7 +28,10 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 __all__ = ["Jobs"]
 
@@ -113,7 +116,7 @@ def own_executor() -> Executor:
     none), with the review's modules imported once.
     """
     try:
-        context = multiprocessing.get_context("forkserver")
+        context: BaseContext = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["needle_widget.classroom.record"])
     except ValueError:  # pragma: no cover - no forkserver (Windows)
         context = multiprocessing.get_context("spawn")

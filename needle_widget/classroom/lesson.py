@@ -21,7 +21,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine import hosts
 from ..engine.errors import NeedleError, quote
@@ -143,10 +143,11 @@ class Lesson(Activity):
         if perspective not in AUDIENCES or isinstance(perspective, bool):
             raise ClassError(f"perspective must be 0, 1 or 'assigned' (each student their own seat), "
                              f"not {quote(perspective)}")
-        if title is not None and (not isinstance(title, str) or not 0 < len(title) <= 100):
+        given: object = title  # checked: a caller may pass anything
+        if title is not None and (not isinstance(given, str) or not 0 < len(title) <= 100):
             raise ClassError(f"A lesson's title is text of 1 to 100 characters, not {quote(title)}")
         self.room, self.replay, self.perspective = room, replay, perspective
-        self.title = title or "lesson"
+        self.title: str = title or "lesson"
         self.id = ident
         self.worlds = worlds
         self.step = 0
@@ -507,6 +508,7 @@ class Lesson(Activity):
         the seat's own.
         """
         result = self.replay.result
+        assert result is not None  # asked only of a finished replay (`quiz.check_question`)
         text = result.describe()
         if result.needle is None or self.reached >= len(self.replay) or seat == result.needle_owner:
             return text
@@ -536,7 +538,7 @@ class Lesson(Activity):
         """`frame` with the odds hidden (while a question is open)."""
         return {**frame, "info": dict(HIDDEN_INFO)}
 
-    def _truth_line(self, asked: Asked, seat: int, viewer: int | None | str = "seat") -> str:
+    def _truth_line(self, asked: Asked, seat: int, viewer: int | Literal["seat"] | None = "seat") -> str:
         """The truth of `asked` for `seat` in one sentence, in the words `viewer` may read (default
         `seat` itself; None: the whole class).
         """

@@ -32,7 +32,8 @@ def lesson_board(lesson: Lesson | None, view: str, members: list[Any]) -> dict[s
     """The board's lesson parts for `view` ("teacher" or "projector": no names, no per-student columns)."""
     asked = lesson.asked[-1] if lesson is not None and lesson.asked else None
     students = [{"answered": None if asked is None else m.index in asked.answers,
-                 "score": _score(lesson, asked, m.index) if asked is not None and asked.revealed else None}
+                 "score": (_score(lesson, asked, m.index)
+                           if lesson is not None and asked is not None and asked.revealed else None)}
                 for m in members] if view == "teacher" else None
     shown_lesson = None
     if lesson is not None:
@@ -76,11 +77,11 @@ def _distribution(lesson: Lesson, asked: Asked) -> dict[str, Any]:
     values = list(asked.answers.values())
     truth = lesson.truth_value(asked) if asked.revealed else None
     if asked.kind in ("winner", "next_draw"):
-        counts = [0] * BANDS
+        per_band = [0] * BANDS
         for v in values:
-            counts[min(int(v * BANDS), BANDS - 1)] += 1
+            per_band[min(int(v * BANDS), BANDS - 1)] += 1
         bars = [{"label": interval(k / BANDS, (k + 1) / BANDS), "count": c, "truth": False}
-                for k, c in enumerate(counts)]
+                for k, c in enumerate(per_band)]
         title = "Forecasts"
     elif asked.kind == "pile_or_steal":
         counts = Counter(values)

@@ -39,7 +39,8 @@ class Link:
         self._lock = threading.Lock()
         self._wake, self._stop = threading.Event(), threading.Event()
         self._threads: list[threading.Thread] = []
-        self.connected, self.why = True, None
+        self.connected: bool = True
+        self.why: str | None = None
 
     @property
     def waiting(self) -> int:

@@ -106,9 +106,11 @@ class Match(Activity):
             raise ClassError(f"A match plays 1 to {MAX_DEALS} deals, not {quote(deals)}")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
             raise ClassError(f"A match's seed is a whole number from 0 to 2**63 - 1, not {quote(seed)}")
-        if not isinstance(opponent, str) or opponent.strip().lower() not in BOTS:
+        bot: object = opponent  # checked: a caller may pass anything
+        if not isinstance(bot, str) or opponent.strip().lower() not in BOTS:
             raise ClassError(f"A match's bot is one of {', '.join(BOTS)}, not {quote(opponent)}")
-        if replace_after is not None and (isinstance(replace_after, bool) or not isinstance(replace_after, (int, float))
+        after: object = replace_after  # checked too (a bool is no number of seconds)
+        if replace_after is not None and (isinstance(after, bool) or not isinstance(after, (int, float))
                                           or not 1 <= replace_after <= 3600):
             raise ClassError(f"replace_after is 1 to 3600 seconds, or None (never), not {quote(replace_after)}")
         if len(players) < 1:
@@ -135,7 +137,7 @@ class Match(Activity):
     def _deal(self, table: Table, replay: Replay | None = None) -> None:
         seed = self.seeds[table.round]
         game = Game(seed=seed, rules=self.rules) if replay is None else replay.game_at(len(replay))
-        game.players = tuple(self._name_at(table, seat) for seat in (0, 1))
+        game.players = (self._name_at(table, 0), self._name_at(table, 1))
         table.game, table.sessions, table.synced, table.stand_ins = game, {}, {}, {}
         for seat in (0, 1):
             if table.at_seat(seat) is None:

@@ -20,9 +20,9 @@ in its own entry, so a term of games costs one small save a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 from ..engine.seats import player_name
 from ..records.replay import Replay
@@ -183,7 +183,8 @@ class Record:
         scores = self.scores()
         if students is not None:
             scores = {s: v for s, v in scores.items() if s in students}
-        return standings(scores)
+        # `standings` takes any keys, but typed as Hashable (invariant in a Mapping): it keeps these, student indices
+        return standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores))
 
     def board(self, view: str, names: Mapping[int, str]) -> dict[str, Any] | None:
         """The board's "record" section: a row a student (teacher's view), or counts only (projector)."""
@@ -202,13 +203,14 @@ class Record:
         raw = self.scores("result")
         rows = []
         for s in table:
-            mine = [e for e in self.entries if e.student == s.student]
+            student = cast(int, s.student)  # the key `standings` was given: a student index
+            mine = [e for e in self.entries if e.student == student]
             won = sum(e.result == 1 for e in mine if not e.stood_in)
             drew = sum(e.result == 0.5 for e in mine if not e.stood_in)
             lost = sum(e.result == 0 for e in mine if not e.stood_in)
-            rmean, _, _ = mean_interval(list(raw.get(s.student, {}).values()))
-            level = [names.get(o, "?") for o in s.level]
-            rows.append({"place": s.places, "name": names.get(s.student, "?"), "games": s.games,
+            rmean, _, _ = mean_interval(list(raw.get(student, {}).values()))
+            level = [names.get(cast(int, o), "?") for o in s.level]
+            rows.append({"place": s.places, "name": names.get(student, "?"), "games": s.games,
                          "adjusted": f"{s.mean:.2f}",
                          "interval": None if s.low is None else f"{s.low:.2f} to {s.high:.2f}",
                          "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else f"{rmean:.2f}",

@@ -23,7 +23,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import redis
 from redis.backoff import NoBackoff
@@ -123,7 +124,10 @@ class RedisChannel:
         """"host:port" of the server."""
         return f"{self.address.host}:{self.address.port}"
 
-    def _call(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def _call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """`fn(*args, **kwargs)` (a call on the client: redis-py's own answer, as loosely typed as Redis's replies),
+        with its failures as the class's errors.
+        """
         try:
             return fn(*args, **kwargs)
         except redis.exceptions.AuthenticationError:  # a ConnectionError to redis-py: caught first
@@ -264,7 +268,8 @@ class RedisChannel:
             data = self._client.acl_getuser("default") or {}
         except redis.exceptions.RedisError:
             return False
-        flags = [f.decode() if isinstance(f, bytes) else f for f in data.get("flags") or []]
+        # redis-py types every field of ACL GETUSER alike; "flags" is a list of names
+        flags = [f.decode() if isinstance(f, bytes) else f for f in cast("list[str | bytes]", data.get("flags") or [])]
         return "nopass" in flags
 
     def close(self) -> None:

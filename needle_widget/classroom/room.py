@@ -179,7 +179,8 @@ class Room:
         the student's ready notebook there, their ticket filled in, readable by its owner only
         (`classroom.notebooks`): hand it to the student.
         """
-        if not isinstance(name, str) or not _NAME.fullmatch(name) or name != name.strip():
+        given: object = name  # checked: a caller may pass anything
+        if not isinstance(given, str) or not _NAME.fullmatch(name) or name != name.strip():
             raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
                              f"or spaces around it, not {quote(name)}")
         if seat is not None:
@@ -268,7 +269,8 @@ class Room:
         handlers; the room saves it with the room's state (taken up again on reopening if its kind is one of
         `classroom.activities.ACTIVITIES`).
         """
-        if not isinstance(activity, Activity) or not activity.kind:
+        given: object = activity  # checked: a caller may pass anything
+        if not isinstance(given, Activity) or not activity.kind:
             raise ClassError(f"A room shows an Activity with a kind, not {quote(activity)}")
         with self._lock:
             self._show(activity)
@@ -528,8 +530,11 @@ class Room:
                 except ClassError as bad:  # the cursor stays: a file with a high number dropped in a
                     self._note(f"ignored a message in {box}: {bad}")  # shared out-box must not hide
                     self._discarding.add((box, seq))  # the student's next messages
-                    self.link.do(f"discarding message {seq} of {box}",
-                                 lambda box=box, seq=seq: self._discard(box, seq))
+
+                    def discard(box: str = box, seq: int = seq) -> None:
+                        self._discard(box, seq)
+
+                    self.link.do(f"discarding message {seq} of {box}", discard)
                     continue
                 done[box] = max(done.get(box, 0), seq)
                 member.last_in = seq
@@ -589,8 +594,11 @@ class Room:
                 added += self.record.add(outcome)
                 number = self.record.games[outcome.source]
                 data = seal(self._key, self.name, f"game-{number}", 1, outcome.replay.to_dict())
-                self.link.do(f"saving game {number}", lambda n=number, d=data: self.channel.save(f"game-{n}", d),
-                             key=f"game-{number}")
+
+                def save(n: int = number, d: bytes = data) -> None:
+                    self.channel.save(f"game-{n}", d)
+
+                self.link.do(f"saving game {number}", save, key=f"game-{number}")
         if added:
             self._save_record()
         for entry in added:
@@ -658,8 +666,11 @@ class Room:
             with self._lock:
                 for member in self._members.values():
                     user, password = redis_user(self.name, member.index, sign(self._secret, self.name, member.index))
-                    self.link.do(f"the user of student {member.index}",
-                                 lambda i=member.index, u=user, p=password: self.channel.grant(i, u, p))
+
+                    def grant(i: int = member.index, u: str = user, p: str = password) -> None:
+                        self.channel.grant(i, u, p)
+
+                    self.link.do(f"the user of student {member.index}", grant)
                 for member in self._members.values():
                     if member.joined:
                         self._resend(member)

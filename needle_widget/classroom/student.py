@@ -75,7 +75,8 @@ class Student:
         self._away: str | None = None
         self._sends_lines = False
         """The activity shown sends its variations (a lesson): the screen's `variations` are made here."""
-        self._kind, self._id, self._title = "idle", 0, None
+        self._kind, self._id = "idle", 0
+        self._title: str | None = None
         self._review_open = False
         self._leads = True
         self._live: int | None = None
@@ -105,7 +106,8 @@ class Student:
         kind>: its id, fields...} (the widget's "act" and "quiz_answer" are sent this way). The room answers
         with the screen, a refusal's words in the follow bar.
         """
-        if not isinstance(message, dict) or not isinstance(message.get("t"), str) or message["t"] == "hello":
+        given: object = message  # checked: a caller may pass anything
+        if not isinstance(given, dict) or not isinstance(message.get("t"), str) or message["t"] == "hello":
             raise ClassError(f"A request to the room is a dict with its kind in 't', not {quote(message)}")
         with self._lock:
             self._post(message)
@@ -216,7 +218,8 @@ class Student:
             line, shown = self.line, self.step
             frame = self._frame_at(line, shown)
             if frame is None and line is not None:  # the variation's frames are not here (yet): where it starts
-                line, shown = None, self._catalogue.get(line, {}).get("step", shown)
+                shown = self._catalogue.get(line, {}).get("step", shown)
+                line = None
                 frame = self._frame_at(None, shown)
             state = dict(frame) if frame is not None else dict(IDLE)
             review = state.pop("class_review", None)
@@ -374,7 +377,7 @@ class Student:
             return
         item = self._catalogue.get(variation) if type(variation) is int else None
         frames = self._lines.get(variation) if item is not None else None
-        if not frames:
+        if item is None or not frames:
             shown = ", ".join(str(i) for i in self._catalogue if self._lines.get(i))
             raise ClassError(f"There is no variation {quote(variation)} on your screen"
                              + (f": the variations you have are {shown}" if shown else ""))

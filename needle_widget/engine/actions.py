@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, final
 
-from .cards import DECK, Card, parse_cards
+from .cards import DECK, Card, CardLike, parse_cards
 from .errors import CardError, InvalidAction, quote
 
 
+@final
 @dataclass(frozen=True)
 class ChooseNeedle:
     """S3: secretly pick the card to look for (not one of your own hand)."""
 
     card: Card
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.card, Card):
-            object.__setattr__(self, "card", Card.parse(self.card))
+    def __init__(self, card: CardLike) -> None:
+        """The card as a Card or its text ("7h"), read by `Card.parse`."""
+        object.__setattr__(self, "card", card if isinstance(card, Card) else Card.parse(card))
 
     def __str__(self) -> str:
         return f"Choose needle {self.card}"
@@ -34,6 +35,7 @@ class ChooseNeedle:
         return {"type": "choose_needle", "card": self.card.code}
 
 
+@final
 @dataclass(frozen=True)
 class DrawPile:
     """T1: draw the top card of the draw pile."""
@@ -46,6 +48,7 @@ class DrawPile:
         return {"type": "draw_pile"}
 
 
+@final
 @dataclass(frozen=True)
 class Steal:
     """T1: take a uniformly random card of the opponent's hand (T2 limits how often)."""
@@ -58,20 +61,23 @@ class Steal:
         return {"type": "steal"}
 
 
+@final
 @dataclass(frozen=True)
 class LaySet:
     """T3: lay three cards of consecutive ranks; the cards are kept sorted."""
 
     cards: tuple[Card, Card, Card]
 
-    def __post_init__(self) -> None:
-        cards = self.cards
-        if isinstance(cards, str) or not isinstance(cards, Iterable):
-            cards = parse_cards(cards) if isinstance(cards, str) else [cards]
-        cards = tuple(sorted(Card.parse(c) for c in cards))
-        if len(cards) != 3:
-            raise InvalidAction(f"LaySet needs exactly 3 cards, got {len(cards)}: {' '.join(map(str, cards))}")
-        object.__setattr__(self, "cards", cards)
+    def __init__(self, cards: Iterable[CardLike]) -> None:
+        """The three cards as Cards or texts, or as one text ("4c 5h 6h"); other than three raises InvalidAction."""
+        if isinstance(cards, str):
+            cards = parse_cards(cards)
+        elif not isinstance(cards, Iterable):  # from a caller without type checking: one card, refused below
+            cards = [cards]
+        trio = tuple(sorted(Card.parse(c) for c in cards))
+        if len(trio) != 3:
+            raise InvalidAction(f"LaySet needs exactly 3 cards, got {len(trio)}: {' '.join(map(str, trio))}")
+        object.__setattr__(self, "cards", trio)
 
     def __str__(self) -> str:
         return "Lay set " + " ".join(map(str, self.cards))
@@ -81,6 +87,7 @@ class LaySet:
         return {"type": "lay_set", "cards": [c.code for c in self.cards]}
 
 
+@final
 @dataclass(frozen=True)
 class EndSets:
     """T4: done laying sets (then replenish as many cards as were laid)."""
@@ -93,15 +100,16 @@ class EndSets:
         return {"type": "end_sets"}
 
 
+@final
 @dataclass(frozen=True)
 class Discard:
     """T5: put one card of your hand face up on the discard pile; the turn ends."""
 
     card: Card
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.card, Card):
-            object.__setattr__(self, "card", Card.parse(self.card))
+    def __init__(self, card: CardLike) -> None:
+        """The card as a Card or its text ("7h"), read by `Card.parse`."""
+        object.__setattr__(self, "card", card if isinstance(card, Card) else Card.parse(card))
 
     def __str__(self) -> str:
         return f"Discard {self.card}"
@@ -112,7 +120,7 @@ class Discard:
 
 
 Action = ChooseNeedle | DrawPile | Steal | LaySet | EndSets | Discard
-ACTION_TYPES: dict[str, type] = {
+ACTION_TYPES: dict[str, type[Action]] = {
     "choose_needle": ChooseNeedle,
     "draw_pile": DrawPile,
     "steal": Steal,
@@ -120,6 +128,9 @@ ACTION_TYPES: dict[str, type] = {
     "end_sets": EndSets,
     "discard": Discard,
 }
+_CARD_TYPES: dict[str, type[ChooseNeedle | Discard]] = {"choose_needle": ChooseNeedle, "discard": Discard}
+_BARE_TYPES: dict[str, type[DrawPile | Steal | EndSets]] = {"draw_pile": DrawPile, "steal": Steal, "end_sets": EndSets}
+"""`ACTION_TYPES` split by what their constructors take (one card, nothing), for `from_dict`."""
 
 DRAW_PILE = DrawPile()
 STEAL = Steal()
@@ -130,10 +141,9 @@ DISCARD: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
 
 def cards_of(action: Action) -> tuple[Card, ...]:
     """The cards an action names: a needle pick's or discard's card, a set's three, else none."""
-    kind = type(action)
-    if kind is LaySet:
+    if type(action) is LaySet:
         return action.cards
-    if kind is Discard or kind is ChooseNeedle:
+    if type(action) is Discard or type(action) is ChooseNeedle:
         return (action.card,)
     return ()
 
@@ -152,10 +162,10 @@ def from_dict(data: Any) -> Action:
                 raise InvalidAction(f"Not an action: {quote(data)} (cards must be a list of 3 card codes)")
             return LaySet(tuple(Card.parse(c) for c in data["cards"]))
         if "card" in expected:
-            return ACTION_TYPES[kind](Card.parse(data["card"]))
+            return _CARD_TYPES[kind](Card.parse(data["card"]))
     except CardError as error:
         raise InvalidAction(f"Not an action: {quote(data)} ({error})") from None
-    return ACTION_TYPES[kind]()
+    return _BARE_TYPES[kind]()
 
 
 def parse(text: str) -> Action:

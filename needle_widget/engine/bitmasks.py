@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import product
+from typing import TypeVar
 
 from . import actions as A
 from .cards import DECK, Card
@@ -16,8 +17,12 @@ FULL = (1 << 52) - 1
 RANK_LOW_BITS = sum(1 << (4 * k) for k in range(13))
 _BYTES = range(7)
 
+_T = TypeVar("_T")
+_Table = tuple[tuple[tuple[_T, ...], ...], ...]
+"""Per byte k of a mask (0..6), per value b of that byte (0..255): the items of the bits set in b."""
 
-def _byte_table(items: tuple) -> tuple[tuple[tuple, ...], ...]:
+
+def _byte_table(items: tuple[_T, ...]) -> _Table[_T]:
     return tuple(
         tuple(tuple(items[8 * k + i] for i in range(8) if b >> i & 1 and 8 * k + i < 52) for b in range(256))
         for k in _BYTES
@@ -29,8 +34,8 @@ _DISCARDS = _byte_table(A.DISCARD)
 _NEEDLES = _byte_table(A.CHOOSE_NEEDLE)
 
 
-def _expand(mask: int, table: tuple) -> list:
-    out: list = []
+def _expand(mask: int, table: _Table[_T]) -> list[_T]:
+    out: list[_T] = []
     k = 0
     while mask:
         b = mask & 255

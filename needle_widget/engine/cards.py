@@ -6,7 +6,7 @@ hand fits in a 52-bit mask with one 4-bit nibble per rank (see `bitmasks`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .errors import CardError, quote
 
@@ -43,6 +43,7 @@ class Card:
     suit: str
     index: int
     code: str
+    _str: str
 
     def __new__(cls, rank: int, suit: str) -> Card:
         """The card of `rank` (1..13) and `suit` ("C", "D", "H" or "S"); one object per card."""
@@ -112,13 +113,13 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         return (Card.from_index, (self.index,))
 
     def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: dict) -> Card:
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
 

@@ -6,13 +6,16 @@ import itertools
 import math
 import numbers
 import reprlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .actions import Action
 
 
 class _Quote(reprlib.Repr):
     """reprlib's bounded repr, with a dict's keys in their own order (as the input had them)."""
 
-    def repr_dict(self, x: dict, level: int) -> str:
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
         if not x:
             return "{}"
         if level <= 0:
@@ -95,7 +98,7 @@ class BotError(NeedleError):
     """
 
     def __init__(self, detail: str, *, public: str, player: int, bot: Any, problem: str, action: Any = None,
-                 legal: tuple = (), cause: BaseException | None = None) -> None:
+                 legal: tuple[Action, ...] = (), cause: BaseException | None = None) -> None:
         super().__init__(detail)
         self.public, self.player, self.bot, self.problem = public, player, bot, problem
         self.action, self.legal, self.cause = action, legal, cause

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
+
+from mypy_extensions import mypyc_attr
 
 from . import actions as A
 from .actions import Action
 from .bitmasks import cards_of, mask_of
 from .cards import DECK, Card, CardLike
 from .errors import ArgumentError, CardError, IllegalAction, InvalidAction, PerspectiveError, RulesError
-from .observation import PlayerView, legal_for
+from .observation import PlayerView, SetCards, legal_for
 from .observers import Observers
 from .result import Reason, Result
 from .rules import Rules, set_points
@@ -57,8 +60,23 @@ _new_tuple = tuple.__new__
 Outcome = tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]
 """What an action caused: the cards it moved into the actor's hand, and each reshuffle's new pile."""
 _NOTHING: Outcome = ((), ())
+_Entry = tuple[int, int, Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]
+"""A log entry: an `Event`'s fields as a plain tuple (turn, player, action, cards, reshuffles)."""
+_Public = tuple[tuple[int, ...], tuple[tuple[SetCards, ...], tuple[SetCards, ...]]]
+"""The public record a view shows: the discards (card indices, bottom first), then each player's sets."""
+_T = TypeVar("_T")
 
 
+_STATE = (
+    "rules", "seed", "_rng", "deck", "first_player", "_observers", "_players", "_forced", "_hands", "_pile",
+    "_discards", "_needles", "_sets", "_public", "_scores", "_shed", "_stolen", "_seen_held", "_reshuffles",
+    "_last_steal", "_laid", "_log", "_moves", "_legal", "_extra_starts", "_steal_gap", "_first_steal", "_free_steal",
+    "_next_steals", "phase", "to_move", "turn", "result",
+)
+"""A game's fields, in the order a new game sets them: what it pickles (`__getstate__`)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test narrows the legality predicate in a subclass
 class Game:
     """One round of Needle in a Card Stack.
 
@@ -116,7 +134,7 @@ class Game:
         self._discards: list[int] = []
         self._needles = [-1, -1]
         self._sets: list[list[tuple[Card, Card, Card]]] = [[], []]
-        self._public: tuple | None = None
+        self._public: _Public | None = None
         """(the discards, both players' sets) as tuples for views, made once between changes (None: to make)."""
         self._scores = [0, 0]
         self._shed = [0, 0]
@@ -125,10 +143,10 @@ class Game:
         self._reshuffles = 0
         self._last_steal: list[int | None] = [None, None]
         self._laid = 0
-        self._log: list[tuple] = []
+        self._log: list[_Entry] = []
         """The log, possibly shared with copies (copy-on-write): only the first `_moves` entries are this game's."""
         self._moves = 0
-        self._legal: tuple | None = None
+        self._legal: tuple[Action, ...] | None = None
         self._extra_starts = self.rules.set_starts()[11:]
         self._steal_gap = 2 * self.rules.steal_every
         self._first_steal = 3 if self.rules.first_draw == "none" or (
@@ -181,9 +199,13 @@ class Game:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied without its observers (a widget is not part of the game)."""
-        state = self.__dict__.copy()
+        state = {name: getattr(self, name) for name in _STATE}
         state["_observers"] = None
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
 
     # ---- questions -------------------------------------------------------------
 
@@ -275,7 +297,11 @@ class Game:
         """
         return self._steal_block(_check_player(player), words=False) is None
 
-    def _steal_block(self, p: int, words: bool = True) -> str | bool | None:
+    @overload
+    def _steal_block(self, p: int, words: Literal[True] = ...) -> str | None: ...
+    @overload
+    def _steal_block(self, p: int, words: Literal[False]) -> Literal[True] | None: ...
+    def _steal_block(self, p: int, words: bool = True) -> str | Literal[True] | None:
         """T1/T2: why `p` may not steal on this turn (True instead of the words if `words` is False), or None."""
         if not self._hands[1 - p]:
             return f"{player_name(1 - p)}'s hand is empty" if words else True
@@ -349,7 +375,7 @@ class Game:
             legal = self._legal = self._compute_legal()
         return legal[0] if len(legal) == 1 else None
 
-    def _compute_legal(self) -> tuple:
+    def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
         if phase == "draw":  # the one predicate decides the draws (a subclass's why_not too)
             return legal_for(phase, self._hands[self.to_move], self._extra_starts,
@@ -376,31 +402,35 @@ class Game:
         >>> g.why_not(A.Discard("7h"))
         "it is Player 1's draw on turn 1 (legal: Draw from pile, Steal from opponent)"
         """
-        kind = type(action)
+        # `type(action) is X` wherever the action's fields are read: mypy narrows `action` on that test, not on a
+        # saved `kind`. Still one type() call per legal action, as before, but for a LaySet (two).
         phase = self.phase
         p = self.to_move
         if phase == "discard":
-            if kind is _DISCARD:
+            if type(action) is _DISCARD:
                 if self._hands[p] >> action.card.index & 1:
                     return None
                 return f"{player_name(p)} does not hold {action.card}"
         elif phase == "draw":
+            kind = type(action)
             if kind is _DRAW_PILE:
                 return self._draw_block()
             if kind is _STEAL:
                 return self._steal_block(p)
         elif phase == "sets":
-            if kind is _END_SETS:
+            if type(action) is _END_SETS:
                 return None
-            if kind is _LAY_SET:
+            if type(action) is _LAY_SET:
                 return self._set_block(p, action.cards)
-        elif phase == "needle" and kind is _CHOOSE:
+        elif phase == "needle" and type(action) is _CHOOSE:
             if self._hands[p] >> action.card.index & 1:
                 return f"{action.card} is in {player_name(p)}'s own hand; a needle must be a card you do not hold"
             return None
+        kind = type(action)
         if kind not in _KINDS:
             raise InvalidAction(f"Not an action: {action!r}"[:200] + " (expected one of needle_widget.engine.actions)")
         if phase == "over":
+            assert self.result is not None  # a round over has its result
             return f"the round is over ({self.result.describe()})"
         if self.turn == 1 and (kind is _DRAW_PILE or kind is _STEAL) and self.rules.first_draw == "none":
             return "the first player may not draw on turn 1 (V2)"
@@ -498,7 +528,7 @@ class Game:
                 self._end_turn()
             return _NOTHING
         drawn: list[int] = []
-        shuffles: list[tuple[int, ...]] = []
+        shuffles: list[tuple[Card, ...]] = []
         found = False
         for _ in range(3 * self._laid):
             if not self._pile:
@@ -578,6 +608,7 @@ class Game:
 
     def _finish(self, reason: Reason, owner: int | None) -> None:
         if reason is Reason.FOUND:
+            assert owner is not None  # E1: the player who found their needle
             self._scores[owner] += self.rules.needle_bonus
         a, b = self._scores
         winner = None if a == b else (0 if a > b else 1)
@@ -679,26 +710,45 @@ class Game:
 
     def _clone(self, rng: random.Random) -> Game:
         """A copy of the state with the generator `rng` (the log shared, copy-on-write)."""
-        new = object.__new__(Game)
-        new.__dict__.update(self.__dict__)
+        new = Game.__new__(Game)  # every field set here, in _STATE's order: no deal and no checks again
+        new.rules = self.rules
+        new.seed = self.seed
         new._rng = rng
+        new.deck = self.deck
+        new.first_player = self.first_player
         new._observers = None
+        new._players = self._players
+        new._forced = self._forced
         new._hands = self._hands[:]
         new._pile = self._pile[:]
         new._discards = self._discards[:]
         new._needles = self._needles[:]
         new._sets = [self._sets[0][:], self._sets[1][:]]
+        new._public = self._public
         new._scores = self._scores[:]
         new._shed = self._shed[:]
         new._stolen = self._stolen[:]
         new._seen_held = self._seen_held[:]
+        new._reshuffles = self._reshuffles
         new._last_steal = self._last_steal[:]
+        new._laid = self._laid
+        new._log = self._log
+        new._moves = self._moves
+        new._legal = self._legal
+        new._extra_starts = self._extra_starts
+        new._steal_gap = self._steal_gap
+        new._first_steal = self._first_steal
+        new._free_steal = self._free_steal
         new._next_steals = self._next_steals[:]
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.turn = self.turn
+        new.result = self.result
         return new
 
     def with_hidden(
         self, *, deck: Sequence[Card], seed: int, hands: tuple[int | None, int | None], pile: Sequence[int],
-        needles: tuple[int, int], events: dict[int, tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]],
+        needles: tuple[int, int], events: Mapping[int, tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]],
     ) -> Game:
         """A copy of this game with what some player cannot see replaced: the deal (`deck`), both
         hands (masks; None for the cards left over), the draw pile (card indices, top first), the
@@ -725,9 +775,12 @@ class Game:
         for i in pile:
             pile_mask |= 1 << i
         a, b = hands
-        if a is None or b is None:
-            rest = _FULL & ~(public | pile_mask | (a or 0) | (b or 0))
-            a, b = (rest, b) if a is None else (a, rest)
+        if a is None:
+            if b is None:
+                raise ArgumentError("with_hidden: hands (None, None): at most one hand is the cards left over")
+            a = _FULL & ~(public | pile_mask | b)
+        elif b is None:
+            b = _FULL & ~(public | pile_mask | a)
         if (a | b | pile_mask | public != _FULL or a.bit_count() + b.bit_count() + len(pile)
                 + public.bit_count() != 52 or (a.bit_count(), b.bit_count(), len(pile))
                 != (self.hand_size(0), self.hand_size(1), self.pile_size)):
@@ -747,7 +800,7 @@ class Game:
             log[k] = (turn, p, action, tuple(cards), tuple(map(tuple, shuffles)))
         return new
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[object, ...]:
         """The whole state as a comparable tuple (generator state included): for tests."""
         return (
             self.rules, self.seed, self.deck, self.first_player, tuple(self._hands), tuple(self._pile),
@@ -811,7 +864,7 @@ class Game:
         return f"<Game seed={self.seed} {where}, {state}>"
 
 
-_APPLY = {
+_APPLY: dict[type[Action], Callable[[Game, int, Any], Outcome]] = {  # Any: each takes the kind it is keyed by
     _DRAW_PILE: Game._draw_pile, _DISCARD: Game._discard, _END_SETS: Game._end_sets, _LAY_SET: Game._lay_set,
     _STEAL: Game._steal, _CHOOSE: Game._choose_needle,
 }
@@ -825,7 +878,8 @@ def _below(rng: random.Random, n: int) -> int:
     """`rng.randrange(n)` for n > 0: the same number and the same generator state after, without
     randrange's checks (a generator of another kind answers itself).
     """
-    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or n > 52:
+    # CPython's own Random methods, which typeshed leaves out (private): a subclass's _randbelow answers itself.
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or n > 52:  # type: ignore[attr-defined]
         return rng.randrange(n)
     k = _BITS[n]
     r = rng.getrandbits(k)
@@ -834,12 +888,13 @@ def _below(rng: random.Random, n: int) -> int:
     return r
 
 
-def _shuffle(rng: random.Random, x: list) -> None:
+def _shuffle(rng: random.Random, x: list[_T]) -> None:
     """`rng.shuffle(x)`: the same permutation and the same generator state after, in one Python loop
     (random.shuffle makes a Python call per card: the deal was a tenth of a random game's time).
     A generator of another kind shuffles itself.
     """
-    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or len(x) > 52:
+    # CPython's own Random methods, which typeshed leaves out (private): as in `_below`.
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or len(x) > 52:  # type: ignore[attr-defined]
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
@@ -855,7 +910,7 @@ def _shuffle(rng: random.Random, x: list) -> None:
 def _check_player(player: object) -> int:
     if type(player) is not int or player not in (0, 1):
         raise PerspectiveError(f"player must be 0 or 1, not {player!r}"[:200])
-    return player  # type: ignore[return-value]
+    return player
 
 
 def _check_deck(deck: Iterable[CardLike]) -> list[Card]:
@@ -863,8 +918,7 @@ def _check_deck(deck: Iterable[CardLike]) -> list[Card]:
         deck = deck.replace(",", " ").split()
     cards = [Card.parse(c) for c in deck]
     if len(cards) != 52 or len(set(cards)) != 52:
-        seen: set[Card] = set()
-        doubles = sorted({str(c) for c in cards if c in seen or seen.add(c)})
+        doubles = sorted({str(c) for c, n in Counter(cards).items() if n > 1})
         missing = [str(c) for c in DECK if c not in set(cards)]
         raise CardError(
             f"deck must hold each of the 52 cards once; got {len(cards)} cards"

@@ -29,7 +29,8 @@ _MAKERS: dict[str, Callable[..., Any]] = {}
 
 def provide(name: str, maker: Callable[..., Any]) -> None:
     """Let `make(name, ...)` call `maker(...)` (a later `provide` of the same name replaces it)."""
-    if not isinstance(name, str) or not name or not callable(maker):
+    given: object = name  # as passed: a caller without type checking may pass anything
+    if not isinstance(given, str) or not name or not callable(maker):
         raise ArgumentError(f"provide needs a name and a callable, not {name!r} and {maker!r}"[:200])
     _MAKERS[name] = maker
 

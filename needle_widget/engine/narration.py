@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from . import actions as A
+from .cards import Card
 from .game import Event, Game
 from .rules import set_points
 from .seats import Perspective, player_name
@@ -25,7 +28,7 @@ def _whom(player: int, perspective: Perspective) -> str:
     return "you" if perspective == player else player_name(player)
 
 
-def _cards(cards) -> str:
+def _cards(cards: Iterable[Card]) -> str:
     return " ".join(map(str, cards))
 
 
@@ -37,21 +40,20 @@ def narrate_event(event: Event, perspective: Perspective, laid_before: int = 0) 
     p, action = event.player, event.action
     who = _who(p, perspective)
     sees_own = perspective == p or perspective == "teacher"
-    kind = type(action)
-    if kind is A.ChooseNeedle:
+    if type(action) is A.ChooseNeedle:
         if sees_own:
             return f"{who} picked {action.card} as {'your' if perspective == p else 'their'} needle."
         return f"{who} picked a needle."
-    if kind is A.DrawPile:
+    if type(action) is A.DrawPile:
         card = _cards(event.cards) if sees_own else "a card"
         text = f"{who} drew {card} from the pile"
-    elif kind is A.Steal:
+    elif type(action) is A.Steal:
         seen = sees_own or perspective == 1 - p
         text = f"{who} stole {_cards(event.cards) if seen else 'a card'} from {_whom(1 - p, perspective)}"
-    elif kind is A.LaySet:
+    elif type(action) is A.LaySet:
         points = set_points(action.cards)
         return f"{who} laid {_cards(action.cards)} for {points} point{'s' if points > 1 else ''}."
-    elif kind is A.EndSets:
+    elif type(action) is A.EndSets:
         if not laid_before:
             return f"{who} laid no set."
         if not event.cards:

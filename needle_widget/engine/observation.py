@@ -124,7 +124,9 @@ _DRAWS = (A.DRAW_PILE, A.STEAL)
 _ONLY_DRAW_PILE, _ONLY_STEAL = (A.DRAW_PILE,), (A.STEAL,)
 
 
-def legal_for(phase: str, hand: int, extra_starts: tuple[int, ...], may_draw: bool, may_steal: bool) -> tuple:
+def legal_for(
+    phase: str, hand: int, extra_starts: tuple[int, ...], may_draw: bool, may_steal: bool
+) -> tuple[Action, ...]:
     """The legal actions of the player to move, from their hand and what the draw allows (D1, T1, T2):
     the one list `Game.legal_actions` and `PlayerView.legal_actions` both give.
 

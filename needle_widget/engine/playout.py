@@ -73,6 +73,7 @@ def play_out(game: Game, bots: Sequence[Any], *, trusted: bool = True, fail: Fai
                     raise
                 raise fail(bots[p], p, "raised", (), None, error) from error
             apply(action)
+        assert game.result is not None  # a round over has its result
         return game.result
     record = (reads_history(first), reads_history(second))
     while game.phase != "over":
@@ -95,4 +96,5 @@ def play_out(game: Game, bots: Sequence[Any], *, trusted: bool = True, fail: Fai
                 raise
             problem = "illegal" if isinstance(action, Action) else "not an action"
             raise fail(bot, p, problem, legal, action, error) from error
+    assert game.result is not None  # a round over has its result
     return game.result

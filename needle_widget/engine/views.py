@@ -37,7 +37,7 @@ def check_perspective(perspective: object) -> Perspective:
     Code counts seats from 0; where a person types a perspective, use `read_perspective`.
     """
     if type(perspective) in (int, str) and perspective in PERSPECTIVES:
-        return perspective  # type: ignore[return-value]
+        return perspective
     raise PerspectiveError(f"Unknown perspective {perspective!r}"[:200] + "; use 0, 1, 'spectator' or 'teacher'")
 
 

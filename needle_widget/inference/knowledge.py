@@ -318,7 +318,9 @@ def _modelled_odds(view: Any, model: Any, n: int, seed: int, epsilon: float | No
     hand = 0
     for code in record["players"][record["perspective"]]["hand"]:
         hand |= 1 << Card.parse(code).index
-    return ModelNeedleOdds(hand, post.needle_probs, post.ess, post.model)
+    probs = post.needle_probs
+    assert probs is not None  # the pick's odds before the opponent picks, the posterior's after: never None
+    return ModelNeedleOdds(hand, probs, post.ess, post.model)
 
 
 def own_needle_odds(view: PlayerView) -> OwnNeedleOdds:

@@ -23,7 +23,7 @@ from ..engine.errors import ArgumentError, BotError, PerspectiveError
 from ..engine.figures import interval, percent
 from ..engine.game import Game
 from ..engine.playout import play_out
-from ..engine.result import Reason
+from ..engine.result import Reason, Result
 from .worlds import check_count, check_seed, sample
 
 __all__ = ["Outcomes", "Z95", "evaluation", "outcomes", "wilson"]
@@ -179,14 +179,19 @@ def outcomes(
     """
     n, seed = check_count(n), check_seed(seed)
     pair = _check_bots(bots)
-    seat = view.get("perspective") if isinstance(view, dict) else None
+    given: object = view  # checked as given: `sample` refuses anything but a view dict, below
+    seat = given.get("perspective") if isinstance(given, dict) else None
     player = _check_for_player(for_player, seat)
     rng = random.Random(seed)
-    over = isinstance(view, dict) and view.get("result") is not None
+    over = isinstance(given, dict) and given.get("result") is not None
     worlds = sample(view, 1 if over else n, seed=rng.getrandbits(63), model=model)
+    assert seat is not None  # `sample` took the view: a player's or the spectator's
     names = (_bot_label(pair[0]), _bot_label(pair[1]))
+    results: list[Result]
     if over:
-        results = [worlds[0].result] * n
+        final = worlds[0].result
+        assert final is not None  # the world gives the view (`sample` checks), which shows the round over
+        results = [final] * n
     else:
         results = [_roll(world, pair, rng.getrandbits(63), k, n) for k, world in enumerate(worlds)]
     wins = sum(1 for r in results if r.winner == player)
@@ -272,7 +277,7 @@ def _bot_label(bot: Any) -> str:
     return (name if isinstance(name, str) and name else type(bot).__name__)[:40]
 
 
-def _roll(world: Game, bots: tuple[Any, Any], seed: int, k: int, n: int) -> Any:
+def _roll(world: Game, bots: tuple[Any, Any], seed: int, k: int, n: int) -> Result:
     """Play `world` to the end with `bots` (each told `new_game(seed, p)` first); its Result.
 
     A bot that raises or returns an action that is not legal raises BotError naming

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ..engine import actions as A
 from ..engine.actions import Action
@@ -73,6 +73,16 @@ MAX_TRIES = 5_000
 
 _OUTCOME_KINDS = ("draw_pile", "steal", "end_sets")
 """Actions whose "cards" field in a view is what entered the hand, not part of the action."""
+
+_Event = tuple[int, str, Action | None, list[int] | None, int, list[int]]
+"""An event of a view's history as `_event` reads it."""
+_Op = tuple[Any, ...]
+"""One step the spectator's proposal plays forward, tagged by its first item: ("draw", x, tokens),
+("steal", x, y, action index), ("reveal", x, x, card, pool, bound, action index) or ("found", x, y,
+needle, 0, 0, action index) (see `SpectatorPlan.sample_hidden`)."""
+_Hidden = tuple[list[list[int]], dict[int, int], list[int | None]]
+"""One accepted spectator proposal: (each pool's cards by position, the token each steal took by action
+index, each player's needle or None)."""
 
 class Step(NamedTuple):
     """One action to re-apply: None for the opponent's hidden needle pick."""
@@ -169,10 +179,13 @@ class PlayerPlan:
         deck = self.deal(placed[0])
         last = placed[-1]
         pile = [last[pos] for pos in self.pools[-1].undrawn]
-        events = {}
+        events: dict[int, tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]] = {}
         for k in self.hidden_steps():
             step = self.steps[k]
-            action = step.action if step.action is not None else A.CHOOSE_NEEDLE[needle]
+            action = step.action
+            if action is None:
+                assert needle is not None  # a hidden pick is q's (`_Walk.apply`): `draw` gave q's needle
+                action = A.CHOOSE_NEEDLE[needle]
             cards = tuple(DECK[placed[pool][pos]] for pool, pos in self.drawn.get(k, ()))
             shuffles = (tuple(DECK[i] for i in placed[step.pool]),) if step.pool is not None else ()
             events[k] = (action, cards, shuffles)
@@ -205,11 +218,16 @@ class PlayerPlan:
         hands = [self.dealt, first[:hq]] if self.player == 0 else [first[:hq], self.dealt]
         return [DECK[i] for i in hands[0] + hands[1] + first[hq:]]
 
-    def moves(self, placed: list[list[int]], needle: int | None) -> list[tuple[int, Action, Card | None, list | None]]:
+    def moves(
+        self, placed: list[list[int]], needle: int | None
+    ) -> list[tuple[int, Action, Card | None, list[Card] | None]]:
         """(index, action, stolen card, reshuffle order) for each step of the history in that world."""
         out = []
         for k, step in enumerate(self.steps):
-            action = step.action if step.action is not None else A.CHOOSE_NEEDLE[needle]
+            action = step.action
+            if action is None:
+                assert needle is not None  # a hidden pick is q's (`_Walk.apply`): `draw` gave q's needle
+                action = A.CHOOSE_NEEDLE[needle]
             order = None if step.pool is None else [DECK[i] for i in placed[step.pool]]
             out.append((k, action, step.stolen, order))
         return out
@@ -232,7 +250,7 @@ class PlayerPlan:
         rest = sorted(c for c in pool.free if c not in taken and c != here)
         rng.shuffle(rest)
         it = iter(rest)
-        return [next(it) if card is None else card for card in out]  # type: ignore[misc]
+        return [next(it) if card is None else card for card in out]
 
     def _place(self, k: int, pool: Pool, rng: random.Random) -> list[int]:
         """A uniform placement of pool k's cards on its positions (revealed cards in eligible q-slots)."""
@@ -254,7 +272,7 @@ class PlayerPlan:
         rest = sorted(pool.free)
         rng.shuffle(rest)
         it = iter(rest)
-        return [next(it) if card is None else card for card in out]  # type: ignore[misc]
+        return [next(it) if card is None else card for card in out]
 
 
 def plan_for(view: Any) -> PlayerPlan | SpectatorPlan:
@@ -324,26 +342,29 @@ class _Walk:
         if kind in ("draw_pile", "end_sets"):
             made = self.draws(k, mine, cards, count, shuffles)
         elif kind == "steal":
-            card = cards[0]  # a steal is shown to both players
-            stolen = DECK[card]
+            c = cast("list[int]", cards)[0]  # a steal is shown to both players (None, TypeError: a ReplayError)
+            stolen = DECK[c]
             if mine:
-                self.leave_q(k, card)
-                self.hand.add(card)
+                self.leave_q(k, c)
+                self.hand.add(c)
             else:
-                self.hand.remove(card)
-                self.known.add(card)
-                self.held.add(card)
+                self.hand.remove(c)
+                self.known.add(c)
+                self.held.add(c)
         elif kind in ("discard", "lay_set"):
+            assert action is not None  # `_event` hides no action but a needle pick
             for card in A.cards_of(action):
                 if mine:
                     self.hand.remove(card.index)
                 else:
                     self.leave_q(k, card.index)
                 self.public.add(card.index)
-            if kind == "discard":
+            if type(action) is A.Discard:  # kind == "discard"
                 self.discards.append(action.card.index)
         elif kind == "choose_needle" and not mine:
             self.plan.needle_picked = True
+        elif kind == "choose_needle" and action is None:
+            raise ReplayError(f"view history[{k}]: Player {self.p + 1}'s own needle pick is hidden")
         self.plan.steps.append(Step(action, stolen, made, player))
 
     def leave_q(self, k: int, card: int) -> None:
@@ -365,6 +386,7 @@ class _Walk:
         done = []
         pools = self.plan.pools
         drawn = self.plan.drawn[k] = []
+        seen: list[int] = cards if cards is not None else []  # read for p's own draws only, which p sees
         for i in range(count):
             pool = pools[-1]
             if pool.next == pool.size:
@@ -382,7 +404,7 @@ class _Walk:
             pool.next += 1
             drawn.append((len(pools) - 1, pos))
             if mine:
-                card = cards[i]
+                card = seen[i]
                 if self.pool_of.pop(card, None) != len(pools) - 1:
                     raise ReplayError(f"view history[{k}]: Player {self.p + 1} draws {DECK[card]}, which cannot "
                                       "be in the draw pile there")
@@ -416,23 +438,23 @@ class _Walk:
             return
         needle = plan.shown_needle = Card.parse(shown).index
         result = view["result"] or {}
-        pool = self.pool_of.get(needle)
-        if result.get("reason") == "found" and result.get("needle_owner") == self.q and pool is not None:
+        home = self.pool_of.get(needle)
+        if result.get("reason") == "found" and result.get("needle_owner") == self.q and home is not None:
             where = self.last_q_slot
-            if where is None or where[0] != pool or where[2] != len(plan.steps) - 1:
+            if where is None or where[0] != home or where[2] != len(plan.steps) - 1:
                 raise ReplayError(f"view: no consistent world: Player {self.q + 1} cannot have drawn {shown}")
-            target = plan.pools[pool]
+            target = plan.pools[home]
             target.free.remove(needle)
             target.fixed[where[1]] = needle
             target.q_slots.remove((where[2], where[1]))
-        elif pool is not None:
-            if plan.pools[pool] is not last or not last.undrawn:
+        elif home is not None:
+            if plan.pools[home] is not last or not last.undrawn:
                 raise ReplayError(f"view: no consistent world: {shown} must be in the draw pile, which is empty")
             last.free.remove(needle)
             plan.needle_pool = len(plan.pools) - 1
 
 
-def _event(raw: Any, k: int) -> tuple[int, str, Action | None, list[int] | None, int, list[int]]:
+def _event(raw: Any, k: int) -> _Event:
     """(player, type, action or None if hidden, cards seen entering the hand or None, count, reshuffle sizes)."""
     if not isinstance(raw, dict) or raw.get("index") != k:
         raise ReplayError(f"view history[{k}]: not an event of game.view: {raw!r}"[:200])
@@ -461,7 +483,7 @@ def _event(raw: Any, k: int) -> tuple[int, str, Action | None, list[int] | None,
     return player, kind, A.from_dict(fields), cards, count, shuffles
 
 
-def _undo(hand: set[int], events: list, p: int) -> set[int]:
+def _undo(hand: set[int], events: list[_Event], p: int) -> set[int]:
     """The dealt hand of p: the hand now with p's history undone, last event first."""
     dealt = set(hand)
     for player, kind, action, cards, _, _ in reversed(events):
@@ -471,6 +493,7 @@ def _undo(hand: set[int], events: list, p: int) -> set[int]:
             else:
                 dealt.update(cards)  # the opponent stole it from p
         elif kind in ("discard", "lay_set") and player == p:
+            assert action is not None  # `_event` hides no action but a needle pick
             dealt.update(c.index for c in A.cards_of(action))
     return dealt
 
@@ -512,9 +535,10 @@ class SpectatorPlan:
         self.pool0_draws = [0, 0]
         self.steal_count = [0, 0]
         self.picked = [False, False]
-        self.ops: list[tuple] = []
+        self.ops: list[_Op] = []
         self.steps: list[tuple[Action | None, int, int, int | None]] = []
         """(action, or None for a hidden needle pick; player; action index; the pool its reshuffle makes)."""
+        pool: int | None
         for k, (player, kind, action, cards, count, shuffles) in enumerate(events):
             x, y = player, 1 - player
             made_pool = None
@@ -562,6 +586,7 @@ class SpectatorPlan:
                     steals_since[x][pool] += 1
                 self.ops.append(("steal", x, y, k))
             elif kind in ("discard", "lay_set"):
+                assert action is not None  # `_event` hides no action but a needle pick
                 for card in A.cards_of(action):
                     c = card.index
                     pool = pool_of.get(c)
@@ -577,7 +602,7 @@ class SpectatorPlan:
                     del pool_of[c]
                     self.public.add(c)
                     self.shed[x].add(c)
-                if kind == "discard":
+                if type(action) is A.Discard:  # kind == "discard"
                     discards.append(action.card.index)
             elif kind == "choose_needle":
                 self.picked[x] = True
@@ -629,7 +654,7 @@ class SpectatorPlan:
             for x in (0, 1)
         ]
 
-    def sample_hidden(self, rng: random.Random) -> tuple | None:
+    def sample_hidden(self, rng: random.Random) -> _Hidden | None:
         """One proposal: None if rejected, else (pool arrays, steal tokens by action, needles)."""
         tok_pool = self.tok_pool
         hands = [self.dealt[0][:], self.dealt[1][:]]
@@ -719,7 +744,9 @@ class SpectatorPlan:
         game = Game(rules=self.rules, seed=rng.getrandbits(63), deck=deck, first_player=self.first_player)
         for action, x, k, made in self.steps:
             if action is None:
-                action = A.ChooseNeedle(DECK[needles[x]])
+                needle = needles[x]
+                assert needle is not None  # x picked, hidden: `sample_hidden` drew x's needle
+                action = A.ChooseNeedle(DECK[needle])
             stolen = None
             if k in taken:
                 tok = taken[k]

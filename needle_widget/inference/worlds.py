@@ -33,7 +33,7 @@ import reprlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..engine import actions as A
 from ..engine.actions import Action
@@ -58,6 +58,11 @@ EPSILON = 0.05
 _CHOOSE = A.CHOOSE_NEEDLE
 _LAZY = ("Outcomes", "Z95", "evaluation", "outcomes", "wilson")
 """Names of `outcomes` that are also reached here (imported on first use: outcomes imports this module)."""
+_Ask = Callable[[PlayerView, Sequence[Action]], Callable[[Action], float]]
+"""An opponent model as the filter asks it: (the opponent's view, its legal actions) -> (action -> probability)."""
+_Path = tuple[int, int, int, Any]
+"""A particle's filled slots, newest first: (pool, position, card, the older ones as a _Path, or None). The tail
+is Any, not `_Path | None`: mypyc cannot compile a recursive tuple alias (python/mypy#15092)."""
 
 
 def sample(
@@ -107,7 +112,8 @@ def world_for(replay: Replay, step: int, seat: Perspective, seed: int | None = N
     >>> v.open_to(1), v.open_to(0), v.world.seed, r.line(v).game_at(6).view(1) == r.game_at(6).view(1)
     (True, False, 3, True)
     """
-    seed, seat = check_seed(seed), as_seat(seat)
+    # as_seat maps a Perspective to a Perspective (a seat's name to its int, any other value unchanged)
+    seed, seat = check_seed(seed), cast(Perspective, as_seat(seat))
     world = sample(replay.game_at(step).view(seat), 1, seed=seed)[0]
     return World.of(world, seat, seed)
 
@@ -150,7 +156,7 @@ def _verify(worlds: list[Game], perspective: int | str, view: dict[str, Any], se
             raise ReplayError(f"view: world {k} does not match it (a bug: please report the view and seed {seed})")
 
 
-def _fingerprint(game: Game, perspective: int | str) -> tuple:
+def _fingerprint(game: Game, perspective: int | str) -> tuple[object, ...]:
     """What `perspective` sees of the state now, in brief (a few µs): the public record, plus a player's hand."""
     mine = (game.hand_mask(perspective), game.known_opponent_mask(perspective)) if perspective in (0, 1) else ()
     return (len(game), game.phase, game.turn, game.to_move, game.pile_size, game.reshuffles, tuple(game.discard_pile),
@@ -242,14 +248,14 @@ def posterior(
                      float(epsilon))
 
 
-def _pick_odds(worlds: list[Game], q: int, ask: Callable) -> tuple[float, ...] | None:
+def _pick_odds(worlds: list[Game], q: int, ask: _Ask) -> tuple[float, ...] | None:
     """Before the opponent picks: the model's pick, averaged over the worlds (None once the round is over)."""
     if worlds[0].phase != "needle":
         return None
     out = [0.0] * 52
     for world in worlds:
         view = world.player_view(q)._replace(to_move=q)
-        legal = view.legal_actions()
+        legal = cast("list[A.ChooseNeedle]", view.legal_actions())  # the needle phase: only picks are legal
         prob = ask(view, legal)
         for action in legal:
             out[action.card.index] += prob(action) / len(worlds)
@@ -261,7 +267,7 @@ def _label(model: Any) -> str:
     return (name if isinstance(name, str) and name else type(model).__name__)[:40]
 
 
-def _model_probability(model: Any, epsilon: Any) -> Callable[[PlayerView, Sequence[Action]], Callable[[Action], float]]:
+def _model_probability(model: Any, epsilon: Any) -> _Ask:
     """A function (opponent's view, legal actions) -> (action -> the model's probability of it).
 
     A model that raises gives ArgumentError naming it (its message may name cards of a
@@ -274,16 +280,22 @@ def _model_probability(model: Any, epsilon: Any) -> Callable[[PlayerView, Sequen
                             "the opponent's PlayerView alone")
     policy = getattr(model, "policy", None)
     choose = getattr(model, "choose", None)
-    if not callable(policy) and not callable(choose):
+    eps = float(epsilon)
+    if callable(policy):  # a policy is asked even if the model also has choose
+
+        def ask_policy(view: PlayerView, legal: Sequence[Action]) -> Callable[[Action], float]:
+            try:
+                probs = dict(zip(legal, map(float, policy(view, legal)), strict=True))
+                return lambda action: probs.get(action, 0.0)
+            except Exception as error:
+                raise ArgumentError(f"model {_label(model)} raised {type(error).__name__}: {error}"[:300]) from error
+        return ask_policy
+    if not callable(choose):
         raise ArgumentError(f"model must be a bot (with choose) or have policy(view, legal_actions), not "
                             f"{reprlib.repr(model)}")
-    eps = float(epsilon)
 
     def ask(view: PlayerView, legal: Sequence[Action]) -> Callable[[Action], float]:
         try:
-            if callable(policy):
-                probs = dict(zip(legal, map(float, policy(view, legal)), strict=True))
-                return lambda action: probs.get(action, 0.0)
             chosen = choose(view, list(legal))
         except Exception as error:
             raise ArgumentError(f"model {_label(model)} raised {type(error).__name__}: {error}"[:300]) from error
@@ -312,7 +324,7 @@ class _Filter:
     """The particle filter of `posterior`: n particles, each the opponent's hidden cards so far."""
 
     def __init__(self, plan: PlayerPlan, views: dict[int, tuple[PlayerView, int]],
-                 ask: Callable[[PlayerView, Sequence[Action]], Callable[[Action], float]], n: int,
+                 ask: _Ask, n: int,
                  rng: random.Random) -> None:
         self.plan, self.views, self.ask, self.n, self.rng = plan, views, ask, n, rng
         self.q = 1 - plan.player
@@ -329,18 +341,18 @@ class _Filter:
         """Per particle: bit 52 * pool + card for each card placed in a slot of that pool (or as pool 0's needle)."""
         shown = plan.shown_needle
         self.needle = [-1 if shown is None else shown] * n
-        self.path: list[tuple | None] = [None] * n
+        self.path: list[_Path | None] = [None] * n
         self.pick: list[Callable[[Action], float] | None] = [None] * n
         self.w = [1.0] * n
         self.ess = self.min_ess = float(n)
         self.resamples = self.decisions = 0
         self.picked = False
 
-    def schedule(self) -> list[tuple]:
+    def schedule(self) -> list[tuple[int, ...]]:
         """Every event that matters, in the order of the game: (step, 0) a decision of the opponent,
         (step, 1, card) a card leaving its hand in sight, (step, 2, pool, slot, position) a slot filled.
         """
-        events: list[tuple] = []
+        events: list[tuple[int, ...]] = []
         for k, pool in enumerate(self.plan.pools):
             events += [(when, 2, k, j, pos) for j, (when, pos) in enumerate(pool.q_slots)]
             events += [(when, 1, card) for when, card in pool.reveals]
@@ -442,6 +454,7 @@ class _Filter:
         """An observed decision of the opponent: each particle's weight times the model's probability of it."""
         view0, known = self.views[step]
         action = self.plan.steps[step].action
+        assert action is not None  # `go` sends the needle picks, hidden or not, to `choose_needle`
         cache: dict[tuple[int, int], float] = {}
         weight = self.w
         chose = False
@@ -495,6 +508,7 @@ class _Filter:
                 out[self.needle[i]] += self.w[i]
                 continue
             prob, used, mine = self.pick[i], self.used[i], self.needle[i]
+            assert prob is not None  # `choose_needle` set every particle's (and `take` keeps them)
             cards = list(self.plan.needle_hand)
             if self.undrawn0:
                 cards += [c for c in self.free[0] if c == mine or not used >> c & 1]

@@ -5,8 +5,8 @@ shown (`error`), and the answer (`answer`) to a request that carried an id.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from types import TracebackType
 from typing import Any
 
 import traitlets
@@ -43,8 +43,12 @@ class Answering:
     """
 
     _error_id = 0
+    error: dict[str, Any] | None
+    """The error line (the widget's synced trait, `error_trait`)."""
+    answer: dict[str, Any] | None
+    """The answer to the last request with an id (the widget's synced trait, `answer_trait`)."""
 
-    def set_state(self, sync_data: dict) -> None:
+    def set_state(self, sync_data: object) -> None:
         """The browser may not write state; it sends requests."""
         names = ", ".join(sorted(map(str, sync_data))) if isinstance(sync_data, dict) else "?"
         self._show_error(f"Ignored a direct change of {names} from the browser; send a request instead.")
@@ -72,23 +76,39 @@ class Answering:
             refusal = None if accepted or self.error is None else self.error["text"]
             self.answer = {"id": ident, "ok": accepted, "error": refusal}
 
-    @contextmanager
-    def _errors_shown(self, what: str) -> Iterator[None]:
+    def _errors_shown(self, what: str) -> _ErrorsShown:
         """The one place errors reach the widget: a NeedleError's text, any other error as one
         short line (its traceback goes to the log); every text cut to MAX_ERROR characters.
         """
-        try:
-            yield
-        except NeedleError as error:
-            self._show_error(str(error))
-        except Exception as error:
-            log.error("needle_widget: %s failed", what, exc_info=error)
-            self._show_error(f"Something went wrong ({type(error).__name__}) with {what}; "
-                             "the details are in the kernel log.")
+        return _ErrorsShown(self, what)
 
     def _show_error(self, text: str) -> None:
         self._error_id += 1
         self.error = {"id": self._error_id, "text": text if len(text) <= MAX_ERROR else text[: MAX_ERROR - 1] + "…"}
+
+
+class _ErrorsShown:
+    """`Answering._errors_shown(what)`: a block whose errors are shown in the widget, never raised (its
+    `__exit__` returns a bool, so a type checker knows that the block may stop before its end).
+    """
+
+    def __init__(self, widget: Answering, what: str) -> None:
+        self._widget, self._what = widget, what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> bool:
+        if isinstance(error, NeedleError):
+            self._widget._show_error(str(error))
+            return True
+        if isinstance(error, Exception):
+            log.error("needle_widget: %s failed", self._what, exc_info=error)
+            self._widget._show_error(f"Something went wrong ({type(error).__name__}) with {self._what}; "
+                                     "the details are in the kernel log.")
+            return True
+        return False
 
 
 def request_id(content: Any) -> int | None:

@@ -136,7 +136,7 @@ class BoardWidget(Answering, anywidget.AnyWidget):
         message = {key: value for key, value in content.items() if key != "id"}
         self._room.board_request(message)
         if kind == "open":
-            name = message.get("name")
+            name = message["name"]  # there: board_request checked that it names a challenge game
             self._show(self._room.open_replay(name), str(name))
 
     def _show(self, widget: Any, name: str) -> None:

@@ -7,6 +7,7 @@ imports nothing of Jupyter.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..engine.actions import Steal
@@ -133,5 +134,7 @@ def table(room: Any, number: int, **kwargs: Any) -> TableWidget:
     return TableWidget(game=first.game_at(len(first)), mode="watch", **kwargs).follow(room, number)
 
 
-SCREENS = {"class.board": board, "class.replay": replay, "class.lead": lead, "class.table": table}
+SCREENS: dict[str, Callable[..., BoardWidget | NeedleWidget]] = {
+    "class.board": board, "class.replay": replay, "class.lead": lead, "class.table": table,
+}
 """The screens this module provides, by the name the classroom asks for."""

@@ -76,8 +76,7 @@ class Pictures:
         PNG of an id asked for, once; None for anything else (logged).
         """
         picture_id = content.get("id")
-        target = self._asked.get(picture_id) if type(picture_id) is int else None
-        if target is None:
+        if type(picture_id) is not int or (target := self._asked.get(picture_id)) is None:
             if type(picture_id) is int and 0 < picture_id <= self._last:  # another view drew it first
                 log.debug("needle_widget: a later view's picture for id %s, already saved or forgotten", picture_id)
             else:

@@ -17,8 +17,10 @@ def slot_trait(slot: Slot) -> traitlets.TraitType:
     trait: traitlets.TraitType
     if slot.kind == "perspective":
         trait = traitlets.Union([traitlets.Int(), traitlets.Unicode()], default_value=empty)
-    elif slot.kind in ("text", "optional_text"):
-        trait = traitlets.Unicode(empty, allow_none=slot.kind == "optional_text")
+    elif slot.kind == "text":
+        trait = traitlets.Unicode(empty, allow_none=False)
+    elif slot.kind == "optional_text":
+        trait = traitlets.Unicode(empty, allow_none=True)
     elif slot.kind in ("dict", "optional_dict"):
         trait = traitlets.Dict(allow_none=slot.kind == "optional_dict",
                                default_value=None if empty is None else dict(empty))

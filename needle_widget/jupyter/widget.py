@@ -15,7 +15,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import traitlets
 
@@ -142,14 +142,13 @@ class NeedleWidget(ScreenWidget):
             self._runner.after(at_once=True)
 
     @classmethod
-    def play(cls, opponent: Any = None, seed: int | None = None, you: int = 0,
+    def play(cls, opponent: Any = None, seed: int | None = None, you: int | str = 0,
              rules: Rules | None = None, game: Game | None = None, **kwargs: Any) -> NeedleWidget:
         """You (Player `you + 1`, this screen) against a bot (GreedyBot by default), from a new deal or `game`.
         The bot answers a browser's move after `bot_delay` seconds, a move made with `apply` at once.
         """
-        you = as_named(you)
-        game = new_or_given(game, rules, seed)
-        return cls(game=game, perspective=you, mode="play", bots=play_bots(game, opponent, you), **kwargs)
+        game = new_or_given(game, rules, seed)  # `you` may name the seat as people do ("p1"): as_named reads it
+        return cls(game=game, perspective=you, mode="play", bots=play_bots(game, opponent, as_named(you)), **kwargs)
 
     @classmethod
     def hotseat(cls, seed: int | None = None, rules: Rules | None = None, game: Game | None = None,
@@ -183,7 +182,7 @@ class NeedleWidget(ScreenWidget):
         return widget
 
     @classmethod
-    def quiz(cls, replay: Replay, seat: int = 0, questions: Any = None, *, student: str = "student",
+    def quiz(cls, replay: Replay, seat: int | str = 0, questions: Any = None, *, student: str = "student",
              replay_name: str = "replay", seed: int = 0, n: int = QUIZ_WORLDS, **kwargs: Any) -> NeedleWidget:
         """A quiz for `seat` (0 or 1) on `replay`: at each question's step the widget shows the seat's
         view (spoiler-free: nothing past the furthest question reached; the seat's odds hidden until
@@ -204,9 +203,10 @@ class NeedleWidget(ScreenWidget):
         """
         if not isinstance(replay, Replay):
             raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
-        seat = as_named(seat)
-        if type(seat) is not int or seat not in (0, 1):
-            raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(seat)}")
+        named = as_named(seat)
+        if type(named) is not int or named not in (0, 1):
+            raise ArgumentError(f"seat must be 0 (Player 1) or 1 (Player 2), not {quote(named)}")
+        seat = named
         if questions is None:
             questions = questions_from_notes(replay, seat)
         elif isinstance(questions, (str, bytes, dict)) or not hasattr(questions, "__iter__"):
@@ -603,7 +603,8 @@ class NeedleWidget(ScreenWidget):
             return self._desk
         found = next((f for f in self._features if type(f) is owner), None)
         if found is None:
-            raise ArgumentError(f"The {kind} request is for {owner.absent}; this widget is in {self.mode} mode")
+            absent = cast("type[Feature]", owner).absent  # neither the session's nor the desk's: a feature's (REQUESTS)
+            raise ArgumentError(f"The {kind} request is for {absent}; this widget is in {self.mode} mode")
         return found
 
     def _sync(self) -> None:

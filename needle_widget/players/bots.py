@@ -36,7 +36,9 @@ import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, cast
+
+from mypy_extensions import mypyc_attr
 
 from ..engine import actions as A
 from ..engine.actions import Action
@@ -48,9 +50,15 @@ from ..engine.observation import PlayerView
 from ..engine.rules import ACE_RULES, Rules, set_points
 from ..engine.seats import player_name
 from ..inference import knowledge
+from .protocol import Bot
 
 if TYPE_CHECKING:  # at run time `__getattr__` loads it: search imports this module
+    from typing_extensions import Unpack
+
     from .search import SearchBot
+
+    _Why = tuple[()] | tuple[str, Unpack[tuple[object, ...]]]
+    """A bot's reason for its last choice: nothing yet, or a `str.format` template and its values."""
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "OddsBot", "SearchBot", "BOTS", "make_bot", "by_preference",
            "needles_ranked", "bot_seed"]
@@ -75,26 +83,6 @@ def bot_seed(deal_seed: int, seat: int) -> int:
     data = f"{int(deal_seed)} {int(seat)}".encode()
     digest = hashlib.blake2b(data, key=_BOT_SEED_KEY, digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """What a player needs: a `name`, `choose` and `explain`.
-
-    `choose` gets the player's `PlayerView` (never the Game) and the legal actions
-    (`sim.play_game` asks only when there are at least two) and returns one of
-    them. An optional `new_game(seed, player)` is called before each game.
-    """
-
-    name: str
-
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """One of `legal_actions`, chosen from what `view` shows."""
-        ...
-
-    def explain(self) -> str:
-        """Why the last choice, in a sentence (may name the bot's own hidden cards)."""
-        ...
 
 
 # ---- card sense shared by GreedyBot and OddsBot -----------------------------------
@@ -122,12 +110,16 @@ _NEIGHBOURS = tuple(
 """Per card index: the same-suit cards one or two ranks away."""
 _EXTRA = {ace: Rules(ace=ace).set_starts()[11:] for ace in ACE_RULES}
 """Per ace rule: the set starts beyond J (12: Q-K-A, 13: K-A-2), as `bitmasks.sets_in` takes them."""
+
+
+def _window_part(window: tuple[int, ...], r: int) -> tuple[float, int, int, int]:
+    """(weight, rank r, the window's other two ranks) for rank r of a window."""
+    a, b = (o for o in window if o != r)
+    return _FACE_WEIGHT if window == (11, 12, 13) else 1.0, r, a, b
+
+
 _WINDOW_PARTS = {
-    ace: tuple(
-        (_FACE_WEIGHT if window == (11, 12, 13) else 1.0, r, *(o for o in window if o != r))
-        for window in windows
-        for r in window
-    )
+    ace: tuple(_window_part(window, r) for window in windows for r in window)
     for ace, windows in _WINDOWS.items()
 }
 """Per ace rule: (weight, rank, other rank, other rank) for each rank of each window."""
@@ -187,11 +179,11 @@ def _rank_table(ace: str, r: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _rank_rows(ace: str) -> tuple:
+def _rank_rows(ace: str) -> tuple[tuple[float, ...], ...]:
     """`_rank_table` of every rank under `ace`, made on first use (about 20 ms) and kept."""
     rows = _RANK_VALUE.get(ace)
     if rows is None:
-        rows = _RANK_VALUE[ace] = (None, *(_rank_table(ace, r) for r in range(1, 14)))
+        rows = _RANK_VALUE[ace] = ((), *(_rank_table(ace, r) for r in range(1, 14)))
     return rows
 
 
@@ -199,8 +191,9 @@ _RANKS = range(1, 14)
 _LOW7, _LOW6 = sum(1 << (4 * k) for k in range(7)), sum(1 << (4 * k) for k in range(6))
 _COMPRESS = {sum((m >> k & 1) << (4 * k) for k in range(7)): m for m in range(128)}
 """Spread rank bits (one per nibble) of seven ranks, to seven bits in a row."""
-_RANK_VALUE: dict[str, tuple] = {}
-"""Per ace rule: (None, then `_rank_table` of ranks 1..13): 13 x 1,024 floats, made on first use."""
+_RANK_VALUE: dict[str, tuple[tuple[float, ...], ...]] = {}
+"""Per ace rule: ((), for the unused rank 0, then `_rank_table` of ranks 1..13): 13 x 1,024 floats, made on
+first use."""
 
 
 def _sets_mask(view: PlayerView) -> int:
@@ -317,16 +310,28 @@ def _plan_sets(view: PlayerView, sets: Sequence[A.LaySet]) -> list[tuple[int, fl
 # ---- explanations: kept as a template and its values, formatted only when asked ----
 
 
-class _Cards(tuple):
+class _Cards:
+    """Cards as words: "4♣ 5♥ 6♥" (a plain class, not a tuple: the compiled build subclasses no builtin)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        self.cards = tuple(cards)
+
     def __str__(self) -> str:
-        return " ".join(map(str, self))
+        return " ".join(map(str, self.cards))
 
 
-class _Score(tuple):
+class _Score:
     """(mine, theirs) as words: "I lead 3-1"."""
 
+    __slots__ = ("me", "them")
+
+    def __init__(self, score: tuple[int, int]) -> None:
+        self.me, self.them = score
+
     def __str__(self) -> str:
-        me, them = self
+        me, them = self.me, self.them
         if me > them:
             return f"I lead {me}-{them}"
         if me < them:
@@ -334,9 +339,16 @@ class _Score(tuple):
         return f"the score is level at {me}-{them}"
 
 
-class _Percent(float):
+class _Percent:
+    """A probability as words: "12.5%"."""
+
+    __slots__ = ("p",)
+
+    def __init__(self, p: float) -> None:
+        self.p = p
+
     def __str__(self) -> str:
-        return percent(self)
+        return percent(self.p)
 
 
 def _offers(legal_actions: Sequence[Action], kind: type) -> bool:
@@ -349,7 +361,7 @@ def _offers(legal_actions: Sequence[Action], kind: type) -> bool:
 def _sets_offered(legal_actions: Sequence[Action]) -> Sequence[A.LaySet]:
     """The LaySet actions among the legal ones (the engine lists them before EndSets)."""
     if legal_actions and type(legal_actions[-1]) is A.EndSets and type(legal_actions[0]) is not A.EndSets:
-        return legal_actions[:-1]
+        return cast("Sequence[A.LaySet]", legal_actions[:-1])  # the sets phase: sets, then EndSets
     return [a for a in legal_actions if type(a) is A.LaySet]
 
 
@@ -361,6 +373,7 @@ def _score(view: PlayerView) -> _Score:
     return _Score((view.scores[view.player], view.scores[1 - view.player]))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # NoisyBot and tests subclass the bots
 class _BaseBot:
     """Common parts: `name`, `seed`, `explain` from the reason the last choice
     recorded, a no-op `new_game`, a readable repr.
@@ -370,7 +383,7 @@ class _BaseBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self._why: tuple = ()
+        self._why: _Why = ()
 
     def new_game(self, seed: int, player: int) -> None:
         """Told before each game; a bot without randomness has nothing to reset."""
@@ -387,6 +400,7 @@ class _BaseBot:
         return f"{type(self).__name__}()"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot(_BaseBot):
     """Picks uniformly among the legal actions.
 
@@ -418,8 +432,8 @@ class RandomBot(_BaseBot):
         super().new_game(seed, player)
         self._rng = random.Random(f"random-bot {self.seed} {seed} {player}")
 
-    def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
-        """A uniformly random legal action."""
+    def choose(self, view: PlayerView | None, legal_actions: Sequence[Action]) -> Action:
+        """A uniformly random legal action (the view is not read: None will do)."""
         action = legal_actions[self._rng.randrange(len(legal_actions))]
         self._why = ("Picked “{}” at random from {} legal action{}.", action, len(legal_actions),
                      "s" if len(legal_actions) != 1 else "")
@@ -433,6 +447,7 @@ class RandomBot(_BaseBot):
         return f"RandomBot(seed={self.seed!r})"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyBot(_BaseBot):
     """Plays for points and nothing else (deterministic: `seed` is accepted and ignored).
 
@@ -542,7 +557,7 @@ class GreedyBot(_BaseBot):
         return A.CHOOSE_NEEDLE[best_i]
 
 
-def needles_ranked(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
+def needles_ranked(view: PlayerView, legal_actions: Sequence[A.ChooseNeedle]) -> list[A.ChooseNeedle]:
     """The legal needle picks by GreedyBot's measure, its favourite first: the rank its hand needs least,
     then the card with the fewest same-suit neighbours in its hand (SearchBot and the review screen
     the 45 picks with it).
@@ -550,7 +565,7 @@ def needles_ranked(view: PlayerView, legal_actions: Sequence[Action]) -> list[Ac
     hand = view.hand_mask
     values = _rank_values(_spread_ranks(hand), 0, view.rules.ace)
 
-    def key(a: Action) -> tuple[float, int]:
+    def key(a: A.ChooseNeedle) -> tuple[float, int]:
         return values[a.card.rank], (hand & _NEIGHBOURS[a.card.index]).bit_count()
 
     return sorted(legal_actions, key=key)
@@ -565,7 +580,7 @@ def by_preference(view: PlayerView, legal_actions: Sequence[Action], prior: Gree
     return [first, *(a for a in _by_liking(view, legal_actions) if a != first)]
 
 
-def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:
+def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> Sequence[Action]:
     phase = view.phase
     if phase == "discard":
         cards, values = _card_values(view)
@@ -576,7 +591,7 @@ def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> list[Action
         planned = [s for _, _, s in _plan_sets(view, sets)] if len(sets) > 1 else list(sets)
         return [*planned, A.END_SETS, *(s for s in sets if s not in planned)]
     if phase == "needle":
-        return needles_ranked(view, legal_actions)
+        return needles_ranked(view, cast("Sequence[A.ChooseNeedle]", legal_actions))  # only picks are legal
     return list(legal_actions)
 
 
@@ -586,6 +601,7 @@ at the discards of 6,000 GreedyBot games: one point ahead already wins 70%, sinc
 round may end at any draw."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OddsBot(GreedyBot):
     """GreedyBot's card sense, timed by the needle odds of `knowledge`.
 
@@ -717,13 +733,18 @@ def _search_bot(seed: int | None = None) -> Bot:
     return SearchBot(seed=seed)
 
 
-def __getattr__(name: str) -> object:
+def _module_getattr(name: str) -> object:
     """`bots.SearchBot`, loaded from `needle_widget.players.search` on first use (it imports this module)."""
     if name == "SearchBot":
         from .search import SearchBot
 
         return SearchBot
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# Assigned, not `def __getattr__`: a compiled module's functions are in its namespace before its body runs, and
+# the compiled module's setup looks up `__file__` then, which would call a native `__getattr__` with no globals yet.
+__getattr__ = _module_getattr
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "odds": OddsBot,
@@ -742,7 +763,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     ...
     needle_widget.engine.errors.ArgumentError: Unknown bot 'wizard'; the bots are: greedy, odds, random, search
     """
-    factory = BOTS.get(name.strip().lower()) if isinstance(name, str) else None
+    given: object = name  # checked as given: a caller may pass anything
+    factory = BOTS.get(given.strip().lower()) if isinstance(given, str) else None
     if factory is None:
         raise ArgumentError(f"Unknown bot {name!r}"[:200] + f"; the bots are: {', '.join(sorted(BOTS))}")
     return factory(seed=seed)

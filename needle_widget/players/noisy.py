@@ -30,7 +30,8 @@ class NoisyBot(GreedyBot):
     """
 
     def __init__(self, share: float, seed: int | None = None) -> None:
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+        given: object = share  # checked as given: a caller may pass anything
+        if isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 <= given <= 1:
             raise ArgumentError(f"A NoisyBot's share of random moves is from 0 to 1, not {quote(share)}")
         super().__init__(secrets.randbits(63) if seed is None else seed)
         self.share = float(share)

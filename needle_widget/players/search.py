@@ -124,7 +124,8 @@ class SearchBot:
 
     def choose(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """The candidate with the best mean result over the sampled worlds."""
-        if getattr(view, "record", None) is None:
+        record: dict[str, Any] | None = getattr(view, "record", None)
+        if record is None:
             raise ArgumentError("SearchBot needs the view with its record: game.player_view(p, record=True)")
         start = time.perf_counter()
         seed = self._rng.getrandbits(63)
@@ -132,7 +133,7 @@ class SearchBot:
             self.last = Decision(legal_actions[0], 0, 0, 1, (), 0.0)
             return legal_actions[0]
         candidates = self._candidates(view, legal_actions)
-        results, timed_out = self._search(view, candidates, seed, start)
+        results, timed_out = self._search(view, record, candidates, seed, start)
         means = [sum(r) / len(r) for r in results]
         order = sorted(range(len(candidates)), key=lambda k: -means[k])
         best = order[0] if self._trusted(results[order[0]], results[0]) else 0
@@ -153,10 +154,10 @@ class SearchBot:
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.inf
         return mean > self.caution * math.sqrt(var / n)
 
-    def _search(self, view: PlayerView, candidates: list[Action], seed: int,
+    def _search(self, view: PlayerView, record: dict[str, Any], candidates: list[Action], seed: int,
                 start: float) -> tuple[list[list[float]], bool]:
         me, rng = view.player, random.Random(seed)
-        worlds = W.sample(view.record, self.worlds, seed=rng.getrandbits(63), model=self.model)
+        worlds = W.sample(record, self.worlds, seed=rng.getrandbits(63), model=self.model)
         policies = _seated(self.policy, rng.getrandbits(63))
         results: list[list[float]] = [[] for _ in candidates]
         for n, world in enumerate(worlds):

@@ -26,7 +26,7 @@ from ..engine.errors import TournamentError, quote
 from ..engine.game import Game
 from ..engine.playout import play_out
 from ..engine.rules import Rules
-from .bots import bot_seed
+from .bots import Bot, bot_seed
 
 MAX_GAMES = 10_000_000
 """The most games per pair of bots that `tournament` accepts (its rows are kept in memory)."""
@@ -40,7 +40,7 @@ Scorer = Callable[[Game], dict[str, Any]]
 columns for its row. It must be picklable to run on an executor."""
 
 
-def play_game(bot0, bot1, seed: int | None = None, rules: Rules | None = None) -> Game:
+def play_game(bot0: Bot, bot1: Bot, seed: int | None = None, rules: Rules | None = None) -> Game:
     """Play one whole game between two bots (bot0 is Player 1) and return the finished Game.
 
     Each bot sees only its own `PlayerView` (`engine.playout.play_out`: GreedyBots play on its trusted
@@ -84,6 +84,7 @@ def _play_specs(entrants: Sequence[Any], rules: Rules | None, specs: Sequence[Ga
         a, b = spec.seats
         game = play_game(entrants[a], entrants[b], seed=spec.seed, rules=rules)
         result = game.result
+        assert result is not None  # play_game plays the round to its end
         row = {
             "game": spec.index,
             "seed": spec.seed,
@@ -180,7 +181,7 @@ class Tournament:
             counts[r["reason"]] = counts.get(r["reason"], 0) + 1
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
-    def to_csv(self, path: str | os.PathLike) -> None:
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per game to the CSV file `path`, atomically.
 
         The rows go to a temporary file in the same directory, which then replaces
@@ -240,7 +241,7 @@ def _shown(mean: float | None, low: float | None, high: float | None) -> str:
 
 
 @contextlib.contextmanager
-def _atomic_text(path: str | os.PathLike) -> Iterator[TextIO]:
+def _atomic_text(path: str | os.PathLike[str]) -> Iterator[TextIO]:
     """A text file to write that becomes `path` only once the `with` block succeeds."""
     target = os.path.realpath(path)  # through a symlink: the link stays, its file is replaced
     temp = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{uuid.uuid4().hex[:12]}.tmp")
@@ -291,7 +292,7 @@ def _run_bounded(
 ) -> Iterator[list[dict[str, Any]]]:
     """Each chunk's rows, in the order they finish, with a bounded number of chunks submitted at once."""
     window = max(64, 4 * (os.cpu_count() or 1))
-    pending: set[Future] = set()
+    pending: set[Future[list[dict[str, Any]]]] = set()
     try:
         for part in chunks:
             if len(pending) >= window:
@@ -362,7 +363,8 @@ def tournament(
         raise TournamentError(f"a duplicate match plays every deal twice: games must be even, not {games!r}")
     if scorer is not None and not callable(scorer):
         raise TournamentError(f"scorer must be a function of the finished game, or None, not {quote(scorer)}")
-    if isinstance(scores, str) or not all(isinstance(name, str) and name for name in scores):
+    names_given: Sequence[object] = scores  # checked as given: a caller may pass anything
+    if isinstance(scores, str) or not all(isinstance(name, str) and name for name in names_given):
         raise TournamentError(f"scores must be a sequence of column names, not {quote(scores)}")
     names = _labels(bots)
     pairs = len(bots) * (len(bots) - 1) // 2

@@ -37,7 +37,7 @@ needle_widget.records.notes.NoteTextError: note text '   ' is empty: write 1 to 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import PerspectiveError, ReplayError
 from ..engine.errors import quote as _quote
@@ -115,7 +115,7 @@ def check_viewer(perspective: object) -> Perspective:
     anything else raises PerspectiveError.
     """
     if type(perspective) in (int, str) and perspective in PERSPECTIVES:
-        return perspective  # type: ignore[return-value]
+        return perspective
     raise PerspectiveError(f"Unknown perspective {_quote(perspective)}; notes are read by 0, 1, "
                            "'spectator' or 'teacher'")
 
@@ -189,6 +189,10 @@ class Note:
     text: str
     perspective: Perspective | None = None
     question: Question | None = None
+
+    if TYPE_CHECKING:  # the dataclass's own __init__, which also takes a question's kind or dict (kept as a Question)
+        def __init__(self, step: int, text: str, perspective: Perspective | None = None,
+                     question: Question | str | dict[str, Any] | None = None) -> None: ...
 
     def __post_init__(self) -> None:
         if type(self.step) is not int or self.step < 0:

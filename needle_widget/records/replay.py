@@ -90,7 +90,7 @@ from ..engine.observers import Observers
 from ..engine.paths import write_text
 from ..engine.result import Result
 from ..engine.rules import Rules
-from ..engine.seats import Perspective, as_named, as_seat
+from ..engine.seats import Perspective, as_seat, perspective_named
 from .notes import MAX_NOTES, Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer, note_list
 from .steps import Step, cards_of, play
 from .variations import MAX_VARIATIONS, Variation, VariationError, VariationNotFound, World, check_all
@@ -144,7 +144,7 @@ class Replay:
         self.players: tuple[str, str] = (players[0], players[1])
         self.steps: tuple[Step, ...] = tuple(steps)
         self._snapshots: list[Game] = []
-        self._final: Game | None = None
+        self._final: Game  # set by _rebuild
         self._rebuild(result)
         self._notes: list[Note] = []
         self._revision = 0
@@ -648,7 +648,7 @@ class Replay:
         `question`: a kind from `notes.QUESTION_KINDS`, {"kind": ..., "prompt": ...} or a
         `notes.Question`. Bad input raises a NoteError subclass and adds nothing.
         """
-        note = Note(step, text, as_named(perspective), question)
+        note = Note(step, text, _as_named(perspective), question)
         self._check_step(note.step)
         if len(self._notes) >= MAX_NOTES:
             raise NoteError(f"this replay already has {len(self._notes)} notes, the most it keeps ({MAX_NOTES})")
@@ -666,7 +666,7 @@ class Replay:
         old = self._notes[index]
         new = Note(
             old.step if step is _KEEP else step, old.text if text is _KEEP else text,
-            old.perspective if perspective is _KEEP else as_named(perspective),
+            old.perspective if perspective is _KEEP else _as_named(perspective),
             old.question if question is _KEEP else question,
         )
         self._check_step(new.step)
@@ -785,6 +785,14 @@ def _variation_text(variation: dict) -> str:
     if notes:
         text += f', "notes": {_lines(notes, 2)}'
     return text + "}"
+
+
+def _as_named(perspective: Perspective | None) -> Perspective | None:
+    """`seats.as_named` for a note's perspective ("p2" -> 1, "Teacher" -> "teacher", else as given), typed:
+    what it names, or the perspective itself.
+    """
+    named = perspective_named(perspective)
+    return perspective if named is None else named
 
 
 def _check_name(name: str) -> None:

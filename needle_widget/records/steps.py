@@ -112,6 +112,7 @@ def play(game: Game, steps: Iterable[Step], *, first: int = 0, label: str = "act
     for k, step in enumerate(steps, first):
         where = f"{label} {k} ({step.action})"
         if game.phase == "over":
+            assert game.result is not None  # a round over has its result
             raise ReplayError(f"{where}: the round was already over ({game.result.describe()})")
         if step.player != game.to_move or step.turn != game.turn:
             raise ReplayError(

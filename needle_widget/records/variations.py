@@ -154,11 +154,12 @@ class Variation:
     def __post_init__(self) -> None:
         if type(self.step) is not int or self.step < 0:
             raise VariationError(f"variation step {_quote(self.step)} is not an integer >= 0")
-        if self.name is not None:
-            if not isinstance(self.name, str) or not self.name.strip() or len(self.name) > MAX_NAME_LENGTH:
-                raise VariationError(f"variation name {_quote(self.name)} is not 1 to {MAX_NAME_LENGTH} characters")
+        name: object = self.name  # as given: a file's variation may name itself anything
+        if name is not None:
+            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH:
+                raise VariationError(f"variation name {_quote(name)} is not 1 to {MAX_NAME_LENGTH} characters")
             try:
-                self.name.encode("utf-8")
+                name.encode("utf-8")
             except UnicodeEncodeError:
                 raise VariationError(f"variation name {_quote(self.name)} cannot be saved as UTF-8") from None
         for note in self.notes:
@@ -240,7 +241,8 @@ class Variation:
 
 
 def _seat_name(seat: Perspective) -> str:
-    return "the spectator" if seat == "spectator" else player_name(seat)
+    """A world's seat in words: "Player 1", "Player 2" or "the spectator" (a World's seat is one of WORLD_SEATS)."""
+    return player_name(seat) if isinstance(seat, int) else "the spectator"
 
 
 def check_all(variations: Iterable[Any]) -> list[Variation]:

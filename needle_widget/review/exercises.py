@@ -180,7 +180,8 @@ class Exercise:
 
     def check(self, action: Action) -> Attempt:
         """Judge `action` as the review judges a decision, on the same worlds (ArgumentError if not legal here)."""
-        if not isinstance(action, Action) or action.to_dict() not in self.view["legal_actions"]:
+        given: object = action  # checked: a caller may pass anything
+        if not isinstance(given, Action) or action.to_dict() not in self.view["legal_actions"]:
             legal = ", ".join(str(a) for a in self.legal[:8])
             raise ArgumentError(f"{quote(action)} is not legal at step {self.step + 1}: {player_name(self.seat)} may "
                                 f"play {legal}")

@@ -62,7 +62,7 @@ def ledger_svg(review: Review, width: int = 640, height: int = 220) -> str:
                      f'{words}</text>')
     legend = ((None, f"{player_name(review.seat)}'s expected score"), ("skill", "skill (a decision)"),
               ("luck", "luck (the cards)"))
-    lx = left + 8
+    lx: int | float = left + 8  # an int until the first legend entry's width is added (drawn "48", not "48.0")
     for key, words in legend:
         if key is None:
             parts.append(f'<line x1="{lx}" x2="{lx + 9}" y1="{top - 5.5}" y2="{top - 5.5}" stroke="currentColor" '

@@ -72,13 +72,12 @@ def check_thresholds(points: object) -> tuple[float, float, float]:
     """
     from ..engine.errors import ArgumentError, quote
 
-    ok = (isinstance(points, (tuple, list)) and len(points) == 3
-          and all(type(p) in (int, float) and p == p for p in points)
-          and 0 < points[0] < points[1] < points[2] <= 100)
-    if not ok:
+    if not (isinstance(points, (tuple, list)) and len(points) == 3
+            and all(type(p) in (int, float) and p == p for p in points)
+            and 0 < points[0] < points[1] < points[2] <= 100):
         raise ArgumentError(f"thresholds must be three numbers of points, each larger than the one before, from "
                             f"above 0 to 100 (inaccuracy, mistake, blunder; default 3, 6, 12), not {quote(points)}")
-    return tuple(round(p / 100, 6) for p in points)  # type: ignore[return-value]
+    return tuple(round(p / 100, 6) for p in points)
 
 
 def custom_thresholds(points: object) -> tuple[float, float, float] | None:

@@ -334,7 +334,8 @@ class Reviewer:
         if known and self.settings.ledger:
             raise ArgumentError("known valuations are a full review's: not for a review with ledger=True")
         chosen = {m.step: m.action for m in self.story.moments}
-        for step, v in known.items():
+        for step, given in known.items():
+            v: object = given  # a caller's mapping may hold anything
             if (not isinstance(v, Valuation) or step not in chosen or not v.rows
                     or len(v.rows[0]) != self.settings.worlds or v.candidates[v.chosen] != chosen[step]):
                 raise ArgumentError(f"known[{quote(step)}] is not a valuation of the seat's decision at that step "
@@ -480,7 +481,8 @@ def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None
     ArgumentError quoting it.
     """
     settings = Reviewer.settings_for(worlds, seed, model, policy, more, thresholds=thresholds)
-    if not isinstance(view, dict) or view.get("perspective") not in (0, 1) or type(view.get("perspective")) is not int:
+    given: object = view  # checked: a caller may pass anything
+    if not isinstance(given, dict) or view.get("perspective") not in (0, 1) or type(view.get("perspective")) is not int:
         raise ArgumentError(f"view must be a player's game.view(0) or game.view(1), not {quote(view)}")
     legal = view.get("legal_actions") or ()
     if not isinstance(action, Action):
@@ -589,16 +591,15 @@ def _about(text: str, who: str) -> str:
 
 def doing(action: Action, capital: bool = False, whose: str = "your") -> str:
     """"Discarding A♦", "choosing 10♣ as your needle": an action as the review words it (whose: "your", or a name's)."""
-    kind = type(action)
-    if kind is A.Discard:
+    if type(action) is A.Discard:
         text = f"discarding {action.card}"
-    elif kind is A.LaySet:
+    elif type(action) is A.LaySet:
         text = "laying " + " ".join(map(str, action.cards))
-    elif kind is A.EndSets:
+    elif type(action) is A.EndSets:
         text = "laying no more sets"
-    elif kind is A.ChooseNeedle:
+    elif type(action) is A.ChooseNeedle:
         text = f"choosing {action.card} as {whose} needle"
-    elif kind is A.Steal:
+    elif type(action) is A.Steal:
         text = "stealing"
     else:
         text = "drawing from the pile"

@@ -516,12 +516,12 @@ class Desk:
         if world == "sampled":
             world_seed = W.check_seed(seed)
             game = W.sample(game.view(seat), 1, seed=world_seed)[0]
-        options = {"allow_peek": home.allow_peek, "reveal_at_end": home.reveal_at_end}
+        peek, reveal = home.allow_peek, home.reveal_at_end
         if opponent == HOTSEAT:
-            new, against = Session(game, mode="hotseat", **options), HOTSEAT
+            new, against = Session(game, mode="hotseat", allow_peek=peek, reveal_at_end=reveal), HOTSEAT
         else:
             bots = guard.play_bots(game, opponent, seat)
-            new = Session(game, seat, mode="play", bots=bots, **options)
+            new = Session(game, seat, mode="play", bots=bots, allow_peek=peek, reveal_at_end=reveal)
             against = type(bots[1 - seat]).__name__
         book = home.notes_book()
         variation = book.add_variation(k, [], world=None if world_seed is None else World.of(game, seat, world_seed))

@@ -41,7 +41,7 @@ def table(game: Game, perspective: Perspective) -> dict[str, Any]:
     for raw in data["legal_actions"]:
         action = from_dict(raw)
         item = {**raw, "label": str(action)}
-        if raw["type"] == "lay_set":
+        if isinstance(action, A.LaySet):
             item["points"] = set_points(action.cards)
         labelled.append(item)
     data["legal_actions"] = labelled
@@ -59,7 +59,8 @@ def _new_cards(game: Game, player: int) -> list[str]:
     """
     if game.phase in ("needle", "over") or game.to_move != player:
         return []
-    hand, new = game.hand(player), []
+    hand = game.hand(player)
+    new: list[str] = []
     for event in reversed(game.history):
         if event.player != player or event.turn != game.turn:
             break
@@ -160,14 +161,15 @@ def _example_finished_game() -> Game:
             sets = [a for a in legal if type(a) is A.LaySet]
             game.apply(sets[0] if sets else rng.choice(legal))
         steals = sum(type(e.action) is A.Steal for e in game.history)
-        if game.result.winner == 0 and len(game.sets(0)) >= 2 and steals and len(game) >= 20:
+        result = game.result
+        if result is not None and result.winner == 0 and len(game.sets(0)) >= 2 and steals and len(game) >= 20:
             return game
     raise AssertionError("no example game found")  # pragma: no cover
 
 
 def _to_sets_with_a_set(game: Game) -> bool:
-    game.apply(A.ChooseNeedle(game.legal_actions()[-1].card))
-    game.apply(A.ChooseNeedle(game.legal_actions()[-1].card))
+    game.apply(game.legal_actions()[-1])  # the needle phase: the last card's ChooseNeedle
+    game.apply(game.legal_actions()[-1])
     game.apply(A.DrawPile())
     return game.phase == "sets" and len(game.legal_actions()) > 1
 

@@ -41,7 +41,7 @@ if not log.handlers:  # the kernel's own log (the terminal running Jupyter), nev
 _ACTIONS = tuple(A.ACTION_TYPES.values())
 
 
-def move(bot: Any, game: Game, player: int) -> tuple[str | None, BotError | None]:
+def move(bot: Any, game: Game, player: int) -> tuple[str, None] | tuple[None, BotError]:
     """`bot` moves for `player` (the player to move): (its reason, None), or (None, the BotError)
     with `game` unchanged. Only the bot's own `PlayerView` is passed to it.
     """

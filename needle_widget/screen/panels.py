@@ -227,5 +227,5 @@ class LinesPanel(_Panel):
         self._desk.edit_line(variation, how, name)
 
 
-PANELS: tuple[type[Feature], ...] = (BranchPanel, WorldsPanel, GraphPanel, NewGamePanel, LinesPanel)
+PANELS: tuple[type[_Panel], ...] = (BranchPanel, WorldsPanel, GraphPanel, NewGamePanel, LinesPanel)
 """The desk's panels, in the order their offers were listed before they were features."""

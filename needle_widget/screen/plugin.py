@@ -54,7 +54,9 @@ class Request:
 
 def request(kind: str, *fields: str) -> Callable[[F], F]:
     """Mark a method as the answer to the browser's {kind, fields...} request."""
-    if not isinstance(kind, str) or not kind or not all(isinstance(f, str) and f for f in fields):
+    given: object = kind  # checked: a caller may pass anything
+    names: tuple[object, ...] = fields
+    if not isinstance(given, str) or not kind or not all(isinstance(f, str) and f for f in names):
         raise ArgumentError(f"request needs a kind and field names, not {kind!r} {fields!r}"[:200])
 
     def mark(method: F) -> F:

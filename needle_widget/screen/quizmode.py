@@ -37,7 +37,7 @@ widget shows (nothing in it before the answer is committed).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from ..engine.cards import Card
 from ..engine.errors import ArgumentError, quote
@@ -294,12 +294,13 @@ class QuizMode(Feature):
     def __init__(self, session: Session, run: QuizRun, clock: Callable[[], str | None] | None = None) -> None:
         if session.mode != "quiz":
             raise ArgumentError(f"QuizMode needs a quiz-mode session, not {session.mode} mode")
+        seat = cast(int, session.screen)  # a quiz-mode screen is a seat (SCREENS["quiz"]: 0 or 1)
         if not run.questions:
-            raise QuizQuestionError(f"A quiz needs at least one question for {player_name(session.screen)}: "
+            raise QuizQuestionError(f"A quiz needs at least one question for {player_name(seat)}: "
                                     "give questions=, or notes with questions the seat may read")
         seats = {q.seat for q in run.questions}
         if seats != {session.screen}:
-            raise QuizQuestionError(f"Every question must be for the quiz's seat, {player_name(session.screen)} "
+            raise QuizQuestionError(f"Every question must be for the quiz's seat, {player_name(seat)} "
                                     f"({session.screen}); got seats {sorted(seats)}")
         self.session, self.run, self._clock = session, run, clock
         self.index = 0
@@ -415,5 +416,7 @@ class QuizMode(Feature):
             "question": {"index": i, "step": q.step, "kind": q.kind, "prompt": asked["prompt"],
                          "label": KIND_LABELS[q.kind], "answered": shown is not None, "form": asked["form"]},
             "reveal": None if shown is None else reveal_text(shown, self.withheld(i)),
-            "summary": summary([run.revealed(j) for j in range(len(run.questions))]) if self.done else None,
+            # done: every question is answered, so each one's reveal is there
+            "summary": summary([r for j in range(len(run.questions)) if (r := run.revealed(j)) is not None])
+            if self.done else None,
         }

@@ -333,7 +333,7 @@ class ReviewPanel(Feature):
         teacher's setting, said in the panel's footnote. ArgumentError quoting anything else, nothing changed.
         """
         check_thresholds(points)
-        self.thresholds = tuple(points)  # type: ignore[assignment]
+        self.thresholds = tuple(points)
 
     # ---- Python's calls and the browser's request -----------------------------------------------------
 

@@ -146,7 +146,7 @@ class Session:
         self._allow_peek, self._reveal_at_end = bool(allow_peek), bool(reveal_at_end)
         self.speed = check_speed(speed)
         self.playing = False
-        self.step = 0 if replay is not None else len(game)
+        self.step = len(game) if game is not None else 0
         self._seen = self.step  # the live game's length when this session last caught up with it
         self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
         self._cover: int | None = None  # hotseat: the player the table waits for
@@ -223,7 +223,7 @@ class Session:
             return (self._screen,)
         if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
             return PERSPECTIVES
-        if self._game.phase == "over" and self._reveal_at_end:
+        if self._require_live().phase == "over" and self._reveal_at_end:
             return PERSPECTIVES
         seat = self._seat if self.mode == "hotseat" else self._screen
         return (seat, "spectator") if seat in (0, 1) else ("spectator",)
@@ -267,7 +267,7 @@ class Session:
             return None
         if self.lesson is not None:
             return f"{self.lesson[0].upper()}{self.lesson[1:]} shows one seat's view"
-        if self._game.phase == "over":
+        if self._require_live().phase == "over":
             return "Hidden on this screen, even after the round"
         return "Hidden while the round is live"
 
@@ -282,8 +282,8 @@ class Session:
 
     def names(self) -> list[str]:
         """The seats' names as shown: the record's, with "You" on a play-mode screen's seat."""
-        names = list(self._source.players if self._source is not None else self._game.players)
-        if self.mode in ("play", "practice"):
+        names = list(self._source.players if self._source is not None else self._require_live().players)
+        if self.mode in ("play", "practice") and isinstance(self._screen, int):  # a seat, in these modes
             names[self._screen] = "You"
         return names
 
@@ -308,7 +308,8 @@ class Session:
         """Actions recorded so far (the shown replay's length in replay mode: the current step
         in spoiler-free review).
         """
-        return len(self._game) if self._source is None else len(self._shown())
+        shown = self._shown()
+        return len(self._require_live()) if shown is None else len(shown)
 
     @property
     def end(self) -> int:
@@ -317,7 +318,7 @@ class Session:
         """
         if self._horizon is not None:
             return self._horizon
-        return len(self._game) if self._source is None else len(self._source)
+        return len(self._require_live()) if self._source is None else len(self._source)
 
     @property
     def horizon(self) -> int | None:
@@ -328,24 +329,27 @@ class Session:
         """Quiz mode (`needle_widget.screen.quizmode`): cut the record at `k` and show `step` (default k)."""
         if self.mode != "quiz":
             raise ArgumentError(f"set_horizon is for quiz mode, not {self.mode} mode")
-        if type(k) is not int or not 0 <= k <= len(self._source):
-            raise ArgumentError(f"Cannot cut the quiz at step {quote(k)}: steps run from 0 to {len(self._source)}")
+        source = self.full_record()  # quiz mode shows a replay: its source
+        if type(k) is not int or not 0 <= k <= len(source):
+            raise ArgumentError(f"Cannot cut the quiz at step {quote(k)}: steps run from 0 to {len(source)}")
         self._horizon = k
         self.go(k if step is None else step)
 
     def game_at(self, k: int) -> Game:
         """The game after `k` actions (the live game itself at the live edge)."""
-        if self._source is not None:
-            return self._shown().game_at(k)
-        if k == len(self._game):
-            return self._game
+        shown = self._shown()
+        if shown is not None:
+            return shown.game_at(k)
+        game = self._require_live()
+        if k == len(game):
+            return game
         return self.record().game_at(k)
 
     def whole(self) -> Game:
         """The live game, or the shown replay's final game: what the event list narrates."""
         replay = self._shown()
         if replay is None:
-            return self._game
+            return self._require_live()
         if self._final is None or self._final[0] is not replay:
             self._final = (replay, replay.final_game)
         return self._final[1]
@@ -354,13 +358,15 @@ class Session:
         """The replay shown (cut at the current step in spoiler-free review), or the live game's
         record so far (cached while the game stands still).
         """
-        if self._source is not None:
-            return self._shown()
-        old = self._timeline
-        if old is None or len(old) != len(self._game):
-            self._timeline = Replay.from_game(self._game, notes=old.notes if old is not None else (),
-                                              variations=old.variations if old is not None else ())
-        return self._timeline
+        shown = self._shown()
+        if shown is not None:
+            return shown
+        game, old = self._require_live(), self._timeline
+        if old is not None and len(old) == len(game):
+            return old
+        self._timeline = timeline = Replay.from_game(game, notes=old.notes if old is not None else (),
+                                                     variations=old.variations if old is not None else ())
+        return timeline
 
     def notes_book(self) -> Replay:
         """The replay that holds this screen's notes: the replay shown (the whole one, in
@@ -643,13 +649,14 @@ class Session:
         bot = self.bot_to_move()
         if bot is None:
             return False
-        game = self._game
+        game = self._require_live()  # a bot moves in a live game only
         following, player = self.step == len(game), game.to_move
-        reason, error = guard.move(bot, game, player)
-        if error is not None:
-            self._bot_error = error
+        moved = guard.move(bot, game, player)  # (reason, None), or (None, error)
+        if moved[1] is not None:
+            self._bot_error = moved[1]
             self._resume_playing, self.playing = self.playing, False
             return False
+        reason = moved[0]
         self._reasons.append((len(game), player, guard.bot_name(bot), reason, guard.thought(bot)))
         self._moved(following)
         return True
@@ -669,9 +676,10 @@ class Session:
 
     def _moved(self, following: bool) -> None:
         """After any move: follow the live edge if we were on it; hotseat covers for the next player."""
+        game = self._require_live()
         if following:
-            self.step = len(self._game)
-        self._seen = len(self._game)
+            self.step = len(game)
+        self._seen = len(game)
         self._cover_if_needed()
 
     def _cover_if_needed(self) -> None:
@@ -680,9 +688,9 @@ class Session:
         nobody is waited for, and the screen shows what `entitled` allows after the round (with
         `reveal_at_end`, every perspective and the review).
         """
-        game = self._game
         if self.mode != "hotseat":
             return
+        game = self._require_live()
         if game.phase == "over":
             self._cover = None
         elif self._seat != game.to_move:

@@ -183,7 +183,8 @@ def worlds_panel(view: dict[str, Any], *, seed: int, model: str = "random", n: i
     drawn = [_world_cards(w, hidden) for w in worlds]
     checked = [_world_cards(w, hidden) for w in pool]
     if real is not None:
-        if not isinstance(real, Game) or real.view(seat) != view:
+        given: object = real  # checked: a caller may pass anything
+        if not isinstance(given, Game) or real.view(seat) != view:
             raise ArgumentError(f"real must be the Game this view was made from, not {real!r}"[:200])
         drawn.insert(0, _world_cards(real, hidden))
         checked.append(drawn[0])
@@ -371,8 +372,8 @@ def thought(decision: Any) -> dict[str, Any] | None:
         if not isinstance(item, dict):
             return None
         action, value, count = _text(item.get("action")), item.get("value"), _count(item.get("count"))
-        if action is None or count is None or type(value) not in (int, float) or finite(value) is None:
+        if action is None or count is None or type(value) not in (int, float) or (number := finite(value)) is None:
             return None
-        out.append({"action": action, "value": round(float(value), 4), "count": count})
+        out.append({"action": action, "value": round(number, 4), "count": count})
     worlds, rollouts, legal = counts
     return {"chosen": chosen, "worlds": worlds, "rollouts": rollouts, "legal": legal, "kept": kept, "values": out}

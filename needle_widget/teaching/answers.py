@@ -250,7 +250,8 @@ def save_answers(answers: Iterable[Answer], path: str | os.PathLike) -> None:
     true/false. Another suffix raises AnswerFileError, as does anything but Answers.
     """
     rows = list(answers)
-    bad = [k for k, a in enumerate(rows) if not isinstance(a, Answer)]
+    given: Sequence[object] = rows  # checked: a caller may pass anything
+    bad = [k for k, a in enumerate(given) if not isinstance(a, Answer)]
     if bad:
         raise AnswerFileError(f"save_answers: item {bad[0]} is {_quote(rows[bad[0]])}, not an Answer")
     kind = _suffix(path)
@@ -479,13 +480,13 @@ def class_table(folder: str | os.PathLike, *, bins: int = 5) -> list[dict[str, A
         moves = [a for a in mine if a.vs_best is not None and a.kind == "your_move"]
         rows.append({
             "student": student, "answers": len(mine), "forecasts": len(forecasts),
-            "mean_brier": _mean([a.brier for a in forecasts]),
+            "mean_brier": _mean([a.brier for a in forecasts if a.brier is not None]),
             "model_mean_brier": _mean([a.model_brier for a in forecasts if a.model_brier is not None]),
             "greedy_mean_brier": _mean([a.greedy_brier for a in forecasts if a.greedy_brier is not None]),
-            "needles": len(needles), "mean_coverage": _mean([a.coverage for a in needles]),
+            "needles": len(needles), "mean_coverage": _mean([a.coverage for a in needles if a.coverage is not None]),
             "hits": sum(1 for a in needles if a.hit),
-            "draws": len(draws), "mean_vs_best": _mean([a.vs_best for a in draws]),
-            "moves": len(moves), "mean_move_loss": _mean([-a.vs_best for a in moves]),
+            "draws": len(draws), "mean_vs_best": _mean([a.vs_best for a in draws if a.vs_best is not None]),
+            "moves": len(moves), "mean_move_loss": _mean([-a.vs_best for a in moves if a.vs_best is not None]),
             "calibration": calibration(mine, bins),
         })
     return rows

@@ -59,7 +59,8 @@ class _Spy:
     name, reads_history = "greedy", True
 
     def __init__(self, seed: int) -> None:
-        self.bot, self.view = GreedyBot(), None
+        self.bot = GreedyBot()
+        self.view: PlayerView | None = None
         self.want, self.count = random.Random(seed).randint(1, 4), 0
 
     def choose(self, view: PlayerView, legal_actions: Any) -> Any:
@@ -83,6 +84,7 @@ def note(seed: int) -> Note | None:
     free = opponent_needle_odds(view)
     model = opponent_needle_odds(view, model=GreedyBot(), n=MODEL_WORLDS, seed=seed)
     needle = game.needle(1)
+    assert needle is not None  # the round was played through: both needles were picked
     return Note(seed, free.in_my_hand, model.in_my_hand, free.of(needle), model.of(needle), needle in view.hand)
 
 
@@ -115,7 +117,8 @@ def load_notes(path: str | os.PathLike) -> list[Note]:
                     seed, *odds, in_hand = row
                     if in_hand not in ("True", "False") or len(odds) != 4:
                         raise ValueError(row)
-                    out.append(Note(int(seed), *map(float, odds), in_hand == "True"))
+                    free_in_hand, model_in_hand, free_truth, model_truth = map(float, odds)
+                    out.append(Note(int(seed), free_in_hand, model_in_hand, free_truth, model_truth, in_hand == "True"))
                 except ValueError:
                     raise NeedleError(f"{name!r}, row {k}: not a note: {row!r}"[:300]) from None
             return out

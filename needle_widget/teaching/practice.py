@@ -38,7 +38,7 @@ MAX_BYTES = 50_000_000
 """The largest deck file read (about 10,000 exercises)."""
 
 
-def _now(now: datetime | None) -> datetime:
+def _now(now: object) -> datetime:
     if now is None:
         return datetime.now(timezone.utc)
     if not isinstance(now, datetime) or now.tzinfo is None:
@@ -163,8 +163,8 @@ class Deck:
         self._cards[key] = card
         return card.due
 
-    def _key(self, exercise: Exercise) -> str:
+    def _key(self, exercise: object) -> str:
         key = exercise.key if isinstance(exercise, Exercise) else None
-        if key not in self._exercises:
+        if key is None or key not in self._exercises:
             raise ArgumentError(f"Not an exercise of this deck: {quote(exercise)}")
         return key

@@ -35,7 +35,7 @@ the time is read at each answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -175,7 +175,8 @@ class PracticeRun:
                 raise ArgumentError(f"exercises must be a list of exercises (review.exercises(...)) or a Deck, "
                                     f"not {quote(exercises)}")
             chosen = list(exercises)
-            bad = next((x for x in chosen if not isinstance(x, Exercise)), None)
+            given: Sequence[object] = chosen  # checked: a caller may pass anything
+            bad = next((x for x in given if not isinstance(x, Exercise)), None)
             if bad is not None:
                 raise ArgumentError(f"exercises must be Exercises (review.exercises(...)), not {quote(bad)}")
             if not chosen:

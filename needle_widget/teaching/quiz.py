@@ -219,6 +219,7 @@ def _applicable(game: Game, q: QuizQuestion) -> None:
     """QuizQuestionError unless `q` can be asked in `game` (its step), judged from the seat's view only."""
     where = f"{q.kind} question for {player_name(q.seat)} at step {q.step}"
     if game.phase == "over":
+        assert game.result is not None  # a round over has its result
         raise QuizQuestionError(f"{where}: the round is over then ({game.result.describe()})")
     view = game.player_view(q.seat)
     opponent = 1 - q.seat
@@ -348,9 +349,11 @@ def check_answer(question: QuizQuestion | dict, answer: Any, candidates: Iterabl
 
 
 def _check_action(answer: Any, candidates: Iterable[str] | None) -> str:
+    words: str | None
     try:
-        words = str(answer if isinstance(answer, A.Action) else A.from_dict(answer) if isinstance(answer, dict)
-                    else A.parse(answer) if isinstance(answer, str) else None)
+        action = (answer if isinstance(answer, A.Action) else A.from_dict(answer) if isinstance(answer, dict)
+                  else A.parse(answer) if isinstance(answer, str) else None)
+        words = None if action is None else str(action)
     except NeedleError:
         words = answer if isinstance(answer, str) else None
     options = None if candidates is None else list(candidates)
@@ -461,15 +464,17 @@ def revealer(replay: Any, question: QuizQuestion | dict, *, seed: int = 0,
 def _figures(replay: Any, game: Game, q: QuizQuestion, view: dict, seed: int, n: int) -> dict[str, Any]:
     """What every answer to `q` is scored against: the truth and the models' figures."""
     if q.kind == "needle":
-        return {"truth": game.needle(1 - q.seat).code, "free": opponent_needle_odds(game.player_view(q.seat)),
+        opponent_needle = game.needle(1 - q.seat)
+        assert opponent_needle is not None  # asked only once the opponent has picked (`_applicable`)
+        return {"truth": opponent_needle.code, "free": opponent_needle_odds(game.player_view(q.seat)),
                 "greedy": opponent_needle_odds(view, model=GreedyBot(), n=n, seed=_part_seed(seed, q, "greedy"))}
     if q.kind == "pile_or_steal":
         played = replay.steps[q.step].action if q.step < len(replay) else None
         truth = {"played": "pile" if type(played) is A.DrawPile else "steal" if type(played) is A.Steal else None,
                  "winner": replay.result.winner, "result": replay.result.describe()}
-        free = _draw_values(view, q, _part_seed(seed, q, "free"), None, n)
-        greedy = _draw_values(view, q, _part_seed(seed, q, "greedy"), GreedyBot(), n)
-        return {"truth": truth, "model": {"free": free, "greedy": greedy}}
+        free_draws = _draw_values(view, q, _part_seed(seed, q, "free"), None, n)
+        greedy_draws = _draw_values(view, q, _part_seed(seed, q, "greedy"), GreedyBot(), n)
+        return {"truth": truth, "model": {"free": free_draws, "greedy": greedy_draws}}
     if q.kind == "your_move":
         truth = {"played": str(replay.steps[q.step].action), "winner": replay.result.winner,
                  "result": replay.result.describe()}
@@ -483,12 +488,15 @@ def _figures(replay: Any, game: Game, q: QuizQuestion, view: dict, seed: int, n:
         greedy = outcomes(view, pair, n, seed=_part_seed(seed, q, "greedy"), model=GreedyBot()).win
     else:
         needle = game.needle(q.seat)
+        assert needle is not None  # asked only once the seat has picked (`_applicable`)
         j = _next_pile_draw(replay, q)
         found = j is not None and replay.steps[j].cards[:1] == (needle,)
         outcome = int(found)
         truth = {"outcome": outcome, "needle": needle.code, "draw_step": j,
                  "drawn": replay.steps[j].cards[0].code if j is not None else None}
-        free = own_needle_odds(game.player_view(q.seat)).next_draw
+        next_draw = own_needle_odds(game.player_view(q.seat)).next_draw
+        assert next_draw is not None  # the seat has picked and the round is not over (`_applicable`)
+        free = next_draw
         worlds = sample(view, n, seed=_part_seed(seed, q, "greedy"), model=GreedyBot())
         greedy = sum(w.pile_size and (needle in w.draw_pile) / w.pile_size for w in worlds) / n
     return {"truth": truth, "model": {"free": {"forecast": free, "brier": brier(free, outcome)},
