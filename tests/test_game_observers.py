@@ -95,6 +95,25 @@ def test_bound_methods_are_held_weakly_and_copies_have_no_observers() -> None:
     assert kept.heard == 1
 
 
+def test_every_field_of_a_game_is_copied_and_pickled() -> None:
+    """`_STATE` (what `__getstate__` names and `_clone` sets: the compiled build has no `__dict__` to copy) is every
+    field a game has, in the order a new game sets them; a copy and a pickle hold each one.
+    """
+    from needle_widget.engine.game import _STATE
+
+    game = play_game(bots.GreedyBot(), bots.RandomBot(seed=3), seed=4)
+    if hasattr(game, "__dict__"):  # the pure build: a field added to __init__ but not to _STATE would be lost
+        assert tuple(vars(Game(seed=1))) == _STATE
+        assert tuple(vars(game.copy())) == _STATE
+    for other in (game.copy(), pickle.loads(pickle.dumps(game))):
+        for name in _STATE:
+            theirs, ours = getattr(other, name), getattr(game, name)
+            if name == "_rng":
+                assert theirs.getstate() == ours.getstate()
+            elif name != "_observers":
+                assert theirs == ours, name
+
+
 def test_observe_needs_a_callable() -> None:
     with pytest.raises(ArgumentError, match="observe needs a callable, not 3"):
         Game(seed=1).observe(3)  # type: ignore[arg-type]

@@ -1,12 +1,15 @@
 """The wheel `python -m build` makes, installed in a fresh venv with no Node on its PATH.
 
 Shared by tests/test_wheel.py and tests/browser/test_wheel_in_browser.py: built and installed once
-per test run however many modules ask for it (a cache here, not a conftest fixture).
+per test run however many modules and workers ask for it (a file lock in the workers' shared folder, and a cache
+here, not a conftest fixture).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -78,11 +81,34 @@ def no_node_env(bin_dir: Path) -> dict[str, str]:
 _CACHE: dict[str, WheelEnv] = {}
 
 
+def _shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder all of this run's workers share: the parent of each xdist worker's base folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> WheelEnv:
-    """Build the wheel from the project folder and install it in a fresh venv (once per test run)."""
+    """Build the wheel from the project folder and install it in a fresh venv, once per test run: the first worker
+    to ask builds it (the others wait on a lock), and every worker reads what it made.
+    """
     if "env" in _CACHE:
         return _CACHE["env"]
-    out = tmp_path_factory.mktemp("wheel")
+    out = _shared(tmp_path_factory) / "wheel"
+    out.mkdir(exist_ok=True)
+    with open(out / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = out / "made.json"
+        if not made.exists():
+            made.write_text(json.dumps(_build(out)), encoding="utf-8")
+        record = json.loads(made.read_text(encoding="utf-8"))
+    venv = Path(record["venv"])
+    _CACHE["env"] = WheelEnv(wheel=Path(record["wheel"]), venv=venv, env=no_node_env(venv / "bin"),
+                             built=record["built"])
+    return _CACHE["env"]
+
+
+def _build(out: Path) -> dict[str, object]:
+    """Build the wheel into `out`/dist and install it in `out`/venv; the paths and the static files' hashes."""
     # The build runs the hatch-jupyter-builder hook: npm only if js/ is newer than needle_widget/static/.
     built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out / "dist"), str(ROOT)],
                            cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -98,5 +124,4 @@ def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> WheelEnv:
                                env=env, cwd=out, capture_output=True, text=True, timeout=600)
     if installed.returncode:
         pytest.fail(f"pip install {wheel.name} failed:\n{installed.stdout[-4000:]}\n{installed.stderr[-4000:]}")
-    _CACHE["env"] = WheelEnv(wheel=wheel, venv=venv, env=env, built=hashes)
-    return _CACHE["env"]
+    return {"wheel": str(wheel), "venv": str(venv), "built": hashes}

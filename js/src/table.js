@@ -91,6 +91,11 @@ export function handKey(i) {
   return i < 9 ? String(i + 1) : null;
 }
 
+/** A card's tag and note while it is new in the hand (`isNewCard`), else nothing. */
+function freshMarks(player, code) {
+  return isNewCard(player, code) ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" } : {};
+}
+
 function handView(state, ui, p, needles) {
   const t = state.table;
   const pl = t.players[p];
@@ -100,7 +105,7 @@ function handView(state, ui, p, needles) {
     const selected = selectedCards(ui);
     const stop = tabStop([pl.hand], ui && ui.table && ui.table.cursor.hand);
     const cells = pl.hand.map((code, i) => face(code, needles, {
-      ...(isNewCard(pl, code) ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" } : {}),
+      ...freshMarks(pl, code),
       button: {
         key: `hand-${code}`,
         ui: { ui: "table-select", card: code },
@@ -114,9 +119,7 @@ function handView(state, ui, p, needles) {
   const cards = [];
   if (Array.isArray(pl.hand)) {
     for (const code of pl.hand) {
-      cards.push(face(code, needles, isNewCard(pl, code)
-        ? { note: NEW_CARD_NOTE, tag: NEW_CARD_TAG, class: "nw-new-card" }
-        : {}));
+      cards.push(face(code, needles, freshMarks(pl, code)));
     }
   } else {
     // Hidden hand: only the cards this player knows are there (stolen from them), then backs.
