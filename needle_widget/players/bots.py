@@ -256,23 +256,38 @@ def _set_points(s: A.LaySet) -> int:
     return _set_info(s)[1]
 
 
+_BEST_TOTALS: dict[tuple[int, ...], dict[int, int]] = {}
+"""Per ace rule's extra set starts: hand mask -> `_best_total`. A hand of k sets is reached by k! orders of
+laying them, each once; the table makes it one."""
+
+
 def _best_total(mask: int, extra: tuple[int, ...]) -> int:
     """The most points the sets of `mask` make together: exact for a hand of up to 12
     cards (four sets deep); beyond (the large `hand_size` variants) the best-scoring set
-    is taken each time, so the time stays linear.
+    is taken each time, so the time stays linear. Cached per hand.
     """
+    table = _BEST_TOTALS.get(extra)
+    if table is None:
+        table = _BEST_TOTALS[extra] = {}
+    best = table.get(mask)
+    if best is not None:
+        return best
     sets = sets_in(mask, extra)
-    if not sets:
-        return 0
-    if mask.bit_count() > 12:
-        _, points, set_mask = max((_set_info(s) for s in sets), key=lambda info: info[1])
-        return points + _best_total(mask ^ set_mask, extra)
     best = 0
-    for s in sets:
-        _, points, set_mask = _set_info(s)
-        total = points + _best_total(mask ^ set_mask, extra)
-        if total > best:
-            best = total
+    if not sets:
+        pass
+    elif mask.bit_count() > 12:
+        _, points, set_mask = max((_set_info(s) for s in sets), key=lambda info: info[1])
+        best = points + _best_total(mask ^ set_mask, extra)
+    else:
+        for s in sets:
+            _, points, set_mask = _set_info(s)
+            total = points + _best_total(mask ^ set_mask, extra)
+            if total > best:
+                best = total
+    if len(table) >= _TABLE_LIMIT:  # pragma: no cover - a memory bound
+        table.clear()
+    table[mask] = best
     return best
 
 
