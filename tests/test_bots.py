@@ -352,3 +352,43 @@ def test_odds_holds_its_own_against_greedy() -> None:
 def test_odds_beats_greedy_in_at_least_55_percent_of_decided_games() -> None:
     wins, losses, _ = match("odds", "greedy", MATCH_GAMES)
     assert wins / (wins + losses) >= 0.55
+
+
+def test_greedys_best_total_of_sets_is_the_best_of_every_disjoint_choice_under_each_ace_rule() -> None:
+    """T3, P1/P2: the cached best total (players/bots.py `_best_total`, a table per ace rule) is, for hands of up to 12
+    cards, the most points any choice of disjoint sets makes, counted here without the cache; the ace rules are
+    interleaved so that one rule's table never answers for another (Q-K-A is a set under "low_or_high" and "wrap" only).
+    """
+    import random
+
+    from needle_widget.engine.bitmasks import sets_in
+    from needle_widget.engine.rules import ACE_RULES, set_points
+    from needle_widget.players.bots import _EXTRA, _best_total
+
+    def brute(mask: int, extra: tuple[int, ...]) -> int:
+        choices = [(set_points(s.cards), sum(1 << c.index for c in s.cards)) for s in sets_in(mask, extra)]
+        best = 0
+        for pick_ in range(1 << len(choices)):
+            used, points = 0, 0
+            for k, (p, m) in enumerate(choices):
+                if pick_ >> k & 1:
+                    if used & m:
+                        break
+                    used, points = used | m, points + p
+            else:
+                best = max(best, points)
+        return best
+
+    rng = random.Random(34)
+    face_run = sum(1 << Card.parse(c).index for c in ("QH", "KH", "AH"))
+    checked = Counter()
+    for k in range(300):
+        hand = face_run if k == 0 else sum(1 << i for i in rng.sample(range(52), rng.randint(6, 12)))
+        if len(sets_in(hand, _EXTRA["wrap"])) > 12:
+            continue
+        for ace in (*ACE_RULES, *reversed(ACE_RULES)):
+            want = brute(hand, _EXTRA[ace])
+            assert _best_total(hand, _EXTRA[ace]) == want, (k, ace)
+            checked[want > 0] += 1
+    assert _best_total(face_run, _EXTRA["low"]) == 0 < _best_total(face_run, _EXTRA["low_or_high"])
+    assert checked[True] > 100 and checked[False] > 10

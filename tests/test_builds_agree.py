@@ -55,8 +55,13 @@ def test_compiled_and_pure_builds_agree_byte_for_byte() -> None:
         pytest.skip("the pure build is installed: there is no compiled core to compare (CI's compiled stage runs this)")
     assert sorted(builds.compiled_modules(needle_widget)) == sorted(builds.COMPILED_CORE)
     pure = subprocess.Popen([sys.executable, str(DIGEST), "--pure"], stdout=subprocess.PIPE, text=True)
-    ours = digest(needle_widget)
-    out, _ = pure.communicate(timeout=900)
+    try:
+        ours = digest(needle_widget)
+        out, _ = pure.communicate(timeout=900)
+    finally:
+        if pure.poll() is None:
+            pure.kill()
+            pure.wait()
     assert pure.returncode == 0
     theirs = json.loads(out)
     assert theirs["build"] == "pure Python"

@@ -114,6 +114,22 @@ def test_every_field_of_a_game_is_copied_and_pickled() -> None:
                 assert theirs == ours, name
 
 
+class LabelledGame(Game):
+    """A game subclass with a field of its own (the compiled Game allows interpreted subclasses)."""
+
+    def __init__(self, *args: object, label: str = "", **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.label = label
+
+
+def test_a_subclass_s_own_fields_survive_a_deep_copy_and_a_pickle() -> None:
+    game = LabelledGame(seed=4, label="Tuesday")
+    game.apply(game.legal_actions()[0])
+    for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert type(other) is LabelledGame and other.label == "Tuesday"
+        assert other.snapshot() == game.snapshot()
+
+
 def test_observe_needs_a_callable() -> None:
     with pytest.raises(ArgumentError, match="observe needs a callable, not 3"):
         Game(seed=1).observe(3)  # type: ignore[arg-type]

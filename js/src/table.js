@@ -352,6 +352,7 @@ function tableKey(event, slice, state) {
     const card = gridTarget(rows, event.target.getAttribute("data-card"), event.key);
     if (card) return { ui: "table-cursor", grid, card };
   }
+  if (event.repeat) return null; // a key held down asks once, not once per repeat
   if (/^[1-9]$/.test(event.key)) {
     const hand = gridRows("hand", state);
     const card = hand && hand[0][Number(event.key) - 1];

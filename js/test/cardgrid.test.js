@@ -128,6 +128,22 @@ describe("the action keys", () => {
     expect(waiting.model.sent).toEqual([]);
   });
 
+  it("ask once for a key held down: its repeats send nothing, a number's repeats toggle nothing", async () => {
+    const { root, model } = open(stateFrom("draw_p1"));
+    key(root, "d");
+    for (let k = 0; k < 3; k++) {
+      root.dispatchEvent(new KeyboardEvent("keydown", { key: "d", repeat: true, bubbles: true, cancelable: true }));
+    }
+    expect(model.sent).toEqual([{ kind: "act", action: { type: "draw_pile" } }]);
+    const discard = open(stateFrom("discard_p1"));
+    const hand = FIXTURES.discard_p1.table.players[0].hand;
+    key(discard.root, "3");
+    discard.root.dispatchEvent(new KeyboardEvent("keydown", { key: "3", repeat: true, bubbles: true, cancelable: true }));
+    await flush();
+    key(discard.root, "d");
+    expect(discard.model.sent).toEqual([{ kind: "act", action: { type: "discard", card: hand[2] } }]);
+  });
+
   it("leave a letter typed in a text field alone", () => {
     const { root, model } = open(stateFrom("draw_p1"));
     const input = root.ownerDocument.createElement("input");

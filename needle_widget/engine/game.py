@@ -199,7 +199,8 @@ class Game:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied without its observers (a widget is not part of the game)."""
-        state = {name: getattr(self, name) for name in _STATE}
+        state = dict(getattr(self, "__dict__", ()))  # a subclass's own fields too
+        state.update((name, getattr(self, name)) for name in _STATE)
         state["_observers"] = None
         return state
 

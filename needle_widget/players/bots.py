@@ -269,20 +269,22 @@ def _best_total(mask: int, extra: tuple[int, ...]) -> int:
     table = _BEST_TOTALS.get(extra)
     if table is None:
         table = _BEST_TOTALS[extra] = {}
+    return _best_in(mask, extra, table)
+
+
+def _best_in(mask: int, extra: tuple[int, ...], table: dict[int, int]) -> int:
     best = table.get(mask)
     if best is not None:
         return best
     sets = sets_in(mask, extra)
     best = 0
-    if not sets:
-        pass
-    elif mask.bit_count() > 12:
+    if sets and mask.bit_count() > 12:
         _, points, set_mask = max((_set_info(s) for s in sets), key=lambda info: info[1])
-        best = points + _best_total(mask ^ set_mask, extra)
+        best = points + _best_in(mask ^ set_mask, extra, table)
     else:
         for s in sets:
             _, points, set_mask = _set_info(s)
-            total = points + _best_total(mask ^ set_mask, extra)
+            total = points + _best_in(mask ^ set_mask, extra, table)
             if total > best:
                 best = total
     if len(table) >= _TABLE_LIMIT:  # pragma: no cover - a memory bound
