@@ -22,6 +22,7 @@ from needle_widget import Game, classroom
 from needle_widget.apps.recordbench import orderings
 from needle_widget.classroom import challenge as challenge_module
 from needle_widget.classroom.record import RECORD_WORLDS, Outcome, Record, seat_figures
+from needle_widget.classroom.seal import seed_of
 from needle_widget.players import sim
 from needle_widget.players.bots import GreedyBot
 from needle_widget.players.noisy import NoisyBot
@@ -138,7 +139,7 @@ def test_a_term_of_challenges_and_a_match_accumulates_and_survives_a_restart(url
 
 def test_the_rooms_reviews_run_on_any_executor(tmp_path):
     with ProcessPoolExecutor(1) as executor:
-        room = classroom.open(f"folder:{tmp_path}/room", start=False, reviews=executor, worlds=8)
+        room = classroom.open(f"folder:{tmp_path}/room", secret=SECRET, start=False, reviews=executor, worlds=8)
         ann = classroom.join(room.url, room.invite("Ann").code, start=False)
         try:
             room.challenge(seed=3)
@@ -147,7 +148,7 @@ def test_the_rooms_reviews_run_on_any_executor(tmp_path):
             assert room.wait_for_reviews(120)
             entry, = room.record.entries
             assert room.record.worlds == 8 and entry.adjusted == pytest.approx(
-                seat_figures(room.record_replay(1).to_dict(), 0, 8)[0])
+                seat_figures(room.record_replay(1).to_dict(), 0, 8, seed=seed_of(SECRET, "review", entry.source))[0])
         finally:
             ann.close()
             room.close()

@@ -37,6 +37,7 @@ from .channel import connect
 from .errors import ChannelDown, ClassError, TicketError
 from .lesson import Lesson
 from .room import Room, decode_secret, encode_secret, new_secret
+from .seal import require_cipher
 from .student import Student, check_room
 from .tickets import Ticket, read, redis_user
 
@@ -57,6 +58,7 @@ def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = T
     `record.RECORD_WORLDS`, the Review panel's budget).
     """
     address = parse(url)
+    require_cipher()
     channel = connect(address, create=True)
     stored = channel.load("secret")
     if stored is None:
@@ -100,6 +102,7 @@ def join(url: str | os.PathLike, ticket: Any, *, start: bool = True,
     the same ticket and catches up.
     """
     address = parse(url)
+    require_cipher()
     room, index, secret = read(ticket)
     check_room(address, room)
     user, password = redis_user(address.room, index, secret)

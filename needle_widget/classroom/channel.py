@@ -28,11 +28,15 @@ from .address import Address
 from .errors import ChannelDown, ClassError
 from .seal import MAX_MESSAGE, peek_seq
 
-__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "FORMAT", "SIDE_MODE", "BOX_MODE", "MESSAGE_MODE"]
+__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "PER_BOX", "FORMAT",
+           "SIDE_MODE", "BOX_MODE", "MESSAGE_MODE"]
 
 log = logging.getLogger("needle_widget.classroom")
 POLL = 0.02
 """Seconds between two looks at a shared folder's boxes."""
+PER_BOX = 128
+"""Messages the room takes from one student's box in one read at most: a student who floods the room waits
+for the rest of theirs while the others' are taken and answered."""
 FORMAT = "needle-class-1"
 Message = tuple[str, int, bytes]
 """(box, seq, data)."""
@@ -350,7 +354,8 @@ class FolderChannel:
         """Look at each box every POLL seconds until a message comes, `timeout` passes or `stop` is set."""
         end = time.monotonic() + timeout
         while True:
-            found = [m for box, after in cursors.items() for m in self._scan(box, after)]
+            limit = PER_BOX if self._room else 200
+            found = [m for box, after in cursors.items() for m in self._scan(box, after, limit)]
             if found or time.monotonic() >= end or (stop is not None and stop.is_set()):
                 return found
             if stop is not None:
@@ -476,8 +481,11 @@ def connect(address: Address, create: bool = False, *, user: str | None = None,
     """The channel of `address`: a room is made there if `create` (the teacher), else it must exist."""
     if address.kind == "folder":
         return FolderChannel(address, create)
-    from .redischannel import RedisChannel
-
+    try:
+        from .redischannel import RedisChannel
+    except ImportError:
+        raise ClassError(f"A class on Redis ({quote(address.public)}) needs the 'redis' package: pip install redis") \
+            from None
     return RedisChannel(address, create, user=user, password=password)
 
 

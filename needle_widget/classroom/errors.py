@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine.errors import NeedleError
 
-__all__ = ["ClassError", "ChannelDown", "TicketError"]
+__all__ = ["ClassError", "ChannelDown", "TicketError", "UnreadableMessage"]
 
 
 class ClassError(NeedleError):
@@ -17,3 +17,9 @@ class TicketError(ClassError):
 
 class ChannelDown(ClassError):
     """The class's channel does not answer (Redis is down, the shared folder is gone); the reader retries."""
+
+
+class UnreadableMessage(ClassError):
+    """A sealed message that opened with its key and does not read (too deep, too large, not JSON): its
+    sender sealed it, so its reader takes its number and moves past it; it is never read again.
+    """

@@ -32,7 +32,7 @@ from redis.retry import Retry
 
 from ..engine.errors import quote
 from .address import Address
-from .channel import Message, box_parts
+from .channel import PER_BOX, Message, box_parts
 from .errors import ChannelDown, ClassError
 from .seal import MAX_MESSAGE
 from .tickets import in_database
@@ -60,10 +60,13 @@ OVERSIZED_BUDGET = 128 << 20
 next run: the server runs nothing else meanwhile)."""
 READ_SCRIPT = """
 local limit, budget, count, oversized = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local perbox = tonumber(ARGV[5])
 local out, total, looked = {}, 0, 0
 for i, key in ipairs(KEYS) do
-  local start = '(' .. ARGV[4 + i] .. '-0'
-  while total < budget and #out < count and looked < oversized do
+  local start = '(' .. ARGV[5 + i] .. '-0'
+  local taken = 0
+  while total < budget and #out < count and looked < oversized and taken < perbox do
+    taken = taken + 1
     local entry = redis.call('XRANGE', key, start, '+', 'COUNT', 1)[1]
     if not entry then break end
     local id, fields, data = entry[1], entry[2], ''
@@ -90,7 +93,7 @@ end
 return out
 """
 """The room's read of its out-streams (KEYS; ARGV: MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET,
-then each stream's cursor): {stream's number, id, data} for each entry after the cursor, but
+PER_BOX, then each stream's cursor): {stream's number, id, data} for each entry after the cursor, but
 {number, id, size} for an entry larger than MAX_MESSAGE and {number, id, -1} for one whose id is not
 ``<seq>-0`` (no student's message is), both of which it deletes, so they are read once. After an
 oversized entry it goes on to the next stream."""
@@ -203,7 +206,7 @@ class RedisChannel:
         boxes = list(cursors)
         self._turn = (self._turn + 1) % len(boxes)  # each box in turn first: one student's flood delays the others less
         boxes = boxes[self._turn:] + boxes[:self._turn]
-        args = [MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET, *(cursors[box] for box in boxes)]
+        args = [MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET, PER_BOX, *(cursors[box] for box in boxes)]
         found = self._call(self._read_script, [self.key(box) for box in boxes], args)
         out: list[Message] = []
         for number, entry_id, data in found or []:

@@ -40,7 +40,7 @@ from .address import Address
 from .board import board_state
 from .challenge import Challenge
 from .channel import Channel, Message, box_parts
-from .errors import ClassError
+from .errors import ClassError, UnreadableMessage
 from .jobs import Jobs
 from .lesson import Lesson
 from .link import Link
@@ -48,7 +48,7 @@ from .listeners import Listeners
 from .match import Match
 from .notebooks import write_student
 from .record import Entry, Record, review_state, seat_ledger, seat_review
-from .seal import derive, next_seq, seal, unseal
+from .seal import derive, next_seq, seal, seed_of, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
 __all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
@@ -487,8 +487,9 @@ class Room:
         entry = self.record.entry(*game)
         if reviewed is None and entry is not None and entry.adjusted is not None and game not in self._asked:
             self._asked.add(game)  # reviewed before a restart: the student's review is made again
-            self._jobs.submit(seat_review, (self.record_replay(entry.game).to_dict(), seat, self.record.worlds),
-                         lambda result: self._reviewed(entry, result))
+            self._jobs.submit(partial(seat_review, seed=self._review_seed(entry.source)),
+                              (self.record_replay(entry.game).to_dict(), seat, self.record.worlds),
+                              lambda result: self._reviewed(entry, result))
         offer = {"seats": [seat] if reviewed is not None else [], "worlds": self.record.worlds,
                  "reason": None if reviewed is not None else "Your review is being computed: it opens in a moment"}
         return {**frame, "offers": {**frame.get("offers", {}), "review": offer},
@@ -510,7 +511,12 @@ class Room:
         log.warning("class %s: %s", self.name, text)
 
     def _handle(self, messages: list[Message]) -> None:
+        """Take one read's messages: each opened, checked and answered in order, and each student answered
+        at most once for the whole read (their screen, with the last request's note), however many they sent.
+        A message that opens and does not read, or whose request fails, is consumed: the cursor moves past it.
+        """
         done: dict[str, int] = {}
+        replies: dict[int, str | None] = {}
         finished = False
         with self._lock:
             for box, seq, data in sorted(messages, key=lambda m: m[1]):
@@ -527,6 +533,9 @@ class Room:
                     sealed, message = unseal(member.key, self.name, box, data)
                     if sealed != seq:  # an old message posted again under a new number
                         raise ClassError(f"A message in {box} is numbered {seq} and sealed as {sealed}")
+                except UnreadableMessage as bad:  # sealed by the student: consumed, never read again
+                    message = None
+                    self._note(f"ignored a message in {box}: {bad}")
                 except ClassError as bad:  # the cursor stays: a file with a high number dropped in a
                     self._note(f"ignored a message in {box}: {bad}")  # shared out-box must not hide
                     self._discarding.add((box, seq))  # the student's next messages
@@ -539,10 +548,14 @@ class Room:
                 done[box] = max(done.get(box, 0), seq)
                 member.last_in = seq
                 self._dirty = True
+                if message is None:
+                    continue
                 if not isinstance(message, dict) or not isinstance(message.get("t"), str):
                     self._note(f"ignored a message in {box}: not a request")
                     continue
-                finished = self._answer(member, message) or finished
+                finished = self._answer(member, message, replies) or finished
+            for index, note in replies.items():
+                self._reply(self._members[index], note)
             if finished:
                 self._collect()
         self._save()
@@ -550,11 +563,22 @@ class Room:
             self.link.drop(box, upto)
         self._notify()
 
+    def _reply(self, member: Member, note: str | None) -> None:
+        """Send `member` their screen (once for a read's requests); a failure to make it is logged, not raised."""
+        try:
+            self._send(member, note=note)
+        except Exception as failure:  # one student's screen failing must not keep it from the others
+            self._note(f"the screen of {member.name} could not be made: {type(failure).__name__}: "
+                       f"{quote(str(failure))}")
+
     def _discard(self, box: str, seq: int) -> None:
         self.channel.discard(box, seq)
         self._discarding.discard((box, seq))
 
-    def _answer(self, member: Member, message: dict[str, Any]) -> bool:
+    def _answer(self, member: Member, message: dict[str, Any], replies: dict[int, str | None]) -> bool:
+        """Answer one request of `member`'s: whose screens it changed go into `replies` (index: the note for
+        their follow bar), sent once the whole read is answered; True if it finished a game.
+        """
         kind = message["t"]
         if kind == "hello":
             member.joined = True
@@ -567,22 +591,26 @@ class Room:
             if owner is None:
                 self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
             else:
-                self._send(member, note=owner.absent)
+                replies[member.index] = owner.absent
             return False
         try:
             handled = handler.call(activity, message, member)
         except NeedleError as refused:
-            self._send(member, note=str(refused))
+            replies[member.index] = str(refused)
+            return False
+        except Exception as failure:  # a handler's bug must not stop the room: the request is refused, logged once
+            self._note(f"a request {quote(kind)} from {member.name} failed: {type(failure).__name__}: "
+                       f"{quote(str(failure))}")
+            replies[member.index] = f"The room could not take that request ({quote(kind)})"
             return False
         if not isinstance(handled, Handled):
             raise TypeError(f"{type(activity).__name__}.{handler.method} returned {handled!r}, not Handled")
-        self._send(member, note=handled.note)
+        replies[member.index] = handled.note
         for index in handled.also:
             other = self._members.get(index)
             if other is not None and other.joined:
-                self._send(other)
+                replies.setdefault(index, None)
         return handled.finished
-
 
     # ---- the record ---------------------------------------------------------------------------
 
@@ -624,7 +652,7 @@ class Room:
 
     def _review_entry(self, entry: Entry, replay: dict[str, Any]) -> None:
         """Queue the figures of `entry` and then its student's review of the game."""
-        worlds = self.record.worlds
+        worlds, seed = self.record.worlds, self._review_seed(entry.source)
 
         def figured(result: tuple[tuple[float, float, float], dict[int, Valuation]] | None) -> None:
             known = None
@@ -634,10 +662,16 @@ class Room:
                 else:
                     (entry.adjusted, entry.skill, entry.luck), known = result
                 self._save_record()
-            self._jobs.submit(partial(seat_review, known=known), (replay, entry.seat, worlds),
+            self._jobs.submit(partial(seat_review, known=known, seed=seed), (replay, entry.seat, worlds),
                               lambda result: self._reviewed(entry, result))
 
-        self._jobs.submit(seat_ledger, (replay, entry.seat, worlds), figured)
+        self._jobs.submit(partial(seat_ledger, seed=seed), (replay, entry.seat, worlds), figured)
+
+    def _review_seed(self, source: str) -> int:
+        """The seed of the worlds that value game `source`'s decisions in the record: from the room's secret, so
+        no student's kernel can draw them and learn before moving which move the record will value highest.
+        """
+        return seed_of(self._secret, "review", source)
 
     def _reviewed(self, entry: Entry, result: dict[str, Any] | None) -> None:
         """A student's review of their game is ready: kept, and sent if their screen shows that game."""

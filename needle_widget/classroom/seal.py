@@ -8,7 +8,11 @@ student's ticket; the teacher's own state has a key of its own. A message is
 - nobody without the key writes one that opens: a forged message is refused, and so is one moved
   to another box or given another sequence number;
 - AES-SIV is deterministic: the same message to the same box gives the same bytes, which is what
-  lets the twin tests compare the bytes a student receives (RFC 5297; the `cryptography` package).
+  lets the twin tests compare the bytes a student receives (RFC 5297; the `cryptography` package,
+  imported the first time a message is sealed or opened: the widget, the engine and the review run
+  where it is not installed, as in JupyterLite);
+- a message that opens is read within bounds (`records.jsontext`: size, nesting, finite numbers): one
+  that opens and does not read raises `UnreadableMessage`, which tells its reader to move past it.
 
 A sequence number only grows (`next_seq`), so a message posted again (a replay of an old one) is
 known by its number and ignored.
@@ -32,12 +36,10 @@ import struct
 import time
 from typing import Any
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+from ..records.jsontext import parse
+from .errors import ClassError, UnreadableMessage
 
-from .errors import ClassError
-
-__all__ = ["MAGIC", "MAX_MESSAGE", "derive", "seal", "unseal", "peek_seq", "next_seq"]
+__all__ = ["MAGIC", "MAX_MESSAGE", "derive", "seal", "unseal", "peek_seq", "next_seq", "seed_of", "require_cipher"]
 
 MAGIC = b"NWC1"
 MAX_MESSAGE = 1 << 20
@@ -50,6 +52,31 @@ def derive(secret: bytes, *parts: str) -> bytes:
     return hmac.new(secret, "|".join(("needle-class-1", *parts)).encode("utf-8"), hashlib.sha512).digest()
 
 
+def seed_of(secret: bytes, *parts: str) -> int:
+    """A 63-bit seed for `parts` from `secret`: nobody without the secret can compute it.
+
+    >>> seed_of(b"0" * 32, "review", "match 1/table 2/deal 1") == seed_of(b"1" * 32, "review", "match 1/table 2/deal 1")
+    False
+    """
+    return int.from_bytes(derive(secret, "seed", *parts)[:8], "big") >> 1
+
+
+def require_cipher() -> type[Any]:
+    """The AES-SIV cipher (the `cryptography` package, imported only now: a class needs it, nothing else does),
+    or ClassError saying so: `classroom.open` and `join` ask first.
+    """
+    try:
+        from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+    except ImportError:
+        raise ClassError("A class needs the 'cryptography' package to seal its messages: pip install cryptography "
+                         "(the widget, the engine and the review run without it)") from None
+    return AESSIV
+
+
+def _siv(key: bytes) -> Any:
+    return require_cipher()(key)
+
+
 def _ad(room: str, box: str, seq: int) -> list[bytes]:
     return [f"{room}|{box}|{seq}".encode()]
 
@@ -59,7 +86,7 @@ def seal(key: bytes, room: str, box: str, seq: int, message: Any) -> bytes:
     text = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
     if len(text) > MAX_MESSAGE - 64:
         raise ClassError(f"A message of {len(text):,} bytes is too large for a class (at most {MAX_MESSAGE:,})")
-    return MAGIC + struct.pack(">Q", seq) + AESSIV(key).encrypt(text, _ad(room, box, seq))
+    return MAGIC + struct.pack(">Q", seq) + _siv(key).encrypt(text, _ad(room, box, seq))
 
 
 def peek_seq(data: bytes) -> int | None:
@@ -71,15 +98,22 @@ def peek_seq(data: bytes) -> int | None:
 
 
 def unseal(key: bytes, room: str, box: str, data: bytes) -> tuple[int, Any]:
-    """(seq, message) of a message sealed for `box`, or ClassError if it does not open with `key`."""
+    """(seq, message) of a message sealed for `box`. ClassError if it does not open with `key` (forged,
+    damaged or moved: its number is not to be trusted); `UnreadableMessage` (a ClassError too) if it opens
+    and its text is not JSON within bounds (its sender sealed it: its number is theirs, and its reader moves
+    past it).
+    """
     seq = peek_seq(data)
     if seq is None or len(data) > MAX_MESSAGE:
         raise ClassError(f"A message in {box} is not a sealed class message of at most {MAX_MESSAGE:,} bytes")
+    siv = _siv(key)
+    from cryptography.exceptions import InvalidTag
+
     try:
-        text = AESSIV(key).decrypt(data[_HEAD:], _ad(room, box, seq))
-        return seq, json.loads(text.decode("utf-8"))
+        text = siv.decrypt(data[_HEAD:], _ad(room, box, seq))
     except (InvalidTag, ValueError):
         raise ClassError(f"A message in {box} does not open with its key (forged, damaged or moved)") from None
+    return seq, parse(text, f"Message {seq} in {box}", UnreadableMessage, max_bytes=MAX_MESSAGE)
 
 
 def next_seq(last: int) -> int:
