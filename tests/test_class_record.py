@@ -62,7 +62,7 @@ def test_a_pair_is_ordered_only_when_its_interval_excludes_zero():
     assert all(s.provisional for s in table)  # 6 games
 
 
-def test_the_record_round_trips_and_leaves_out_what_a_bot_finished():
+def test_the_record_round_trips_and_counts_what_a_bot_finished_as_lost():
     record = Record(worlds=4)
     game = sim.play_game(NoisyBot(0.5, seed=1), GreedyBot(), seed=11)
     first = record.add(Outcome("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1), None, (1,)))
@@ -72,11 +72,12 @@ def test_the_record_round_trips_and_leaves_out_what_a_bot_finished():
     for entry in first:
         entry.adjusted, entry.skill, entry.luck = seat_figures(game.replay().to_dict(), entry.seat, 4)
     assert entry.adjusted + entry.luck == pytest.approx(entry.result)
-    assert list(record.scores()) == [0]  # the seat a bot finished is kept, not counted
+    # the seat a bot finished is kept and counted as lost (issue 43: it was left out, and leaving paid)
+    assert sorted(record.scores()) == [0, 1] and record.scores("result")[1] == {first[1].key: 0.0}
     again = Record.from_dict(json.loads(json.dumps(record.to_dict())))
     assert again == record
     board = record.board("teacher", {0: "Ann", 1: "Bob"})
-    assert [r["name"] for r in board["rows"]] == ["Ann"] and board["games"] == 1
+    assert sorted(r["name"] for r in board["rows"]) == ["Ann", "Bob"] and board["games"] == 1
     projector = record.board("projector", {0: "Ann", 1: "Bob"})
     assert projector["rows"] is None and "Ann" not in json.dumps(projector)
 

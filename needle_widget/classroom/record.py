@@ -4,15 +4,21 @@ it, and standings that claim no more than the evidence.
 Each finished game (an activity's `Outcome`) becomes one `Entry` per student seat: the student, the deal and
 seat they held (what pairs them with a classmate who held the same cards), the raw result, and once reviewed
 the game's one figure: the **luck-adjusted score** of the student's seat, the review's `luck_adjusted`
-(its start value plus its skill, `review.review` at `RECORD_WORLDS` worlds and `REVIEW_SEED`), with its
+(its start value plus its skill, `review.review` at `RECORD_WORLDS` worlds, on a seed the room derives from its
+secret and the game, `seal.seed_of`, so no student's kernel can draw the same worlds), with its
 **luck** (the result minus it). The Review panel opened on that game at its default budget shows the same
 two numbers. The figures come from the seat's own view only, so what a student is shown of their own game
 tells them nothing their seat did not see.
 
 The standings (`review.standings`) compare students on what they share: the same deal from the same seat is
 a paired comparison; a student is placed above another only when the 95% interval of the difference
-excludes 0, else the board says they cannot be told apart yet. A game a bot finished for a student who left
-(`stood_in`) is kept and marked, and not counted in the student's figure.
+excludes 0, else the board says they cannot be told apart yet.
+
+A game a bot finished for a student who left it (`stood_in`: their move waited the match's `replace_after`) counts
+as **lost** (`left_figure`): a loss in the raw results, and as its figure the lesser of 0 and the figure of the game
+as finished less the result the bot reached, so leaving can never raise a student's figure (docs/REVIEW.md, "A game
+the student left", has the rule, why it holds and the test). The entry keeps the seat's ledger of the game as
+finished (`adjusted`, `skill`, `luck`), so records saved under the earlier rule load and count under this one.
 
 The record is saved sealed in the room's channel beside the room's state (`to_dict`), each game's replay once
 in its own entry, so a term of games costs one small save a game.
@@ -24,6 +30,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
+from ..engine.errors import quote
 from ..engine.seats import player_name
 from ..records.replay import Replay
 from ..review import DEFAULT_WORLDS, review
@@ -31,18 +38,40 @@ from ..review.matches import ledger
 from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
 from ..review.values import Valuation, score
 from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
+from .errors import ClassError
 
-__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "seat_figures", "seat_ledger", "seat_review", "review_state"]
+__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "FIELDS", "left_figure", "seat_figures", "seat_ledger",
+           "seat_review", "review_state"]
 
 RECORD_WORLDS = DEFAULT_WORLDS
 """Worlds per decision in the reviews behind the record's figures: the Review panel's default budget, so a
 game's figure on the board is the one its Review panel shows. Measured (`needle-widget bench record`,
 docs/REVIEW.md "A class's record"): 0.13 s a student's game on one core."""
+FIELDS = ("adjusted", "result")
+"""What `Record.scores` gives a game: its figure (`Entry.figure`) or its result (`Entry.scored`)."""
 NOTE_RECORD = ("Luck-adjusted score: each game's result with the luck of the cards taken out (the student's "
                "decisions valued from what they could see, as the Review panel does), averaged over their games, "
                "with its 95% interval. Two students are ordered only when the games they share (the same deal "
                "from the same seat, else all their games) separate them; otherwise they cannot be told apart "
-               "yet. Provisional: fewer than {n} games.")
+               "yet. Provisional: fewer than {n} games. A game a bot finished for a student who left it counts as "
+               "lost (a loss in won–drew–lost, at most 0 in the luck-adjusted score): leaving never raises a "
+               "figure.")
+
+
+def left_figure(adjusted: float, result: float) -> float:
+    """The figure of a game the student left, a bot finishing it (`Entry.stood_in`): `min(0, adjusted - result)`,
+    from the seat's ledger of the game as finished (`adjusted`, its luck-adjusted score) and its result (1, 1/2, 0).
+
+    The game counts as lost: a loss (0) with the game's luck taken out is `adjusted - result` (0 minus the luck),
+    and the record takes the luck out only where that lowers the figure, so it is never above 0 nor above the figure
+    as finished. From the moment the student left, its expected value is at most minus the luck so far, while
+    playing on was worth minus the luck so far plus the expected result of playing on (the review's luck terms
+    having mean 0, as every figure assumes): leaving never pays, whenever the student leaves (docs/REVIEW.md).
+
+    >>> left_figure(0.75, 1.0), left_figure(0.25, 0.0), left_figure(-0.5, 0.5)
+    (-0.25, 0.0, -1.0)
+    """
+    return min(0.0, adjusted - result)
 
 
 @dataclass(frozen=True)
@@ -62,7 +91,9 @@ class Outcome:
 
 @dataclass
 class Entry:
-    """One student's seat in one finished game: the raw result, and once reviewed its figure."""
+    """One student's seat in one finished game: the raw result, and once reviewed its figure (`figure`: for a game
+    the student left, `left_figure`). Its fields are what `Record.to_dict` saves, as they were before that rule.
+    """
 
     game: int
     source: str
@@ -72,20 +103,36 @@ class Entry:
     opponent: int | None
     bot: str | None
     result: float
-    """1 won, 1/2 drew, 0 lost."""
+    """1 won, 1/2 drew, 0 lost: the game as finished (by a bot, for a student who left; `scored` counts it lost)."""
     margin: int
     """The student's points minus the opponent's."""
     stood_in: bool = False
+    """A bot finished the game for the student, who had left it: it counts as lost (`figure`, `scored`)."""
     adjusted: float | None = None
-    """The luck-adjusted score (the seat's review: start value + skill); None until reviewed."""
+    """The luck-adjusted score of the seat in the game as finished (its review: start value + skill); None until
+    reviewed. The record's figure is `figure`."""
     skill: float | None = None
     luck: float | None = None
     failed: bool = False
 
     @property
     def counted(self) -> bool:
-        """Counted in the student's figure: reviewed, and played to the end by the student."""
-        return self.adjusted is not None and not self.stood_in
+        """Counted in the student's figure: reviewed (a game the student left counts too, as lost)."""
+        return self.adjusted is not None
+
+    @property
+    def figure(self) -> float | None:
+        """The game's figure in the student's record: the luck-adjusted score; for a game the student left,
+        `left_figure` of it (at most 0); None until reviewed.
+        """
+        if self.adjusted is None:
+            return None
+        return left_figure(self.adjusted, self.result) if self.stood_in else self.adjusted
+
+    @property
+    def scored(self) -> float:
+        """The result the record counts: the game's, or 0 (lost) for a game the student left."""
+        return 0.0 if self.stood_in else self.result
 
     @property
     def key(self) -> tuple[str, int]:
@@ -171,11 +218,17 @@ class Record:
         return [e for e in self.entries if e.adjusted is None and not e.failed]
 
     def scores(self, field_: str = "adjusted") -> dict[int, dict[tuple[str, int], float]]:
-        """Each student's counted games: key (deal, seat) -> `field_` ("adjusted" or "result")."""
+        """Each student's counted games: key (deal, seat) -> `field_`: "adjusted" (`Entry.figure`) or "result"
+        (`Entry.scored`); a game the student left counts as lost in both. Another field raises ClassError.
+        """
+        if field_ not in FIELDS:
+            raise ClassError(f"The record scores by {' or '.join(map(repr, FIELDS))}, not {quote(field_)}")
         out: dict[int, dict[tuple[str, int], float]] = {}
         for e in self.entries:
             if e.counted:
-                out.setdefault(e.student, {})[e.key] = getattr(e, field_)
+                value = e.figure if field_ == "adjusted" else e.scored
+                assert value is not None  # counted: reviewed
+                out.setdefault(e.student, {})[e.key] = value
         return out
 
     def standings(self, students: list[int] | None = None) -> list[Standing]:
@@ -201,23 +254,24 @@ class Record:
             out["students"] = len(table)
             return out
         raw = self.scores("result")
-        rows = []
-        for s in table:
-            student = cast(int, s.student)  # the key `standings` was given: a student index
-            mine = [e for e in self.entries if e.student == student]
-            won = sum(e.result == 1 for e in mine if not e.stood_in)
-            drew = sum(e.result == 0.5 for e in mine if not e.stood_in)
-            lost = sum(e.result == 0 for e in mine if not e.stood_in)
-            rmean, _, _ = mean_interval(list(raw.get(student, {}).values()))
-            level = [names.get(cast(int, o), "?") for o in s.level]
-            rows.append({"place": s.places, "name": names.get(student, "?"), "games": s.games,
-                         "adjusted": f"{s.mean:.2f}",
-                         "interval": None if s.low is None else f"{s.low:.2f} to {s.high:.2f}",
-                         "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else f"{rmean:.2f}",
-                         "provisional": s.provisional, "stood_in": sum(e.stood_in for e in mine),
-                         "level": ", ".join(level) if level else None})
-        out["rows"] = rows
+        out["rows"] = [self._row(s, names, raw) for s in table]
         return out
+
+    def _row(self, s: Standing, names: Mapping[int, str], raw: dict[int, dict[tuple[str, int], float]]
+             ) -> dict[str, Any]:
+        """A student's row of the teacher's board: the games they played to the end, and (`stood_in`) the counted
+        games a bot finished for them, which won–drew–lost and both means count as lost.
+        """
+        student = cast(int, s.student)  # the key `standings` was given: a student index
+        mine = [e for e in self.entries if e.student == student]
+        won, drew, lost = (sum(e.scored == r for e in mine) for r in (1, 0.5, 0))
+        left = sum(e.stood_in and e.counted for e in mine)
+        rmean, _, _ = mean_interval(list(raw.get(student, {}).values()))
+        level = [names.get(cast(int, o), "?") for o in s.level]
+        return {"place": s.places, "name": names.get(student, "?"), "games": s.games - left,
+                "adjusted": f"{s.mean:.2f}", "interval": None if s.low is None else f"{s.low:.2f} to {s.high:.2f}",
+                "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else f"{rmean:.2f}",
+                "provisional": s.provisional, "stood_in": left, "level": ", ".join(level) if level else None}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (the replays are saved apart, one a game)."""
