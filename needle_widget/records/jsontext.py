@@ -20,6 +20,7 @@ needle_widget.engine.errors.ArgumentError: a deck: not valid JSON (the number Na
 
 from __future__ import annotations
 
+import array
 import itertools
 import json
 import math
@@ -33,25 +34,26 @@ __all__ = ["MAX_DEPTH", "depth", "parse"]
 MAX_DEPTH = 64
 """The deepest nesting of lists and objects any file or message of this package has (a screen's frames are
 the deepest, about a dozen)."""
-_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_STEPS = bytes.maketrans(b"[]{}", b"\x01\xff\x01\xff")
+"""An opening bracket becomes 1, a closing one -1 (as a signed byte)."""
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 
 
 class _NotFinite(ValueError):
     pass
 
 
-def depth(text: str) -> int:
+def depth(text: str | bytes) -> int:
     """The deepest nesting of lists and objects in JSON `text` (brackets inside strings do not count), in
     linear time and without recursion. For an invalid text, an upper bound of what a parser would meet.
 
     >>> depth('{"a": [1, {"b": "]]]["}]}'), depth("3")
     (3, 0)
     """
-    outside = _STRINGS.sub("", text)
-    brackets = _NOT_BRACKETS.sub("", outside)
-    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+    outside = _STRINGS.sub(b"", raw) if b'"' in raw else raw
+    return max(itertools.accumulate(array.array("b", outside.translate(_STEPS, _NOT_BRACKETS))), default=0)
 
 
 def _constant(name: str) -> Any:
@@ -74,17 +76,18 @@ def parse(text: str | bytes, what: str, error: type[NeedleError] = ArgumentError
     if isinstance(text, (bytes, bytearray)):
         if max_bytes is not None and len(text) > max_bytes:
             raise error(f"{what}: {len(text):,} bytes, more than {max_bytes:,}")
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as bad:
-            raise error(f"{what}: not UTF-8 text ({bad.reason} at byte {bad.start:,})") from None
     elif not isinstance(text, str):
         raise error(f"{what}: JSON text is a str or bytes, not {type(text).__name__}")
-    if max_bytes is not None and len(text) > max_bytes:
+    elif max_bytes is not None and len(text) > max_bytes:
         raise error(f"{what}: {len(text):,} characters, more than {max_bytes:,}")
     deepest = depth(text)
     if deepest > max_depth:
         raise error(f"{what}: nested {deepest:,} deep, more than {max_depth}")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise error(f"{what}: not UTF-8 text ({bad.reason} at byte {bad.start:,})") from None
     try:
         return json.loads(text, parse_constant=_constant, parse_float=_float)
     except _NotFinite as bad:

@@ -91,6 +91,7 @@ from ..engine.paths import write_text
 from ..engine.result import Result
 from ..engine.rules import Rules
 from ..engine.seats import Perspective, as_seat, perspective_named
+from .jsontext import parse
 from .notes import MAX_NOTES, Note, NoteError, NoteNotFound, NoteStepError, Question, check_viewer, note_list
 from .steps import Step, cards_of, play
 from .variations import MAX_VARIATIONS, Variation, VariationError, VariationNotFound, World, check_all
@@ -262,14 +263,13 @@ class Replay:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Replay:
-        """Read and check a replay from its JSON text; any problem raises ReplayError."""
-        if len(text) > MAX_FILE_BYTES:
+        """Read and check a replay from its JSON text (str, or UTF-8 bytes), parsed within bounds
+        (`records.jsontext`: size, nesting, finite numbers); any problem raises ReplayError.
+        """
+        given: object = text  # checked (by `parse`): a caller may pass anything
+        if isinstance(given, (str, bytes, bytearray)) and len(given) > MAX_FILE_BYTES:
             raise ReplayError(f"Not a replay: {len(text):,} characters is over the limit of {MAX_FILE_BYTES:,}")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as error:
-            raise ReplayError(f"Not a replay: invalid JSON ({error})") from None
-        return cls.from_dict(data)
+        return cls.from_dict(parse(text, "Not a replay", ReplayError))
 
     @classmethod
     def from_dict(cls, data: Any) -> Replay:

@@ -172,11 +172,12 @@ class Exercise:
         return sample(self.view, 1, seed=seed)[0]
 
     def value_of(self, action: Action) -> CandidateValue:
-        """The review's value of a candidate it valued (KeyError if it did not)."""
+        """The review's value of a candidate it valued (ArgumentError quoting `action` if it did not)."""
         for v in self.values:
             if v.action == action:
                 return v
-        raise KeyError(str(action))
+        raise ArgumentError(f"{quote(action)} is not a candidate the review valued at step {self.step + 1}: "
+                            f"{', '.join(str(v.action) for v in self.values[:8])}")
 
     def check(self, action: Action) -> Attempt:
         """Judge `action` as the review judges a decision, on the same worlds (ArgumentError if not legal here)."""
@@ -242,6 +243,10 @@ class Exercise:
                                 f"{quote(next(v for v in values if not isinstance(v, dict) or len(v) < 3))}")
         cands = tuple(CandidateValue(_action(v["action"], legal, "candidate"), _number(v["value"], "value", 1.0),
                                      _number(v["se"], "se", 1.0)) for v in values)
+        valued = {v.action for v in cands}
+        if played not in valued or best not in valued:
+            raise ArgumentError(f"An exercise's values must hold its played and best moves, not only "
+                                f"{quote(sorted(map(str, valued)))}")
         for name, high in (("worlds", MAX_WORLDS), ("seed", 2 ** 63), ("more", 10)):
             if type(data.get(name)) is not int or not (2 if name == "worlds" else 0) <= data[name] <= high:
                 raise ArgumentError(f"An exercise's {name} must be a count up to {high:,}, not "
@@ -301,6 +306,11 @@ def _model(name: Any) -> Any:
 
 def exercise_from(review: Review, entry: Entry) -> Exercise:
     """The exercise of one of `review`'s entries (its story must be kept: reviews from `review`/`Reviewer` keep it)."""
+    given: tuple[object, object] = (review, entry)  # checked: a caller may pass anything
+    if not isinstance(given[0], Review):
+        raise ArgumentError(f"exercise_from needs a review (review(replay, seat)), not {quote(review)}")
+    if not isinstance(given[1], Entry):
+        raise ArgumentError(f"exercise_from needs one of the review's entries (review.entries), not {quote(entry)}")
     story = review.story
     if story is None:
         raise ArgumentError("This review keeps no story of its game: make it with review() or a Reviewer")
@@ -330,19 +340,26 @@ def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worl
     if moment is None:
         raise ArgumentError(f"Step {step + 1} is not a decision: {player_name(seat)} had one legal action")
     chosen = moment.action if action is None else action
-    settings = Reviewer.settings_for(worlds, seed, model, None, thresholds=thresholds)
-    entry = judge(moment.view, chosen, step, worlds=settings.worlds, seed=seed, model=model, thresholds=thresholds)
+    settings = Reviewer.settings_for(worlds, seed, model, None, thresholds=thresholds)  # seed None: a fresh one
+    entry = judge(moment.view, chosen, step, worlds=settings.worlds, seed=settings.seed, model=model,
+                  thresholds=thresholds)
     name = "none" if model is None else getattr(model, "name", type(model).__name__)
     return Exercise(seat, step, moment.view, story.lines[:step], chosen, entry.label, entry.loss, entry.se, entry.best,
-                    entry.values, settings.worlds, seed, name, settings.more, settings.thresholds, entry.worlds,
-                    settings)
+                    entry.values, settings.worlds, settings.seed, name, settings.more, settings.thresholds,
+                    entry.worlds, settings)
 
 
 def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blunder")) -> list[Exercise]:
     """The decisions of `reviews` (any seats, any games) marked one of `marks`, as exercises, in order."""
-    chosen = tuple(marks)
-    if not chosen or any(m not in LABELS for m in chosen):
-        raise ArgumentError(f"marks must be some of {', '.join(LABELS)}, not {quote(list(marks))}")
+    kinds: object = marks  # checked: a caller may pass anything
+    if isinstance(kinds, (str, bytes, dict)) or not isinstance(kinds, Iterable):
+        raise ArgumentError(f"marks must be a list of some of {', '.join(LABELS)}, not {quote(marks)}")
+    chosen: tuple[object, ...] = tuple(kinds)
+    if not chosen or any(not isinstance(m, str) or m not in LABELS for m in chosen):
+        raise ArgumentError(f"marks must be some of {', '.join(LABELS)}, not {quote(marks)}")
+    many: object = reviews
+    if isinstance(many, (str, bytes, dict, Review)) or not isinstance(many, Iterable):
+        raise ArgumentError(f"exercises needs a list of reviews ([review(replay, seat)]), not {quote(reviews)}")
     out: list[Exercise] = []
     for r in reviews:
         if not isinstance(r, Review):

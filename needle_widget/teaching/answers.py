@@ -23,6 +23,7 @@ from ..engine.errors import NeedleError, finite
 from ..engine.paths import check_path, write_text
 from ..inference.outcomes import wilson
 from ..inference.worlds import check_count, check_seed
+from ..records.jsontext import parse
 from .quiz import (
     CHOICES,
     QUIZ_WORLDS,
@@ -371,10 +372,7 @@ def load_answers(path: str | os.PathLike) -> list[Answer]:
             raise AnswerFileError(f"answer file {name!r}: more than {MAX_ANSWERS:,} answers")
         try:
             if kind == "jsonl":
-                try:
-                    data = json.loads(row)
-                except (ValueError, RecursionError) as error:
-                    raise AnswerError(f"invalid JSON ({error})") from None
+                data = parse(row, "invalid JSON", AnswerError)
             else:
                 if len(row) != len(ANSWER_FIELDS):
                     raise AnswerError(f"{len(row)} cells, not {len(ANSWER_FIELDS)}")

@@ -41,10 +41,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..engine.actions import Action
-from ..engine.errors import ArgumentError, IllegalAction, quote
+from ..engine.errors import ArgumentError, IllegalAction, InvalidAction, quote
 from ..engine.game import Game
 from ..review.exercises import Attempt, Exercise
-from .practice import Deck
+from .practice import Deck, check_now
 
 __all__ = ["PHASES", "PracticeResult", "PracticeRun"]
 
@@ -118,12 +118,6 @@ class _Record:
     """The last attempt was not accepted, and no "Try again" since."""
 
 
-def _check_now(now: Any) -> datetime | None:
-    if now is not None and (not isinstance(now, datetime) or now.tzinfo is None):
-        raise ArgumentError(f"now must be a datetime with a time zone (datetime.now(timezone.utc)), not {quote(now)}")
-    return now
-
-
 def check_student(student: Any) -> str:
     """`student` if it is a name for the records: text of 1 to 100 characters, not all spaces."""
     if not isinstance(student, str) or not student.strip() or len(student) > MAX_STUDENT_LENGTH:
@@ -157,7 +151,7 @@ class PracticeRun:
     def __init__(self, exercises: Iterable[Exercise] | Deck, *, student: str = "student", deck: Deck | None = None,
                  seed: int = 0, now: datetime | None = None) -> None:
         self.student = check_student(student)
-        self._now = _check_now(now)
+        self._now = check_now(now)
         if deck is not None and not isinstance(deck, Deck):
             raise ArgumentError(f"deck must be a Deck (teaching.practice.Deck.open(path)), not {quote(deck)}")
         if type(seed) is not int or seed < 0:
@@ -176,9 +170,9 @@ class PracticeRun:
                                     f"not {quote(exercises)}")
             chosen = list(exercises)
             given: Sequence[object] = chosen  # checked: a caller may pass anything
-            bad = next((x for x in given if not isinstance(x, Exercise)), None)
-            if bad is not None:
-                raise ArgumentError(f"exercises must be Exercises (review.exercises(...)), not {quote(bad)}")
+            for bad in given:
+                if not isinstance(bad, Exercise):
+                    raise ArgumentError(f"exercises must be Exercises (review.exercises(...)), not {quote(bad)}")
             if not chosen:
                 raise ArgumentError("There is nothing to practise: the reviews marked no decision "
                                     "(review.exercises(reviews, marks=...) chooses which marks)")
@@ -265,17 +259,20 @@ class PracticeRun:
     def check_attempt(self, action: Any, retrying: bool = False) -> Action:
         """`action` if the current exercise may be attempted with it now (`retrying`: or after a "Try again"
         that has not been asked for yet): refused in words otherwise (ArgumentError for the phase,
-        IllegalAction for a move not legal at the position).
+        InvalidAction for what is not an Action, IllegalAction for a move not legal at the position).
         """
+        if not isinstance(retrying, bool):
+            raise ArgumentError(f"retrying must be True or False, not {quote(retrying)}")
         reason = None if retrying and self.phase == "wrong" else self.act_reason()
         if reason is not None:
             raise ArgumentError(f"Cannot make an attempt now: {reason[0].lower()}{reason[1:]}")
         x = self.current
         assert x is not None
-        if not isinstance(action, Action) or action.to_dict() not in x.view["legal_actions"]:
-            legal = ", ".join(str(a) for a in x.legal[:8]) + (", ..." if len(x.legal) > 8 else "")
-            raise IllegalAction(f"{quote(action) if not isinstance(action, Action) else action} not allowed: "
-                                f"it is not legal at this position (legal: {legal})")
+        legal = ", ".join(str(a) for a in x.legal[:8]) + (", ..." if len(x.legal) > 8 else "")
+        if not isinstance(action, Action):
+            raise InvalidAction(f"{quote(action)} not allowed: it is not an action (legal: {legal})")
+        if action.to_dict() not in x.view["legal_actions"]:
+            raise IllegalAction(f"{action} not allowed: it is not legal at this position (legal: {legal})")
         return action
 
     def judge(self, action: Action, index: int | None = None) -> Attempt:
@@ -289,6 +286,9 @@ class PracticeRun:
         if index != self.index or self.phase != "asking":
             raise ArgumentError(f"Cannot record an attempt at exercise {quote(index)} now (showing {self.index}, "
                                 f"{self.phase})")
+        given: object = attempt  # checked: a caller may pass anything
+        if not isinstance(given, Attempt):
+            raise ArgumentError(f"attempt must be an Attempt (PracticeRun.judge(action)), not {quote(attempt)}")
         self._records[index].attempts.append(attempt)
         self._records[index].wrong = not attempt.solved
 
@@ -314,7 +314,8 @@ class PracticeRun:
 
     def next(self) -> datetime | None:
         """Move on to the next exercise (after the last: done). With a deck the practice of this one is
-        answered and the deck saved if it has a file; when it comes back (None without a deck).
+        answered and the deck saved if it has a file; when it comes back (None without a deck). If the deck's
+        file cannot be written, ArgumentError, and the run and the deck are as before.
         """
         if self.done:
             raise ArgumentError("The practice is finished: there is no next exercise")
@@ -322,10 +323,8 @@ class PracticeRun:
         due = None
         if self.deck is not None:
             at = self.now()
-            due = self.deck.answer(x, record.attempts, record.shown, at)
+            due = self.deck.answer(x, record.attempts, record.shown, at, save=self.deck.path is not None)
             record.answered, record.due = at, due
-            if self.deck.path is not None:
-                self.deck.save()
         record.finished = True
         self.index += 1
         return due
