@@ -16,6 +16,12 @@ seed), or the same deal again (the same cards in the same order, the same seed);
 are recorded in `deals` and never sent to a screen. A seed reaches no screen but a
 teacher's, and there only in the teacher's perspective (`branch_info`).
 
+A branch is a game of its own: the perspective it shows (a hotseat cover's reveal passes the screen to the
+seat to move; its round over opens more) is a seat of that game only. What the screen shows of the real game
+beside it (the main line, the variations and their moves, the seed) is for the perspective the screen is
+entitled to at home, decided in one place: `real_perspective()`. A variation opened from the move list is
+shown within the home's entitlement (`Session(within=home)`).
+
 What a screen may start is in `offers()`: a branch only from a finished round (or a replay),
 only for a seat the screen may see, and with the real cards only if the screen may see every
 perspective (and not in spoiler-free review: playing on with the real cards would draw the
@@ -414,6 +420,15 @@ class Desk:
         """The shown session's panels."""
         return self._analyses[id(self.session)]
 
+    def real_perspective(self) -> Perspective:
+        """The one place that decides the perspective this screen is entitled to for the real game (the home's
+        record: the main line, its variations and their moves, the seed): the perspective shown at home, or in
+        a variation opened from the move list (shown within the home's entitlement: `Session(within=)`). In a
+        branch ("Play from here") it is the home's, whatever the branch shows: a hotseat cover's reveal, or the
+        branch's round over, opens a seat of the branch's own game, never one of the real game.
+        """
+        return self.home.perspective if self._branch is not None else self.session.perspective
+
     # ---- play from here ----------------------------------------------------------------------------
 
     def branch_reason(self, game: Game | None = None) -> str | None:
@@ -574,7 +589,8 @@ class Desk:
     def lines(self, perspective: Perspective) -> list[tuple[int, Variation]]:
         """The variations `perspective` may open here, with their index in the record's `variations`: the
         record as shown (`Session.record`: in spoiler-free review only the sampled worlds up to the step);
-        none during a lesson (a quiz, practice), which shows one line.
+        none during a lesson (a quiz, practice), which shows one line. A screen lists those of its
+        `real_perspective()`.
         """
         home = self.home
         if home.lesson is not None:
@@ -619,7 +635,7 @@ class Desk:
         if reason is not None:
             raise ArgumentError(f"Cannot open a variation: {reason[0].lower()}{reason[1:]}")
         home = self.home
-        shown = dict(self.lines(self.session.perspective))
+        shown = dict(self.lines(self.real_perspective()))
         if type(index) is not int or index not in shown:
             raise VariationNotFound(f"There is no variation {quote(index)} on this screen"
                                     + (f": the variations shown are {', '.join(map(str, sorted(shown)))}"
@@ -633,7 +649,7 @@ class Desk:
             self._close_line()
         new = Session(replay=line, perspective=self.session.perspective, mode="replay",
                       screen=home.screen if home.screen in ("teacher", "spectator") else "spectator",
-                      speed=home.speed)
+                      speed=home.speed, within=home)
         new.go(to)
         if home.playing:
             home.set_playing(False)
@@ -689,10 +705,11 @@ class Desk:
         """Promote ("promote"), demote ("demote"), remove ("remove") or rename ("rename", `name`: None for
         the default) a variation this screen shows. Refused (nothing changes) where `lines_editable` says.
         """
-        reason = self.lines_editable(self.session.perspective)
+        perspective = self.real_perspective()
+        reason = self.lines_editable(perspective)
         if reason is not None:
             raise PerspectiveError(f"Cannot {how} a variation: {reason[0].lower()}{reason[1:]}")
-        shown = dict(self.lines(self.session.perspective))
+        shown = dict(self.lines(perspective))
         if type(index) is not int or index not in shown:
             raise VariationNotFound(f"There is no variation {quote(index)} on this screen")
         book = self.home.notes_book()
@@ -714,15 +731,17 @@ class Desk:
 
     def branch_info(self) -> dict[str, Any] | None:
         """The `branch_info` trait: None, or where the branch comes from. The replay's seed is named only
-        on a teacher's screen (`Session.screen`, fixed by Python) showing the teacher's perspective, and
-        not in spoiler-free review (a seed tells the draws to come): a player's screen that may open the
-        teacher's perspective after the round never sees it.
+        on a teacher's screen (`Session.screen`, fixed by Python) showing the teacher's perspective, of the
+        branch and of the real game (`real_perspective`), and not in spoiler-free review (a seed tells the
+        draws to come): a player's screen that may open the teacher's perspective after the round, or the
+        teacher's perspective of a branch's own game, never sees it.
         """
         b = self._branch
         if b is None:
             return None
         home = self.home
-        teacher = home.screen == "teacher" and home.spoilers and self.session.perspective == "teacher"
+        teacher = (home.screen == "teacher" and home.spoilers
+                   and self.session.perspective == self.real_perspective() == "teacher")
         of = f" of seed {b['seed']}" if teacher else ""
         kind = ("the real cards" if b["world"] == "real"
                 else f"a possible world, drawn from {player_name(b['seat'])}'s view")

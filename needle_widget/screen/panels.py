@@ -143,14 +143,16 @@ class NewGamePanel(_Panel):
 
 
 class LinesPanel(_Panel):
-    """The variations kept beside the game (`Replay.variations`): the `variations` trait (those the shown
-    perspective may open, with their moves as it may know them), and the requests that open one, go back to
-    the game, and promote, demote, rename or remove one (the teacher's view only).
+    """The variations kept beside the game (`Replay.variations`): the `variations` trait (those the screen's
+    perspective of the real game may open, `Desk.real_perspective`, with their moves as it may know them, and the
+    game's moves as it may know them), and the requests that open one, go back to the game, and promote, demote,
+    rename or remove one (the teacher's view only).
     """
 
     name = "lines"
     absent = "the variations"
-    traits = {"variations": Trait(None, """The variations this perspective may open: {current: the index of the one
+    traits = {"variations": Trait(None, """The variations the screen may open, for its perspective of the real game
+        (`Desk.real_perspective`: in a branch the home's, whatever the branch shows): {current: the index of the one
         shown or None, from_step, label, source, list: [{index, label, step, end, source, real, events: [{step, turn,
         player, text}]}], main: the game's events while a variation is shown (else []), editable, reason,
         open_reason}; None when there are none and none is shown. A frame (a page, a class screen) carries the
@@ -165,8 +167,11 @@ class LinesPanel(_Panel):
         self._main_events: list[dict[str, Any]] = []
 
     def synced(self, perspective: Perspective) -> dict[str, Any]:
-        """The variations shown to `perspective`, or None."""
+        """The variations, or None. They are the real game's: listed and narrated for the perspective the
+        screen is entitled to for it (`Desk.real_perspective`), whatever `perspective` a branch shows.
+        """
         desk = self._desk
+        perspective = desk.real_perspective()
         lines = desk.lines(perspective)
         current = desk.line_index
         if not lines and current is None:

@@ -97,6 +97,10 @@ class Session:
     `screen` is whose screen this is, fixed at construction and changed only by Python
     (`set_screen`): never derived from the perspective shown. Defaults: in live and play
     modes, the `perspective` given; in hotseat, "shared"; in watch and replay, "teacher".
+
+    `within`: the session whose screen shows this one in its place (a variation opened from its move
+    list, `Desk.open_line`): this one opens no perspective that one may not (`entitled`), so what a
+    screen may see of the real game is decided at home whatever it shows.
     """
 
     def __init__(
@@ -112,6 +116,7 @@ class Session:
         reveal_at_end: bool = True,
         speed: float = 1.0,
         spoilers: bool = True,
+        within: Session | None = None,
     ) -> None:
         if (game is None) == (replay is None):
             raise ArgumentError("NeedleWidget needs exactly one of game= or replay=")
@@ -132,6 +137,9 @@ class Session:
             raise ArgumentError("quiz mode is spoiler-free: give spoilers=False")
         if mode == "practice" and bots:
             raise ArgumentError("practice mode has no bots: the position waits for the seat's move")
+        if within is not None and not isinstance(within, Session):
+            raise ArgumentError(f"within must be a Session, not {type(within).__name__}")
+        self._within = within
         self.perspective: Perspective = check_perspective(perspective)
         """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
         self.mode = mode
@@ -218,7 +226,15 @@ class Session:
         self._referee = referee
 
     def entitled(self) -> tuple[Perspective, ...]:
-        """The perspectives this screen may see now, in the order of PERSPECTIVES."""
+        """The perspectives this screen may see now, in the order of PERSPECTIVES (within those of `within`)."""
+        own = self._entitled_here()
+        if self._within is None:
+            return own
+        home = self._within.entitled()
+        return tuple(p for p in own if p in home)
+
+    def _entitled_here(self) -> tuple[Perspective, ...]:
+        """The perspectives this session's own mode, screen and round open (`within` aside)."""
         if self.mode in LESSONS:
             return (self._screen,)
         if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
@@ -265,6 +281,8 @@ class Session:
         """Why the perspectives missing from `entitled()` are closed to this screen (public words), or None."""
         if len(self.entitled()) == len(PERSPECTIVES):
             return None
+        if self._within is not None and len(self._entitled_here()) == len(PERSPECTIVES):
+            return self._within.hidden_reason()  # closed by the screen this one is shown on
         if self.lesson is not None:
             return f"{self.lesson[0].upper()}{self.lesson[1:]} shows one seat's view"
         if self._require_live().phase == "over":
