@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import struct
+import time
 
 import pytest
 from conftest import settle
@@ -55,19 +56,43 @@ def test_a_message_nested_100000_deep_is_one_log_line_and_the_room_goes_on(url, 
     lesson.ask("needle", 6)
     settle(room, mallory, ann)
     with caplog.at_level(logging.WARNING, logger=LOGGER):
-        seq = post_text(room, mallory, deep(100_000))  # 200 kB, under the size limit
+        post_text(room, mallory, deep(100_000))  # 200 kB: under a message's size limit, over a request's
+        seq = post_text(room, mallory, deep(8_000))  # 16 kB, under a request's: its nesting is refused
         ann.answer(candidates(ann)[:1])
         for _ in range(4):
             room.pump()  # never raises
             ann.pump()
     assert room.members()[0].last_in == seq  # consumed: Mallory's cursor moved past it
     assert list(lesson.asked[-1].answers) == [1]  # Ann's answer was taken
-    lines = [r.getMessage() for r in caplog.records if "nested 100,000 deep" in r.getMessage()]
-    assert len(lines) == 1, lines  # read once, logged once
+    for words in ("200,000 bytes, more than 16,384", "nested 8,000 deep, more than 64"):
+        lines = [r.getMessage() for r in caplog.records if words in r.getMessage()]
+        assert len(lines) == 1, (words, lines)  # read once, logged once
     mallory.answer(candidates(mallory)[:1])  # and Mallory's next message is taken
     settle(room, mallory, ann)
     assert sorted(lesson.asked[-1].answers) == [0, 1]
     mallory.close(), ann.close(), room.close()
+
+
+@pytest.mark.parametrize("text", [b'"' + b'\\"' * 500_000, b'{"t": "act", "x": ['
+                                  + b",".join([b"[" * 60 + b"]" * 60] * 8000) + b"]}"],
+                         ids=["a million bytes of escaped quotes", "a million bytes of nesting under the limit"])
+def test_a_student_s_largest_message_costs_the_room_what_a_request_costs(url, text):
+    """A text of escaped quotes without an end (its string scan once took quadratic time: hours at 1 MB), and a
+    valid text of 1 MB nested just under the bound (half a second for `json.loads`): a student's request is read
+    to at most MAX_REQUEST bytes, so each costs the room about as much as a move.
+    """
+    room = classroom.open(url, start=False)
+    mallory = classroom.join(room.url, room.invite("Mallory").code, start=False)
+    settle(room, mallory)
+    seqs = [post_text(room, mallory, text) for _ in range(8)]
+    began = time.monotonic()
+    while room.members()[0].last_in < seqs[-1]:
+        room.pump()
+        assert time.monotonic() - began < 60, "the room never got through eight messages"
+    spent = time.monotonic() - began
+    assert sum("more than 16,384" in line for line in room.log) == 8
+    print(f"\n8 messages of {len(text):,} bytes taken in {spent:.2f} s")
+    mallory.close(), room.close()
 
 
 # ---- the property: random and adversarial messages of every request kind -----------------------------------
@@ -101,6 +126,8 @@ raw = st.sampled_from([
     b'{"t": "answer", "index": 1e999}', b'{"t": "answer", "index": NaN}', b'{"t": "act", "action": Infinity}',
     b"\xff\xfe\xfd", b"", b"not json", b"[1, 2", b'"hello"', b"null", b"3", b'{"t": null}',
     b'{"t": "hello", "t": "act"}', b'{"t": "act", "challenge": 1, "action": {"type": "lay", "cards": [[[[[]]]]]}}',
+    b'"' + b'\\"' * 20_000, b'{"t": "act", "action": {"type": "lay", "cards": ["2s"' + b', "2s"' * 3000 + b"]}}",
+    b'{"t": "act", "x": [' + b",".join([b"[" * 60 + b"]" * 60] * 2000) + b"]}",
 ])
 hostile = st.lists(request() | raw, min_size=1, max_size=4)
 

@@ -28,7 +28,7 @@ from .address import Address
 from .errors import ChannelDown, ClassError
 from .seal import MAX_MESSAGE, peek_seq
 
-__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "PER_BOX", "FORMAT",
+__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "PER_BOX", "PER_BOX_BYTES", "FORMAT",
            "SIDE_MODE", "BOX_MODE", "MESSAGE_MODE"]
 
 log = logging.getLogger("needle_widget.classroom")
@@ -37,6 +37,9 @@ POLL = 0.02
 PER_BOX = 128
 """Messages the room takes from one student's box in one read at most: a student who floods the room waits
 for the rest of theirs while the others' are taken and answered."""
+PER_BOX_BYTES = 4 << 20
+"""Bytes of one student's messages the room takes in one read at most (and one message more: a box's first
+message is always taken)."""
 FORMAT = "needle-class-1"
 Message = tuple[str, int, bytes]
 """(box, seq, data)."""
@@ -256,16 +259,17 @@ class FolderChannel:
         finally:
             os.close(fd)
 
-    def _scan(self, box: str, after: int, limit: int = 200) -> list[Message]:
+    def _scan(self, box: str, after: int, limit: int = 200, budget: int = 1 << 62) -> list[Message]:
         fd = self._open_box(box)
         if fd is None:
             return []
         try:
-            return self._scan_at(box, fd, after, limit)
+            return self._scan_at(box, fd, after, limit, budget)
         finally:
             os.close(fd)
 
-    def _scan_at(self, box: str, fd: int, after: int, limit: int) -> list[Message]:
+    def _scan_at(self, box: str, fd: int, after: int, limit: int, budget: int) -> list[Message]:
+        """Up to `limit` messages of the box after `after`, in order, stopping once `budget` bytes are taken."""
         try:
             with os.scandir(fd) as listing:
                 entries = [(int(m.group(1)), e) for e in listing if (m := _FILE.fullmatch(e.name))]
@@ -283,10 +287,14 @@ class FolderChannel:
             fresh = sorted(((seq, e) for seq, e in entries if seq > after and ignored.get(e.name) != present[e.name]),
                            key=lambda item: item[0])[:limit]
         out: list[Message] = []
+        taken = 0
         for seq, entry in fresh:
+            if taken >= budget:
+                break
             data = self._take(box, fd, entry)
             if data is None:
                 continue
+            taken += len(data)
             with self._lock:
                 ignored = self._ignored[box]
                 if entry.name in ignored and ignored[entry.name] in (None, present[entry.name]):
@@ -354,8 +362,8 @@ class FolderChannel:
         """Look at each box every POLL seconds until a message comes, `timeout` passes or `stop` is set."""
         end = time.monotonic() + timeout
         while True:
-            limit = PER_BOX if self._room else 200
-            found = [m for box, after in cursors.items() for m in self._scan(box, after, limit)]
+            limit, budget = (PER_BOX, PER_BOX_BYTES) if self._room else (200, 1 << 62)
+            found = [m for box, after in cursors.items() for m in self._scan(box, after, limit, budget)]
             if found or time.monotonic() >= end or (stop is not None and stop.is_set()):
                 return found
             if stop is not None:

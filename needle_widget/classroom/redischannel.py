@@ -32,7 +32,7 @@ from redis.retry import Retry
 
 from ..engine.errors import quote
 from .address import Address
-from .channel import PER_BOX, Message, box_parts
+from .channel import PER_BOX, PER_BOX_BYTES, Message, box_parts
 from .errors import ChannelDown, ClassError
 from .seal import MAX_MESSAGE
 from .tickets import in_database
@@ -60,12 +60,13 @@ OVERSIZED_BUDGET = 128 << 20
 next run: the server runs nothing else meanwhile)."""
 READ_SCRIPT = """
 local limit, budget, count, oversized = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local perbox = tonumber(ARGV[5])
+local perbox, perbytes = tonumber(ARGV[5]), tonumber(ARGV[6])
 local out, total, looked = {}, 0, 0
 for i, key in ipairs(KEYS) do
-  local start = '(' .. ARGV[5 + i] .. '-0'
-  local taken = 0
-  while total < budget and #out < count and looked < oversized and taken < perbox do
+  local start = '(' .. ARGV[6 + i] .. '-0'
+  local taken, bytes = 0, 0
+  while (total < budget or taken == 0) and #out < count and looked < oversized and taken < perbox
+      and bytes < perbytes do
     taken = taken + 1
     local entry = redis.call('XRANGE', key, start, '+', 'COUNT', 1)[1]
     if not entry then break end
@@ -87,13 +88,15 @@ for i, key in ipairs(KEYS) do
     else
       out[#out + 1] = {i, id, data}
       total = total + #data
+      bytes = bytes + #data
     end
   end
 end
 return out
 """
 """The room's read of its out-streams (KEYS; ARGV: MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET,
-PER_BOX, then each stream's cursor): {stream's number, id, data} for each entry after the cursor, but
+PER_BOX, PER_BOX_BYTES, then each stream's cursor): each stream's first entry after its cursor whatever the others
+took, then more while the read and the stream are within their budgets,: {stream's number, id, data} for each entry after the cursor, but
 {number, id, size} for an entry larger than MAX_MESSAGE and {number, id, -1} for one whose id is not
 ``<seq>-0`` (no student's message is), both of which it deletes, so they are read once. After an
 oversized entry it goes on to the next stream."""
@@ -206,7 +209,8 @@ class RedisChannel:
         boxes = list(cursors)
         self._turn = (self._turn + 1) % len(boxes)  # each box in turn first: one student's flood delays the others less
         boxes = boxes[self._turn:] + boxes[:self._turn]
-        args = [MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET, PER_BOX, *(cursors[box] for box in boxes)]
+        args = [MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET, PER_BOX, PER_BOX_BYTES,
+                *(cursors[box] for box in boxes)]
         found = self._call(self._read_script, [self.key(box) for box in boxes], args)
         out: list[Message] = []
         for number, entry_id, data in found or []:

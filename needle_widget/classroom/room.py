@@ -48,7 +48,7 @@ from .listeners import Listeners
 from .match import Match
 from .notebooks import write_student
 from .record import Entry, Record, review_state, seat_ledger, seat_review
-from .seal import derive, next_seq, seal, seed_of, unseal
+from .seal import MAX_REQUEST, derive, next_seq, seal, seed_of, unseal
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
 __all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
@@ -61,6 +61,8 @@ TICK = 1.0
 RESEND_GAP = 0.5
 """Seconds between two full resends to one student (a rejoin in a loop gets one per gap, not one per hello)."""
 MAX_LOG = 200
+MAX_NOTE = 400
+"""The longest refusal a student is sent (characters)."""
 MAX_PANELS = 256
 """Students' reviews of their finished games kept in memory (computed again after a restart, as needed)."""
 _NAME = re.compile(rf"[^\x00-\x1f\x7f]{{1,{MAX_STUDENT_LENGTH}}}")
@@ -530,7 +532,7 @@ class Room:
                     self._note(f"ignored message {seq} from {box}: an old number (sent again?)")
                     continue
                 try:
-                    sealed, message = unseal(member.key, self.name, box, data)
+                    sealed, message = unseal(member.key, self.name, box, data, limit=MAX_REQUEST)
                     if sealed != seq:  # an old message posted again under a new number
                         raise ClassError(f"A message in {box} is numbered {seq} and sealed as {sealed}")
                 except UnreadableMessage as bad:  # sealed by the student: consumed, never read again
@@ -558,6 +560,9 @@ class Room:
                 self._reply(self._members[index], note)
             if finished:
                 self._collect()
+            changed = self._dirty
+        if not changed:  # nothing taken (every message ignored): nothing to save or show
+            return
         self._save()
         for box, upto in done.items():
             self.link.drop(box, upto)
@@ -596,7 +601,7 @@ class Room:
         try:
             handled = handler.call(activity, message, member)
         except NeedleError as refused:
-            replies[member.index] = str(refused)
+            replies[member.index] = _short(str(refused))
             return False
         except Exception as failure:  # a handler's bug must not stop the room: the request is refused, logged once
             self._note(f"a request {quote(kind)} from {member.name} failed: {type(failure).__name__}: "
@@ -835,6 +840,11 @@ class _Outgoing:
             seq, data = self._sealed[self._done]
             self._room.channel.post(box, seq, data)
             self._done += 1
+
+
+def _short(note: str) -> str:
+    """A refusal's words for the student's follow bar, at most MAX_NOTE characters (a refusal may quote the request)."""
+    return note if len(note) <= MAX_NOTE else note[:MAX_NOTE - 1] + "…"
 
 
 def new_secret() -> bytes:

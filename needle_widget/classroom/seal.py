@@ -39,11 +39,15 @@ from typing import Any
 from ..records.jsontext import parse
 from .errors import ClassError, UnreadableMessage
 
-__all__ = ["MAGIC", "MAX_MESSAGE", "derive", "seal", "unseal", "peek_seq", "next_seq", "seed_of", "require_cipher"]
+__all__ = ["MAGIC", "MAX_MESSAGE", "MAX_REQUEST", "derive", "seal", "unseal", "peek_seq", "next_seq", "seed_of", "require_cipher"]
 
 MAGIC = b"NWC1"
 MAX_MESSAGE = 1 << 20
 """The largest message a class sends or reads (bytes); a larger one is ignored with a log line."""
+MAX_REQUEST = 16 << 10
+"""The largest request a student's kernel sends the room (bytes of its JSON): a move, an answer or a hello is a
+few hundred. The room reads no more of one (`unseal(limit=)`), so a student's valid but huge message costs the
+room no more than a real one."""
 _HEAD = len(MAGIC) + 8
 
 
@@ -81,11 +85,13 @@ def _ad(room: str, box: str, seq: int) -> list[bytes]:
     return [f"{room}|{box}|{seq}".encode()]
 
 
-def seal(key: bytes, room: str, box: str, seq: int, message: Any) -> bytes:
-    """`message` (JSON-ready) sealed for `box` of `room` with sequence number `seq`."""
+def seal(key: bytes, room: str, box: str, seq: int, message: Any, *, limit: int = MAX_MESSAGE - 64) -> bytes:
+    """`message` (JSON-ready) sealed for `box` of `room` with sequence number `seq`; ClassError if its JSON is
+    longer than `limit` bytes (a student's request: MAX_REQUEST).
+    """
     text = json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
-    if len(text) > MAX_MESSAGE - 64:
-        raise ClassError(f"A message of {len(text):,} bytes is too large for a class (at most {MAX_MESSAGE:,})")
+    if len(text) > limit:
+        raise ClassError(f"A message of {len(text):,} bytes is too large for a class (at most {limit:,})")
     return MAGIC + struct.pack(">Q", seq) + _siv(key).encrypt(text, _ad(room, box, seq))
 
 
@@ -97,11 +103,11 @@ def peek_seq(data: bytes) -> int | None:
     return struct.unpack(">Q", data[len(MAGIC):_HEAD])[0]
 
 
-def unseal(key: bytes, room: str, box: str, data: bytes) -> tuple[int, Any]:
+def unseal(key: bytes, room: str, box: str, data: bytes, *, limit: int = MAX_MESSAGE) -> tuple[int, Any]:
     """(seq, message) of a message sealed for `box`. ClassError if it does not open with `key` (forged,
     damaged or moved: its number is not to be trusted); `UnreadableMessage` (a ClassError too) if it opens
-    and its text is not JSON within bounds (its sender sealed it: its number is theirs, and its reader moves
-    past it).
+    and its text is not JSON within bounds (at most `limit` bytes: a student's request, MAX_REQUEST), its
+    sender sealed it: its number is theirs, and its reader moves past it.
     """
     seq = peek_seq(data)
     if seq is None or len(data) > MAX_MESSAGE:
@@ -113,7 +119,7 @@ def unseal(key: bytes, room: str, box: str, data: bytes) -> tuple[int, Any]:
         text = siv.decrypt(data[_HEAD:], _ad(room, box, seq))
     except (InvalidTag, ValueError):
         raise ClassError(f"A message in {box} does not open with its key (forged, damaged or moved)") from None
-    return seq, parse(text, f"Message {seq} in {box}", UnreadableMessage, max_bytes=MAX_MESSAGE)
+    return seq, parse(text, f"Message {seq} in {box}", UnreadableMessage, max_bytes=limit)
 
 
 def next_seq(last: int) -> int:

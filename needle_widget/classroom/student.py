@@ -32,7 +32,7 @@ from .channel import Channel, Message
 from .errors import ClassError, TicketError
 from .link import Link
 from .listeners import Listeners
-from .seal import next_seq, seal, unseal
+from .seal import MAX_REQUEST, next_seq, seal, unseal
 from .tickets import student_key
 
 __all__ = ["Student", "IDLE"]
@@ -115,7 +115,7 @@ class Student:
     def _post(self, message: dict[str, Any]) -> None:
         self._out = next_seq(self._out) if self._clock is None else max(self._out + 1, self._clock())
         box = f"out.{self.index}"
-        self.link.send(box, self._out, seal(self._key, self.room, box, self._out, message))
+        self.link.send(box, self._out, seal(self._key, self.room, box, self._out, message, limit=MAX_REQUEST))
 
     # ---- receiving ----------------------------------------------------------------------------
 

@@ -34,7 +34,9 @@ __all__ = ["MAX_DEPTH", "depth", "parse"]
 MAX_DEPTH = 64
 """The deepest nesting of lists and objects any file or message of this package has (a screen's frames are
 the deepest, about a dozen)."""
-_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+"""A string, or an unterminated one to the end of the text: every match ends where the scan does, so a text of
+quotes without an end takes linear time, not quadratic."""
 _STEPS = bytes.maketrans(b"[]{}", b"\x01\xff\x01\xff")
 """An opening bracket becomes 1, a closing one -1 (as a signed byte)."""
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
