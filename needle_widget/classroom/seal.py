@@ -39,7 +39,8 @@ from typing import Any
 from ..records.jsontext import parse
 from .errors import ClassError, UnreadableMessage
 
-__all__ = ["MAGIC", "MAX_MESSAGE", "MAX_REQUEST", "derive", "seal", "unseal", "peek_seq", "next_seq", "seed_of", "require_cipher"]
+__all__ = ["MAGIC", "MAX_MESSAGE", "MAX_REQUEST", "derive", "seal", "unseal", "peek_seq", "next_seq", "seed_of",
+           "require_cipher"]
 
 MAGIC = b"NWC1"
 MAX_MESSAGE = 1 << 20
