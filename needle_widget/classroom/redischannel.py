@@ -97,9 +97,9 @@ return out
 """The room's read of its out-streams (KEYS; ARGV: MAX_MESSAGE, READ_BUDGET, READ_COUNT, OVERSIZED_BUDGET,
 PER_BOX, PER_BOX_BYTES, then each stream's cursor): each stream's first entry after its cursor whatever the others
 took, then more while the read and the stream are within their budgets: {stream's number, id, data} for each
-entry after the cursor, but {number, id, size} for an entry larger than MAX_MESSAGE and {number, id, -1} for one whose id is not
-``<seq>-0`` (no student's message is), both of which it deletes, so they are read once. After an
-oversized entry it goes on to the next stream."""
+entry after the cursor, but {number, id, size} for an entry larger than MAX_MESSAGE and {number, id, -1} for
+one whose id is not ``<seq>-0`` (no student's message is), both of which it deletes, so they are read once.
+After an oversized entry it goes on to the next stream."""
 
 
 def key_prefix(address: Address) -> str:
