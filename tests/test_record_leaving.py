@@ -254,3 +254,37 @@ def test_a_student_who_rejoins_within_replace_after_keeps_the_seat_and_one_who_l
         for s in (ann, bob):
             s.close()
         room.close()
+
+
+@pytest.mark.parametrize("ends", ["end_match", "a new match"])
+def test_a_deal_held_open_counts_as_left_when_the_match_ends(tmp_path, ends):
+    """With nobody ever replaced (replace_after=None), Bob holds the deal open by not moving. Ending the match (or
+    starting the next) plays it out with the match's bot: Bob, whose move it waited on, counts it as lost; Ann's
+    game counts as played.
+    """
+    room = classroom.open(f"folder:{tmp_path}/room", start=False, worlds=4)
+    ann, bob = (classroom.join(room.url, room.invite(name).code, start=False) for name in ("Ann", "Bob"))
+    pump(room, ann, bob)
+    match = room.match(deals=2, seed=4, replace_after=None)
+    pump(room, ann, bob)
+    for _ in range(6):  # Ann plays whenever it is her move; Bob never does
+        state = ann.state()
+        if state["can_act"]:
+            ann.act(state["table"]["legal_actions"][0])
+        pump(room, ann, bob)
+    table = match.tables[0]
+    assert not table.over and table.game.to_move == table.seat_of(1)
+    assert len(room.record) == 0  # held open: in no one's record
+    if ends == "end_match":
+        room.end_match()
+    else:
+        room.match(deals=1, seed=9)
+    pump(room, ann, bob)
+    assert table.over and table.results[0]["stood_in"] == [1]
+    assert room.wait_for_reviews(120)
+    by_student = {e.student: e for e in room.record.entries}
+    assert by_student[1].stood_in and by_student[1].scored == 0 and by_student[1].figure <= 0
+    assert not by_student[0].stood_in and by_student[0].counted
+    with pytest.raises(classroom.ClassError, match="No match"):
+        classroom.open(f"folder:{tmp_path}/other", start=False).end_match()
+    ann.close(), bob.close(), room.close()

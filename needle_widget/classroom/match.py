@@ -67,6 +67,8 @@ class Table:
     """When the game last moved (the match's clock): a seat waited on longer than `replace_after` is stood in for."""
     stand_ins: dict[int, Any] = field(default_factory=dict)
     """Seats a bot plays for the rest of this round, their student having left them waiting."""
+    finishers: dict[int, Any] = field(default_factory=dict)
+    """Seats a bot plays to the round's end as the match ends (`Match.end`), their student not having left."""
 
     @property
     def swapped(self) -> bool:
@@ -138,7 +140,7 @@ class Match(Activity):
         seed = self.seeds[table.round]
         game = Game(seed=seed, rules=self.rules) if replay is None else replay.game_at(len(replay))
         game.players = (self._name_at(table, 0), self._name_at(table, 1))
-        table.game, table.sessions, table.synced, table.stand_ins = game, {}, {}, {}
+        table.game, table.sessions, table.synced, table.stand_ins, table.finishers = game, {}, {}, {}, {}
         for seat in (0, 1):
             if table.at_seat(seat) is None:
                 continue
@@ -160,11 +162,13 @@ class Match(Activity):
             for session in table.sessions.values():
                 session.run_bots()
             seat = game.to_move
-            if game.result is None and seat in table.stand_ins:
-                _, error = guard.move(table.stand_ins[seat], game, seat)
+            bot = table.stand_ins.get(seat, table.finishers.get(seat))
+            if game.result is None and bot is not None:
+                _, error = guard.move(bot, game, seat)
                 if error is not None:  # the student has the seat back rather than the table waiting for ever
                     log.warning("class: the bot standing in at table %d failed: %s", table.number, error.public)
-                    del table.stand_ins[seat]
+                    table.stand_ins.pop(seat, None)
+                    table.finishers.pop(seat, None)
                     break
             if len(game) == before:
                 break
@@ -202,6 +206,30 @@ class Match(Activity):
             changed += [i for i in table.players if i is not None]
         return tuple(changed)
 
+    def end(self) -> tuple[int, ...]:
+        """End the match: every deal still open is played to its end by the match's bot, so that it counts in the
+        record. The student whose move it waited on counts as having left it (stood in for: a loss, as a walk-away
+        is, docs/REVIEW.md); the other student's seat is played out too and their game counts as played. The
+        students whose screens changed.
+        """
+        changed: list[int] = []
+        for table in self.tables:
+            game = table.game
+            if game is None or game.result is not None:
+                continue
+            if table.at_seat(game.to_move) is not None and game.to_move not in table.stand_ins:
+                self._stand_in(table, game.to_move)
+            for seat in (0, 1):
+                if not table.over and table.at_seat(seat) is not None and seat not in table.stand_ins:
+                    bot = make_bot(self.opponent, seed=self.seeds[table.round])
+                    guard.tell(bot, game, seat)
+                    table.finishers[seat] = bot
+            self._follow(table)
+            if table.over and len(table.results) == table.round:
+                self._record(table)
+            changed += [i for i in table.players if i is not None]
+        return tuple(changed)
+
     def table_of(self, index: int) -> Table:
         """Student `index`'s table."""
         table = next((t for t in self.tables if index in t.players), None)
@@ -225,8 +253,8 @@ class Match(Activity):
         return frame
 
     def _stood_in(self) -> str:
-        return (f"A bot plays your seat for the rest of this deal: your move waited {self.replace_after:g} s. "
-                "You play again from the next deal")
+        why = "" if self.replace_after is None else f": your move waited {self.replace_after:g} s"
+        return f"A bot plays your seat for the rest of this deal{why}. You play again from the next deal"
 
     def screens(self, member: Any, reset: bool) -> list[dict[str, Any]]:
         """The student's game at its latest step, in one message (the whole screen again at a new round); a

@@ -293,7 +293,33 @@ class Room:
             latest = self._latest.get(Match.kind)
             match = Match([m.index for m in self._members.values()], deals, seed, opponent,
                           ident=latest.id + 1 if latest is not None else 1, replace_after=replace_after)
+            if isinstance(latest, Match):
+                self._end(latest)
         return self.show(match)  # type: ignore[return-value]
+
+    def end_match(self) -> None:
+        """End the latest match (`Match.end`): its open deals are played to their end by its bot and recorded, the
+        student whose move each waited on counting as having left it. A new match ends the one before it too, so
+        no deal a student held open by waiting (or with `replace_after=None`) stays out of the record.
+        """
+        with self._lock:
+            latest = self._latest.get(Match.kind)
+            if not isinstance(latest, Match):
+                raise ClassError("No match has been played in this room")
+            self._end(latest)
+        self._save()
+        self._notify()
+
+    def _end(self, match: Match) -> None:
+        """`match.end()`, its students' screens sent if it is shown, its games recorded (the lock is held)."""
+        changed = match.end()
+        if self.activity is match:
+            for index in dict.fromkeys(changed):
+                member = self._members.get(index)
+                if member is not None and member.joined:
+                    self._send(member)
+        if changed:
+            self._collect()
 
     def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
         """Make `change` to `lesson` (the room's current one) under the room's lock, then send every joined
