@@ -177,13 +177,22 @@ class Match(Activity):
                 session.go(len(game))
         table.since = self._clock()
 
-    def _stand_in(self, table: Table, seat: int) -> None:
-        """The match's bot plays `seat` at `table` for the rest of the round."""
+    def _bot(self, table: Table, seat: int) -> Any:
+        """The match's bot, told the game so far from `seat` at `table` (to stand in or finish there)."""
         assert table.game is not None
         bot = make_bot(self.opponent, seed=self.seeds[table.round])
         guard.tell(bot, table.game, seat)
-        table.stand_ins[seat] = bot
+        return bot
+
+    def _stand_in(self, table: Table, seat: int) -> None:
+        """The match's bot plays `seat` at `table` for the rest of the round."""
+        table.stand_ins[seat] = self._bot(table, seat)
         self._follow(table)
+
+    def _record_if_over(self, table: Table) -> None:
+        """Keep the table's round among its results once it is over (once)."""
+        if table.over and len(table.results) == table.round:
+            self._record(table)
 
     def tick(self, now: float) -> tuple[int, ...]:
         """Stand a bot in for each student who has left their table waiting `replace_after` seconds or more
@@ -201,8 +210,7 @@ class Match(Activity):
             if index is None or seat in table.stand_ins:
                 continue
             self._stand_in(table, seat)
-            if table.over and len(table.results) == table.round:
-                self._record(table)
+            self._record_if_over(table)
             changed += [i for i in table.players if i is not None]
         return tuple(changed)
 
@@ -221,12 +229,9 @@ class Match(Activity):
                 self._stand_in(table, game.to_move)
             for seat in (0, 1):
                 if not table.over and table.at_seat(seat) is not None and seat not in table.stand_ins:
-                    bot = make_bot(self.opponent, seed=self.seeds[table.round])
-                    guard.tell(bot, game, seat)
-                    table.finishers[seat] = bot
+                    table.finishers[seat] = self._bot(table, seat)
             self._follow(table)
-            if table.over and len(table.results) == table.round:
-                self._record(table)
+            self._record_if_over(table)
             changed += [i for i in table.players if i is not None]
         return tuple(changed)
 
@@ -307,8 +312,7 @@ class Match(Activity):
         except NeedleError as refused:
             raise ClassError(str(refused)) from None
         self._follow(table)
-        if table.over and len(table.results) == table.round:
-            self._record(table)
+        self._record_if_over(table)
         return Handled(finished=table.over, also=self._others(table, member.index))
 
     @request("new_game", "match", "deal")

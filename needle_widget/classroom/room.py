@@ -20,7 +20,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
@@ -314,10 +314,7 @@ class Room:
         """`match.end()`, its students' screens sent if it is shown, its games recorded (the lock is held)."""
         changed = match.end()
         if self.activity is match:
-            for index in dict.fromkeys(changed):
-                member = self._members.get(index)
-                if member is not None and member.joined:
-                    self._send(member)
+            self._send_to(changed)
         if changed:
             self._collect()
 
@@ -477,12 +474,25 @@ class Room:
         return seal(member.key, self.name, f"in.{member.index}", seq, message)
 
     def _send_all(self) -> None:
-        for member in self._members.values():
-            if member.joined:
-                try:
-                    self._send(member)
-                except Exception:  # one student's screen failing must not keep it from the others
-                    log.exception("class %s: the screen of %s could not be made", self.name, member.name)
+        self._send_to(self._members)
+
+    def _send_to(self, indices: Iterable[int]) -> None:
+        """Send each joined student of `indices` their screen, once each (the lock is held)."""
+        for index in dict.fromkeys(indices):
+            member = self._members.get(index)
+            if member is not None and member.joined:
+                self._reply(member)
+
+    def _reply(self, member: Member, note: str | None = None) -> None:
+        """Send `member` their screen, with `note` for their follow bar; a failure to make it is one log line, never
+        raised: one student's screen failing must not keep it from the others.
+        """
+        try:
+            self._send(member, note=note)
+        except Exception as failure:
+            log.debug("the screen of %s", member.name, exc_info=True)
+            self._note(f"the screen of {member.name} could not be made: {type(failure).__name__}: "
+                       f"{quote(str(failure))}")
 
     def _send(self, member: Member, note: str | None = None) -> None:
         if member.resend:  # the queued full resend takes it
@@ -593,14 +603,6 @@ class Room:
         for box, upto in done.items():
             self.link.drop(box, upto)
         self._notify()
-
-    def _reply(self, member: Member, note: str | None) -> None:
-        """Send `member` their screen (once for a read's requests); a failure to make it is logged, not raised."""
-        try:
-            self._send(member, note=note)
-        except Exception as failure:  # one student's screen failing must not keep it from the others
-            self._note(f"the screen of {member.name} could not be made: {type(failure).__name__}: "
-                       f"{quote(str(failure))}")
 
     def _discard(self, box: str, seq: int) -> None:
         self.channel.discard(box, seq)
@@ -803,10 +805,7 @@ class Room:
             activity = self.activity
             now = time.monotonic() if now is None else now
             changed = activity.tick(now) if activity is not None else ()
-            for index in dict.fromkeys(changed):
-                member = self._members.get(index)
-                if member is not None and member.joined:
-                    self._send(member)
+            self._send_to(changed)
             if changed:
                 self._collect()
         if changed:

@@ -44,8 +44,8 @@ from ..engine.paths import check_path, write_text
 from ..records.jsontext import parse
 from ..review.exercises import Attempt, Exercise
 
-__all__ = ["EARLIEST", "FORMAT", "LATEST", "LATEST_DUE", "MAX_BYTES", "MAX_STABILITY", "Deck", "check_now",
-           "rating"]
+__all__ = ["EARLIEST", "FORMAT", "LATEST", "LATEST_DUE", "MAX_BYTES", "MAX_STABILITY", "Deck", "check_exercises",
+           "check_now", "rating"]
 
 FORMAT = "needle-deck-1"
 MAX_BYTES = 50_000_000
@@ -152,14 +152,17 @@ def _card_from(data: Any) -> Card:
                 difficulty=difficulty, due=_time(data["due"], "due", LATEST_DUE), last_review=last)
 
 
-def _exercises(exercises: object) -> list[Exercise]:
-    """`exercises` as a list if it is an iterable of Exercises; else ArgumentError quoting it."""
+def check_exercises(exercises: object, *, or_: str = "") -> list[Exercise]:
+    """`exercises` as a list if it is an iterable of Exercises; else ArgumentError quoting it (`or_`: what else the
+    caller takes, named in the words).
+    """
     if isinstance(exercises, (str, bytes, dict, Exercise)) or not isinstance(exercises, Iterable):
-        raise ArgumentError(f"exercises must be a list of exercises (review.exercises(...)), not {quote(exercises)}")
+        raise ArgumentError(f"exercises must be a list of exercises (review.exercises(...)){or_}, "
+                            f"not {quote(exercises)}")
     chosen = list(exercises)
     for x in chosen:
         if not isinstance(x, Exercise):
-            raise ArgumentError(f"A deck holds exercises (review.exercises(...)), not {quote(x)}")
+            raise ArgumentError(f"exercises must be Exercises (review.exercises(...)), not {quote(x)}")
     return chosen
 
 
@@ -250,7 +253,7 @@ class Deck:
         """Add exercises not in the deck yet (by `Exercise.key`), each due at `now` (default: now); how many were
         new. A bad exercise or time is refused before any is added.
         """
-        chosen, at = _exercises(exercises), _now(now)
+        chosen, at = check_exercises(exercises), _now(now)
         new = {x.key: x for x in chosen if x.key not in self._exercises}
         for exercise in new.values():
             exercise.to_dict()  # an exercise the deck could not save is refused now, not at save()

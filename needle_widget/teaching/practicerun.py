@@ -35,7 +35,7 @@ the time is read at each answer.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -44,7 +44,7 @@ from ..engine.actions import Action
 from ..engine.errors import ArgumentError, IllegalAction, InvalidAction, quote
 from ..engine.game import Game
 from ..review.exercises import Attempt, Exercise
-from .practice import Deck, check_now
+from .practice import Deck, check_exercises, check_now
 
 __all__ = ["PHASES", "PracticeResult", "PracticeRun"]
 
@@ -165,14 +165,7 @@ class PracticeRun:
                 raise ArgumentError("Nothing in this deck is due now" + ("" if later is None else
                                     f": the next exercise comes {when_text(later, self.now())}"))
         else:
-            if isinstance(exercises, (str, bytes, dict)) or not hasattr(exercises, "__iter__"):
-                raise ArgumentError(f"exercises must be a list of exercises (review.exercises(...)) or a Deck, "
-                                    f"not {quote(exercises)}")
-            chosen = list(exercises)
-            given: Sequence[object] = chosen  # checked: a caller may pass anything
-            for bad in given:
-                if not isinstance(bad, Exercise):
-                    raise ArgumentError(f"exercises must be Exercises (review.exercises(...)), not {quote(bad)}")
+            chosen = check_exercises(exercises, or_=" or a Deck")
             if not chosen:
                 raise ArgumentError("There is nothing to practise: the reviews marked no decision "
                                     "(review.exercises(reviews, marks=...) chooses which marks)")
