@@ -152,3 +152,35 @@ def test_the_seed_of_a_branch_is_named_only_where_the_screen_holds_the_teachers_
     ok(w, kind="branch", seat=1, opponent="hotseat", world="sampled")
     w.perspective = "teacher"
     assert f"of seed {replay.seed}" in w.branch_info["text"]
+
+
+def test_twins_of_a_reshuffle_s_order_look_the_same_to_the_reviewer_through_a_hotseat_what_if() -> None:
+    """Twin games that differ only in a reshuffle's order the reviewer never draws from (tests/test_secrecy_
+    reshuffle.py's twins): Player 2's spoiler-free review of each, "Play from here" in a sampled world with a
+    hotseat opponent, the cover revealed to Player 1, a few moves and back. Every synced byte is the same for
+    the twins at each of those steps, the main line beside the branch included; the teacher's views differ.
+    """
+    from test_secrecy_reshuffle import twins
+
+    watcher = 1
+    pairs = [(a.copy(), b.copy()) for a, b, _ in twins(0, watcher, horizon=8)]
+    assert pairs, "no reshuffle twins for this seed"
+    a, b = pairs[-1]
+    assert a.replay().to_dict() != b.replay().to_dict()
+    screens = [NeedleWidget.from_replay(g.replay(), perspective=watcher, spoilers=False, step=len(g)) for g in (a, b)]
+    teachers = [NeedleWidget.from_replay(g.replay(), perspective="teacher", step=len(g)) for g in (a, b)]
+    assert synced(teachers[0]) != synced(teachers[1]), "the twins are twins"
+    requests = [dict(kind="branch", seat=watcher, opponent="hotseat", world="sampled"), dict(kind="reveal")]
+    assert synced(screens[0]) == synced(screens[1])
+    for request in requests:
+        for w in screens:
+            ok(w, **request)
+        assert synced(screens[0]) == synced(screens[1]), request
+    assert screens[0].perspective == 1 - watcher, "the branch is shown from the other seat"
+    assert screens[0].variations["main"] == display.events(a, watcher), "the main line is still the reviewer's"
+    for w in screens:
+        play_on(w, 3)
+    assert synced(screens[0]) == synced(screens[1])
+    for w in screens:
+        ok(w, kind="back")
+    assert synced(screens[0]) == synced(screens[1])
