@@ -76,7 +76,8 @@ class LaySet:
             cards = [cards]
         trio = tuple(sorted(Card.parse(c) for c in cards))
         if len(trio) != 3:
-            raise InvalidAction(f"LaySet needs exactly 3 cards, got {len(trio)}: {' '.join(map(str, trio))}")
+            shown = " ".join(map(str, trio[:6])) + (" ..." if len(trio) > 6 else "")
+            raise InvalidAction(f"LaySet needs exactly 3 cards, got {len(trio)}: {shown}")
         object.__setattr__(self, "cards", trio)
 
     def __str__(self) -> str:
