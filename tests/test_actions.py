@@ -166,6 +166,7 @@ def test_malformed_dict_message_quotes_the_input(data: object) -> None:
 
 def test_a_lay_of_thousands_of_cards_is_refused_in_a_few_words() -> None:
     """The refusal quotes at most six of the cards it was given: a class's student may send thousands, and the
-    words go back to their screen (issue 43)."""
+    words go back to their screen (issue 43).
+    """
     with pytest.raises(IllegalAction, match=r"got 3000: (2♠ ){6}\.\.\.$"):
         actions.LaySet(["2s"] * 3000)
