@@ -292,7 +292,7 @@ class QuizMode(Feature):
         return dict(HIDDEN_INFO) if self.hides_odds() else info
 
     def __init__(self, session: Session, run: QuizRun, clock: Callable[[], str | None] | None = None) -> None:
-        if session.mode != "quiz":
+        if not session.mode_rules.horizon:
             raise ArgumentError(f"QuizMode needs a quiz-mode session, not {session.mode} mode")
         seat = cast(int, session.screen)  # a quiz-mode screen is a seat (SCREENS["quiz"]: 0 or 1)
         if not run.questions:

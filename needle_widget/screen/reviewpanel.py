@@ -256,7 +256,7 @@ class ReviewPanel(Feature):
         if s.judged:
             return f"Not during {s.lesson}: moves are judged here, and the round is not played on"
         if self._record() is None:
-            if s.mode == "quiz" and (s.horizon or 0) < len(s.full_record()):
+            if s.horizon is not None and s.horizon < len(s.full_record()):
                 return "The review opens once the quiz is done"
             return "The review opens once the round is over"
         if self.seats(perspective):

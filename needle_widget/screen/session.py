@@ -10,13 +10,16 @@ that is not a trait or a timer:
   the one text the widget shows and `request_act` refuses with);
 - the timeline of a live game (`step`, `steps`, the record so far), or of a replay, shown
   whole or, in spoiler-free review (`spoilers=False`), cut at the current step (`_shown`);
-- the bots: who moves (each move behind `guard.move`; a failure pauses the bots);
-- autoplay: where it is allowed and what one tick does;
+- the bots: who moves (each move behind `guard.move`; a failure pauses the bots), and autoplay: where
+  it is allowed and what one tick does (`BotPlay`, in `needle_widget.screen.botplay`);
 - quiz mode: a replay shown from one seat only, up to the step the quiz has reached
   (`horizon`, set by `needle_widget.screen.quizmode`), with no acting, autoplay or panels;
 - practice mode: a live position shown from one seat only, whose moves are judged by a referee
   (`set_referee`, `needle_widget.screen.practicemode`) and never played: nothing after the
   position is ever shown. Quiz and practice are `LESSONS`: one seat, no panels.
+
+What each mode allows is one table, `modes.MODE_RULES`: the session reads the rules of its mode
+(`mode_rules`), never the mode's name. Which steps the browser may ask for is `needle_widget.screen.stepping`.
 
 Browser requests arrive through the `request_*` methods, which check everything first
 and change nothing on bad input (they raise a NeedleError, whose message the widget
@@ -49,34 +52,13 @@ from ..engine.views import check_perspective
 from ..records.notes import Note
 from ..records.replay import Replay
 from . import guard
-from .guard import BotError
+from .botplay import BotPlay, check_number, check_speed
+from .modes import AUTOPLAY_MODES, LESSONS, MODE_RULES, MODES, REPLAY_MODES, SCREENS, SEAT_MODES, ModeRules, Screen
 from .plugin import request
+from .stepping import quiz_refusal, spoiler_free_refusal, whole_refusal
 
-MODES = ("play", "hotseat", "watch", "replay", "live", "quiz", "practice")
-AUTOPLAY_MODES = ("watch", "replay", "live")
-"""Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
-REPLAY_MODES = ("replay", "quiz")
-"""Modes that show a replay (the others a live game)."""
-LESSONS: dict[str, tuple[str, str]] = {
-    "quiz": ("a quiz", "the quiz reveals the models' figures once you have answered"),
-    "practice": ("practice", "find the better move from what you could see"),
-}
-"""Modes that teach from one seat: they show that seat only, and close the possible worlds, the graph, "Play
-from here", "New game" and the notes' editing. Each mode's name in a sentence ("Not during a quiz"), and why
-the panels are closed."""
-Screen = int | str
-SCREENS: dict[str, tuple[Screen, ...]] = {
-    "live": (0, 1, "spectator", "teacher"),
-    "play": (0, 1),
-    "hotseat": ("shared",),
-    "watch": ("teacher", "spectator"),
-    "replay": ("teacher", "spectator"),
-    "quiz": (0, 1),
-    "practice": (0, 1),
-}
-"""The screens each mode allows; the first is the default where the perspective does not choose it."""
-SEAT_MODES = ("live", "play", "practice")
-"""Modes whose screen is, by default, the perspective given (the seat it plays)."""
+__all__ = ["AUTOPLAY_MODES", "LESSONS", "MODES", "REPLAY_MODES", "SCREENS", "SEAT_MODES", "Referee", "Screen",
+           "Session", "check_number", "check_speed", "new_or_given"]
 
 
 class Referee(Protocol):
@@ -91,7 +73,7 @@ class Referee(Protocol):
         """Take the seat's attempt `action` (legal at the position: checked first, a refusal changes nothing)."""
 
 
-class Session:
+class Session(BotPlay):
     """One screen's view of a live game or a replay, and every rule of what it may see and do.
 
     `screen` is whose screen this is, fixed at construction and changed only by Python
@@ -125,44 +107,42 @@ class Session:
         if replay is not None and not isinstance(replay, Replay):
             raise ArgumentError(f"replay must be a needle_widget Replay, not {type(replay).__name__}")
         mode = mode or ("replay" if replay is not None else "live")
-        if mode not in MODES:
+        given: object = mode  # checked: a caller may pass anything
+        rules = MODE_RULES.get(given) if isinstance(given, str) else None
+        if rules is None:
             raise ArgumentError(f"mode {quote(mode)} is not one of {', '.join(MODES)}")
-        if (mode in REPLAY_MODES) != (replay is not None):
-            raise ArgumentError(f"{mode} mode needs {'replay=' if mode in REPLAY_MODES else 'game='}")
+        if rules.replay != (replay is not None):
+            raise ArgumentError(f"{mode} mode needs {'replay=' if rules.replay else 'game='}")
         if not isinstance(spoilers, bool):
             raise ArgumentError(f"spoilers must be True or False, not {quote(spoilers)}")
         if not spoilers and replay is None:
             raise ArgumentError("spoilers=False is for a replay: a live game shows nothing past its latest step")
-        if mode == "quiz" and spoilers:
-            raise ArgumentError("quiz mode is spoiler-free: give spoilers=False")
-        if mode == "practice" and bots:
-            raise ArgumentError("practice mode has no bots: the position waits for the seat's move")
+        if rules.horizon and spoilers:
+            raise ArgumentError(f"{mode} mode is spoiler-free: give spoilers=False")
+        if rules.judged and bots:
+            raise ArgumentError(f"{mode} mode has no bots: the position waits for the seat's move")
         if within is not None and not isinstance(within, Session):
             raise ArgumentError(f"within must be a Session, not {type(within).__name__}")
         self._within = within
         self.perspective: Perspective = check_perspective(perspective)
         """The perspective shown now (Python may set any; the browser only one of `entitled()`)."""
         self.mode = mode
+        self.mode_rules: ModeRules = rules
+        """What the mode allows (`modes.MODE_RULES`)."""
         self._game, self._source, self._spoilers = game, replay, spoilers
         self._cut: tuple[tuple[int, int], Replay] | None = None
-        self._horizon: int | None = 0 if mode == "quiz" else None
-        self._bots: dict[int, Any] = {}
+        self._horizon: int | None = 0 if rules.horizon else None
+        super().__init__(bots)
         self._referee: Referee | None = None
-        for player, bot in (bots or {}).items():
-            self._bots[_check_player(player)] = guard.check_bot(bot)
-        self._screen = self._check_screen(screen if screen is not None else self._default_screen(perspective))
+        self._screen = self._check_screen(screen if screen is not None else rules.default_screen(perspective))
         self._allow_peek, self._reveal_at_end = bool(allow_peek), bool(reveal_at_end)
         self.speed = check_speed(speed)
-        self.playing = False
         self.step = len(game) if game is not None else 0
         self._seen = self.step  # the live game's length when this session last caught up with it
         self._seat: int | None = None  # hotseat: the seat revealed by the last "reveal"
         self._cover: int | None = None  # hotseat: the player the table waits for
-        self._reasons: list[tuple[int, int, str, str, dict[str, Any] | None]] = []
         self._timeline: Replay | None = None
         self._final: tuple[Replay, Game] | None = None
-        self._bot_error: BotError | None = None
-        self._resume_playing = False
         self._cover_if_needed()
         self._fit()
 
@@ -205,19 +185,22 @@ class Session:
     @property
     def lesson(self) -> str | None:
         """A mode of `LESSONS` (quiz, practice): its name in a sentence ("a quiz", "practice"); else None."""
-        return LESSONS[self.mode][0] if self.mode in LESSONS else None
+        return self.mode_rules.lesson
 
     def closed_reason(self) -> str | None:
         """Why the possible worlds, the graph and "Play from here" are closed in this mode (`LESSONS`), or None."""
-        if self.mode not in LESSONS:
-            return None
-        name, why = LESSONS[self.mode]
-        return f"Not during {name}: {why}"
+        rules = self.mode_rules
+        return None if rules.lesson is None else f"Not during {rules.lesson}: {rules.closed}"
 
     @property
     def judged(self) -> bool:
         """Practice mode: the browser's moves go to a referee (`set_referee`), which judges them; none is played."""
-        return self.mode == "practice"
+        return self.mode_rules.judged
+
+    @property
+    def shows_replay(self) -> bool:
+        """Does this mode show a replay (replay and quiz, `REPLAY_MODES`), not a live game?"""
+        return self.mode_rules.replay
 
     def set_referee(self, referee: Referee) -> None:
         """Practice mode: `referee` judges the screen's moves from now on (`request_act` hands them to it)."""
@@ -235,13 +218,13 @@ class Session:
 
     def _entitled_here(self) -> tuple[Perspective, ...]:
         """The perspectives this session's own mode, screen and round open (`within` aside)."""
-        if self.mode in LESSONS:
+        if self.mode_rules.one_seat:
             return (self._screen,)
-        if self.mode in ("watch", "replay") or self._allow_peek or self._screen in ("spectator", "teacher"):
+        if self._allow_peek or self._screen in ("spectator", "teacher"):  # watch and replay: always a class screen
             return PERSPECTIVES
         if self._require_live().phase == "over" and self._reveal_at_end:
             return PERSPECTIVES
-        seat = self._seat if self.mode == "hotseat" else self._screen
+        seat = self._seat if self.mode_rules.shared else self._screen
         return (seat, "spectator") if seat in (0, 1) else ("spectator",)
 
     def can_act(self) -> bool:
@@ -253,8 +236,8 @@ class Session:
         (it names seats, steps and modes, never a card): "It is Player 2's move, not yours",
         "Go to the latest step (12) to play", "The round is over". `request_act` refuses with it.
         """
-        game = self._game
-        if game is None or self.mode in ("watch", "quiz"):
+        game, rules = self._game, self.mode_rules
+        if game is None or not rules.people_play:
             bots_play = ": the bots play" if game is not None else ""
             return f"Nobody plays from the browser in {self.mode} mode{bots_play}"
         if self.step != len(game):
@@ -263,17 +246,17 @@ class Session:
             return "The round is over"
         player, shown, allowed = game.to_move, self.perspective, self.entitled()
         mover = player_name(player)
-        if player in self._bots:
+        if self._has_bot(player):
             return f"It is {mover}'s move: a bot plays that seat"
         if shown not in allowed:
             return f"This screen may not play as {PERSPECTIVE_LABELS[shown]}"
         if self.judged:
             return "No exercise is open" if self._referee is None else self._referee.act_reason()
-        if self.mode == "hotseat" and self._cover is not None:
+        if self._cover is not None:  # hotseat
             return f"It is {mover}'s move, not yours: pass to {mover}"
-        if self.mode == "play" and player != self._screen:
+        if rules.own_seat and player != self._screen:
             return f"It is {mover}'s move, not yours"
-        if shown == player or (shown == "teacher" and self.mode != "hotseat"):
+        if shown == player or (shown == "teacher" and not rules.shared):
             return None
         return f"Switch to {mover} to play" if player in allowed else f"It is {mover}'s move, not yours"
 
@@ -301,7 +284,7 @@ class Session:
     def names(self) -> list[str]:
         """The seats' names as shown: the record's, with "You" on a play-mode screen's seat."""
         names = list(self._source.players if self._source is not None else self._require_live().players)
-        if self.mode in ("play", "practice") and isinstance(self._screen, int):  # a seat, in these modes
+        if self.mode_rules.you and isinstance(self._screen, int):  # a seat, in these modes
             names[self._screen] = "You"
         return names
 
@@ -345,7 +328,7 @@ class Session:
 
     def set_horizon(self, k: int, step: int | None = None) -> None:
         """Quiz mode (`needle_widget.screen.quizmode`): cut the record at `k` and show `step` (default k)."""
-        if self.mode != "quiz":
+        if not self.mode_rules.horizon:
             raise ArgumentError(f"set_horizon is for quiz mode, not {self.mode} mode")
         source = self.full_record()  # quiz mode shows a replay: its source
         if type(k) is not int or not 0 <= k <= len(source):
@@ -420,17 +403,6 @@ class Session:
             self._cut = (key, source.cut(key[0]))
         return self._cut[1]
 
-    def reasons(self, perspective: Perspective) -> list[dict[str, Any]]:
-        """The bots' latest reasons up to `step`: each shown to its own seat and the teacher only
-        (a reason may name the bot's hidden cards), with what a searching bot thought
-        (`whatif.thought` of its `last` decision; None for the others).
-        """
-        latest: dict[int, dict[str, Any]] = {}
-        for step, player, name, text, thought in self._reasons:
-            if step <= self.step and (perspective == player or perspective == "teacher"):
-                latest[player] = {"player": player, "name": name, "text": text, "step": step, "thought": thought}
-        return [latest[p] for p in sorted(latest)]
-
     # ---- Python's calls -------------------------------------------------------------------
 
     def show(self, perspective: Perspective) -> None:
@@ -439,9 +411,10 @@ class Session:
 
     def go(self, step: int) -> None:
         """Show the game after `step` actions (Python: in spoiler-free review too, up to the real end)."""
-        if type(step) is not int or not 0 <= step <= self.end:
+        refusal = whole_refusal(step, self.end)
+        if refusal is not None:
             reached = f" (the quiz has reached step {self.end})" if self._horizon is not None else ""
-            raise ArgumentError(f"Cannot go to step {quote(step)}: steps run from 0 to {self.end}{reached}")
+            raise ArgumentError(f"{refusal}{reached}")
         self.step = step
 
     def apply(self, action: A.Action) -> None:
@@ -477,80 +450,13 @@ class Session:
         if not isinstance(game, Game):
             raise ArgumentError(f"game must be a needle_widget Game, not {type(game).__name__}")
         game.players = old.players
-        for player, bot in self._bots.items():
-            guard.tell(bot, game, player)
+        self._deal(game)
         self._game = game
         self.step = self._seen = len(game)
         self._seat = self._cover = None
-        self._reasons, self._timeline, self._final = [], None, None
-        self._bot_error, self._resume_playing = None, False
+        self._timeline, self._final = None, None
         self._cover_if_needed()
         self._fit()
-
-    def advance(self, actions: int = 1) -> None:
-        """The bots make up to `actions` moves now (fewer if a person is to move or a bot fails)."""
-        self._require_live()
-        if type(actions) is not int or not 0 <= actions <= 10_000:
-            raise ArgumentError(f"advance needs a number of actions from 0 to 10000, not {quote(actions)}")
-        for _ in range(actions):
-            if not self._bot_move():
-                break
-
-    def check_playing(self, playing: Any) -> bool:
-        """`playing` if autoplay may be set to it: a bool, and never True in play or hotseat mode."""
-        if not isinstance(playing, bool):
-            raise ArgumentError(f"autoplay needs playing: true or false, not {quote(playing)}")
-        if playing and self.mode not in AUTOPLAY_MODES:
-            raise ArgumentError(f"Autoplay is not available in {self.mode} mode: people play it")
-        return playing
-
-    def set_playing(self, playing: bool) -> None:
-        """Start or stop autoplay (refused in play and hotseat modes, where people play)."""
-        self.playing = self.check_playing(playing)
-        self._resume_playing = False
-
-    def set_speed(self, speed: float) -> None:
-        """Autoplay speed in actions per second (0.1 to 20)."""
-        self.speed = check_speed(speed)
-
-    def replace_bot(self, player: int, bot: Any) -> None:
-        """`bot` plays seat `player` from now on (told `new_game` first); a pause for that seat ends."""
-        game = self._require_live()
-        player = _check_player(player)
-        if self.judged:
-            raise ArgumentError("practice mode has no bots: the position waits for the seat's move")
-        guard.check_bot(bot)
-        if self.mode == "play" and player == self._screen:
-            raise ArgumentError(f"Player {player + 1} is this screen's seat; set_screen to the other seat first")
-        guard.tell(bot, game, player)
-        self._bots[player] = bot
-        self._name_seat(game, player, guard.bot_name(bot))
-        self._unpause(player)
-
-    def take_seat(self, player: int) -> None:
-        """The bot at `player` leaves: the seat is played by people from now on (`apply` from
-        Python, or the browser of a screen that may act for it); a pause for that seat ends.
-        """
-        game = self._require_live()
-        player = _check_player(player)
-        if player not in self._bots:
-            raise ArgumentError(f"Player {player + 1} has no bot to take over from")
-        del self._bots[player]
-        self._name_seat(game, player, "human")
-        self._unpause(player)
-
-    @property
-    def bot_error(self) -> BotError | None:
-        """The failure that paused the bots, with the full detail (None while nothing failed)."""
-        return self._bot_error
-
-    @property
-    def paused(self) -> dict[str, Any] | None:
-        """What every perspective is told about a paused game (no hidden card), or None."""
-        error = self._bot_error
-        if error is None:
-            return None
-        return {"player": error.player, "text": error.public, "bots": sorted(guard.builtin_bots())}
 
     # ---- the browser's requests -----------------------------------------------------------
 
@@ -576,14 +482,11 @@ class Session:
         refused whatever the replay's length, so a refusal tells nothing of what comes after.
         """
         if self._horizon is not None:
-            if type(to) is not int or not 0 <= to <= self._horizon:
-                raise ArgumentError(f"Cannot go to step {quote(to)}: the quiz shows steps 0 to {self._horizon} now")
-        elif not self._spoilers:
-            if to == self.step + 1 and type(to) is int and to > self.end:
-                raise ArgumentError(f"The replay ends at step {self.step}")
-            if type(to) is not int or not 0 <= to <= self.step + 1:
-                raise ArgumentError(f"Cannot go to step {quote(to)}: spoiler-free review goes back to any step "
-                                    f"from 0 to {self.step}, or on to the next one ({self.step + 1})")
+            refusal = quiz_refusal(to, self._horizon)
+        else:
+            refusal = None if self._spoilers else spoiler_free_refusal(to, self.step, self.end)
+        if refusal is not None:
+            raise ArgumentError(refusal)
         self.go(to)
 
     @request("perspective", "to")
@@ -598,7 +501,7 @@ class Session:
     @request("autoplay", "playing", "speed")
     def request_autoplay(self, playing: Any, speed: Any = None) -> None:
         """{kind: "autoplay", playing, speed?}: start or stop autoplay (not in play or hotseat mode)."""
-        if self.mode not in AUTOPLAY_MODES:
+        if not self.mode_rules.autoplay:
             raise ArgumentError(f"Autoplay is not available in {self.mode} mode: people play it")
         self.check_playing(playing)
         self.speed = check_speed(self.speed if speed is None else speed)
@@ -615,80 +518,13 @@ class Session:
     @request("resume", "bot")
     def request_resume(self, name: Any) -> None:
         """{kind: "resume", bot}: after a bot failed, a built-in bot (by name) takes its seat."""
-        error = self._bot_error
+        error = self.bot_error
         if error is None:
             raise ArgumentError("Nothing to resume: no bot has failed")
         factories = guard.builtin_bots()
         if not isinstance(name, str) or name not in factories:
             raise ArgumentError(f"Cannot resume with {quote(name)}: the bots are {', '.join(sorted(factories))}")
         self.replace_bot(error.player, factories[name](seed=0))
-
-    # ---- bots and autoplay (the widget's timers call these) ----------------------------------
-
-    def bot_to_move(self) -> Any | None:
-        """The bot whose move it is, unless the round is over or the bots are paused."""
-        game = self._game
-        if game is None or game.phase == "over" or self._bot_error is not None:
-            return None
-        return self._bots.get(game.to_move)
-
-    @property
-    def busy(self) -> bool:
-        """Play mode: a bot is about to answer."""
-        return self.mode == "play" and self.bot_to_move() is not None
-
-    def timer(self) -> str | None:
-        """What the widget should wait for: "bot" (play mode: a bot answers after a pause),
-        "autoplay" (the next autoplay tick), or None.
-        """
-        if self.busy:
-            return "bot"
-        return "autoplay" if self.playing else None
-
-    def run_bots(self) -> None:
-        """Play mode: the bots move at once until a person is to move (or a bot fails)."""
-        while self._bot_move():
-            pass
-
-    def tick(self) -> None:
-        """One tick of the widget's timer: a bot's move in play mode, else one autoplay step
-        (the next recorded step, or in watch mode a bot's move; autoplay stops at the end).
-        """
-        if self.busy:
-            self._bot_move()
-        elif self.playing:
-            if self.step < self.end:
-                self.step += 1
-            elif not (self.mode == "watch" and self._bot_move()):
-                self.playing = False
-
-    def _bot_move(self) -> bool:
-        """One move by the bot to move, behind the guard (a failure pauses the bots). False if none moved."""
-        bot = self.bot_to_move()
-        if bot is None:
-            return False
-        game = self._require_live()  # a bot moves in a live game only
-        following, player = self.step == len(game), game.to_move
-        moved = guard.move(bot, game, player)  # (reason, None), or (None, error)
-        if moved[1] is not None:
-            self._bot_error = moved[1]
-            self._resume_playing, self.playing = self.playing, False
-            return False
-        reason = moved[0]
-        self._reasons.append((len(game), player, guard.bot_name(bot), reason, guard.thought(bot)))
-        self._moved(following)
-        return True
-
-    @staticmethod
-    def _name_seat(game: Game, player: int, name: str) -> None:
-        names = list(game.players)
-        names[player] = name
-        game.players = (names[0], names[1])
-
-    def _unpause(self, player: int) -> None:
-        if self._bot_error is not None and self._bot_error.player == player:
-            self._bot_error = None
-            self.playing, self._resume_playing = self._resume_playing or self.playing, False
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -706,7 +542,7 @@ class Session:
         nobody is waited for, and the screen shows what `entitled` allows after the round (with
         `reveal_at_end`, every perspective and the review).
         """
-        if self.mode != "hotseat":
+        if not self.mode_rules.shared:
             return
         game = self._require_live()
         if game.phase == "over":
@@ -720,17 +556,12 @@ class Session:
         if self.perspective not in allowed:
             self.perspective = self._screen if self._screen in allowed else "spectator"
 
-    def _default_screen(self, perspective: Perspective) -> Screen:
-        if self.mode in SEAT_MODES:
-            return perspective
-        return SCREENS[self.mode][0]
-
     def _check_screen(self, screen: Any) -> Screen:
-        allowed = SCREENS[self.mode]
-        if type(screen) not in (int, str) or screen not in allowed:
-            raise ArgumentError(f"screen {quote(screen)} is not one of {', '.join(map(repr, allowed))} "
-                              f"in {self.mode} mode" + (" (the seat this screen plays)" if self.mode == "play" else ""))
-        if self.mode == "play" and screen in self._bots:
+        rules = self.mode_rules
+        if type(screen) not in (int, str) or screen not in rules.screens:
+            raise ArgumentError(f"screen {quote(screen)} is not one of {', '.join(map(repr, rules.screens))} "
+                                f"in {self.mode} mode" + (" (the seat this screen plays)" if rules.own_seat else ""))
+        if rules.own_seat and self._has_bot(screen):
             raise ArgumentError(f"screen {screen!r}: Player {screen + 1} is played by a bot; take_seat({screen}) first")
         return screen
 
@@ -740,19 +571,7 @@ class Session:
         return self._game
 
 
-# ---- small checks shared with the widget -------------------------------------------------
-
-
-def check_number(value: Any, low: float, high: float, what: str) -> float:
-    """`value` as a float if it is a number from `low` to `high`, else ArgumentError naming `what`."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
-        raise ArgumentError(f"{what.format(low=low, high=high)}, not {quote(value)}")
-    return float(value)
-
-
-def check_speed(value: Any) -> float:
-    """Autoplay speed: 0.1 to 20 actions per second."""
-    return check_number(value, 0.1, 20, "speed must be between {low} and {high} actions per second")
+# ---- shared with the widget --------------------------------------------------------------
 
 
 def new_or_given(game: Game | None, rules: Rules | None, seed: int | None) -> Game:
@@ -764,9 +583,3 @@ def new_or_given(game: Game | None, rules: Rules | None, seed: int | None) -> Ga
     if rules is not None or seed is not None:
         raise ArgumentError("give either game= or rules=/seed=, not both")
     return game
-
-
-def _check_player(player: Any) -> int:
-    if type(player) is not int or player not in (0, 1):
-        raise ArgumentError(f"player must be 0 (Player 1) or 1 (Player 2), not {quote(player)}")
-    return player
