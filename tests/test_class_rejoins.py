@@ -16,7 +16,8 @@ import pytest
 from conftest import settle
 
 from needle_widget import classroom, examples
-from needle_widget.classroom import room as room_module
+from needle_widget.classroom import inbox as inbox_module
+from needle_widget.classroom import outbox as outbox_module
 from needle_widget.classroom.seal import unseal
 from needle_widget.classroom.tickets import student_key
 
@@ -79,7 +80,7 @@ def test_a_hundred_hellos_make_one_resend_and_the_student_ends_up_current(url, m
 
 
 def test_rejoins_in_a_loop_are_coalesced_while_the_room_runs(url, monkeypatch):
-    monkeypatch.setattr(room_module, "RESEND_GAP", 0.5, raising=False)
+    monkeypatch.setattr(inbox_module, "RESEND_GAP", 0.5, raising=False)
     room = classroom.open(url, start=False)
     ticket = room.invite("Ann")
     lesson = lesson_far_on(room)
@@ -115,7 +116,7 @@ def test_go_does_not_wait_while_the_sender_packs_a_rejoiner_s_whole_screen(url, 
     bob = classroom.join(room.url, bob_ticket.code)
     lesson = lesson_far_on(room)
     entered, release = threading.Event(), threading.Event()
-    seal = room_module.seal
+    seal = outbox_module.seal
 
     def held(key, name, box, seq, message):
         if box == "in.0" and message.get("reset"):
@@ -123,7 +124,7 @@ def test_go_does_not_wait_while_the_sender_packs_a_rejoiner_s_whole_screen(url, 
             release.wait(60)
         return seal(key, name, box, seq, message)
 
-    monkeypatch.setattr(room_module, "seal", held)
+    monkeypatch.setattr(outbox_module, "seal", held)
     ann = classroom.join(room.url, ann_ticket.code, start=False)
     ann.link.flush()
     assert entered.wait(30), "the room never began Ann's full resend"

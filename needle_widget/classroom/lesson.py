@@ -3,7 +3,8 @@
 The lesson holds the replay (in the teacher's kernel only) and, for each seat a student may be shown,
 the spoiler-free frames of that seat (`screen.frames.Frames`): a student receives the frames of
 the steps the teacher has shown, never the replay. `go`, `ask` and `reveal` change the lesson; the
-room sends each student what changed (`Room`), and the teacher's widget can drive it (`widget`).
+room sends each student what changed (`Room`), and the teacher's widget can drive it (`widget`). The
+questions themselves (asking, answers, reveals and scores) are the lesson's `quiz` (`lessonquiz`).
 
 The replay's variations (`Replay.variations`) reach the students whose seat may open them: a world drawn
 from seat s's view goes to the students shown seat s, one drawn from the spectator's view to every student,
@@ -16,28 +17,20 @@ renamed or removed meanwhile (in Python, or by the teacher's "Play from here") r
 
 from __future__ import annotations
 
-import datetime
-import html
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ..engine import hosts
 from ..engine.errors import NeedleError, quote
 from ..engine.game import Game
 from ..engine.seats import seat_named
-from ..records.notes import QUESTION_KINDS
 from ..records.replay import Replay
 from ..records.variations import Variation
 from ..screen.frames import Frames
-from ..screen.notepad import KIND_LABELS
-from ..screen.quizmode import HIDDEN_INFO, LATER, reveal_text
+from ..screen.quizmode import HIDDEN_INFO
 from ..teaching.answers import Answer
-from ..teaching.quiz import QuizQuestion, ask, check_answer, check_question, revealer
 from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request
 from .errors import ClassError
 from .lessonboard import lesson_board
+from .lessonquiz import CLASS_WORLDS, Asked, LessonQuiz
 
 if TYPE_CHECKING:
     from .room import Room
@@ -46,12 +39,8 @@ __all__ = ["Lesson", "Asked", "AUDIENCES", "AWAY", "CLASS_WORLDS"]
 
 AUDIENCES = (0, 1, "assigned")
 """What every student sees: Player 1's seat, Player 2's, or each student the seat the room assigned."""
-CLASS_WORLDS = 100
-"""Worlds behind a class question's model figures (the reveal's; a quiz alone uses QUIZ_WORLDS)."""
-WAITING = "Sent: the teacher reveals the answer to everyone at once."
 LEADS = "In a class the teacher leads: follow, or step back to look"
 """Why a lesson's screen has no controls (its frames' `act_reason`)."""
-HELD = re.compile(r"Held back until you have answered every question: [^.]*")
 ONLY = "In a class you see your own seat only"
 """Why a lesson's screen shows no other perspective (its frames' `hidden_reason`)."""
 AWAY = "The teacher is showing a variation your seat does not see"
@@ -70,56 +59,6 @@ def _grows(old: Variation, new: Variation) -> bool:
 def _same_line(old: Variation, new: Variation) -> bool:
     """Whether `new` is the line `old` was, grown, renamed or with other notes."""
     return (old.step, old.world) == (new.step, new.world) and new.steps[:len(old.steps)] == old.steps
-
-
-@dataclass
-class Asked:
-    """A question put to the class: its kind and step, the question each seat is asked, the answers
-    by student number, and whether it is revealed.
-    """
-
-    index: int
-    kind: str
-    step: int
-    questions: dict[int, QuizQuestion]
-    answers: dict[int, Any] = field(default_factory=dict)
-    times: dict[int, str] = field(default_factory=dict)
-    revealed: bool = False
-    lesson: Lesson | None = field(default=None, repr=False, compare=False)
-    """The lesson that asked it (for its short words: how many of the students asked have answered)."""
-
-    def __repr__(self) -> str:
-        """What the teacher's board shows of it, in one line: "Asked: question 1 'Who will win?' at step 17,
-        0 of 2 answered" (the students asked: those joined whose seat is asked). No answer, no name.
-        """
-        return (f"Asked: question {self.index + 1} {KIND_LABELS[self.kind]!r} at step {self.step}, "
-                f"{self._answered()}{', revealed' if self.revealed else ''}")
-
-    def _repr_html_(self) -> str:
-        return (f"<b>Question {self.index + 1}</b>: {html.escape(KIND_LABELS[self.kind])} · step {self.step} · "
-                f"{self._answered()}{' · revealed' if self.revealed else ''}")
-
-    def _answered(self) -> str:
-        answered = len(self.answers)
-        if self.lesson is None:
-            return f"{answered} answered"
-        lesson = self.lesson
-        asked = sum(m.joined and lesson.seat_of(m.seat) in self.questions for m in lesson.room.members())
-        return f"{answered} of {max(asked, answered)} answered"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, for the room's saved state."""
-        return {"index": self.index, "kind": self.kind, "step": self.step,
-                "seats": sorted(self.questions), "answers": {str(k): v for k, v in self.answers.items()},
-                "times": {str(k): v for k, v in self.times.items()}, "revealed": self.revealed}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Asked:
-        """The inverse of `to_dict`."""
-        questions = {seat: QuizQuestion(data["step"], data["kind"], seat) for seat in data["seats"]}
-        answers = {int(k): tuple(v) if isinstance(v, list) else v for k, v in data["answers"].items()}
-        return cls(data["index"], data["kind"], data["step"], questions, answers,
-                   {int(k): v for k, v in data.get("times", {}).items()}, data["revealed"])
 
 
 class Lesson(Activity):
@@ -157,14 +96,13 @@ class Lesson(Activity):
         self.line_step: int | None = None
         """The step of that variation shown (from its step to its end), or None."""
         self._shown: Variation | None = None
-        self.asked: list[Asked] = []
+        self.quiz = LessonQuiz(self)
+        """The lesson's questions: those asked, their answers and reveals (`lessonquiz`)."""
         self._frames: dict[int, Frames] = {}
         self._cache: dict[tuple[int, int], dict[str, Any]] = {}
         self._line_cache: dict[tuple[int, Variation, int], dict[str, Any]] = {}
         self._lines: dict[int, tuple[Any, list[tuple[int, Variation]]]] = {}
         self._stop = replay.observe_notes(self._replay_changed)
-        self._scorers: dict[tuple[int, int], Callable[[Any], dict[str, Any]]] = {}
-        self._reveals: dict[tuple[int, int], dict[str, Any]] = {}
 
     def __repr__(self) -> str:
         line = "" if self.line is None else f", line={self.line} at step {self.line_step}"
@@ -251,26 +189,11 @@ class Lesson(Activity):
         at `step` (default the class's step; the class goes there): each student from the seat they are shown.
         A question still open is closed first (revealed).
         """
-        if kind not in QUESTION_KINDS:
-            raise ClassError(f"A question's kind is one of {', '.join(QUESTION_KINDS)}, not {quote(kind)}")
         step = self.step if step is None else step
-        if type(step) is not int or not 0 <= step <= len(self.replay):
-            raise ClassError(f"Cannot ask at step {quote(step)}: the replay has steps 0 to {len(self.replay)}")
-        questions = {}
-        why = []
-        for seat in self.seats():
-            try:
-                questions[seat] = check_question(self.replay, QuizQuestion(step, kind, seat))
-            except NeedleError as refused:
-                why.append(str(refused))
-        if not questions:
-            raise ClassError(f"Cannot ask {quote(kind)} at step {step}: {'; '.join(why)}")
-        asked = Asked(len(self.asked), kind, step, questions, lesson=self)
+        asked = self.quiz.question(kind, step)
 
         def change() -> None:
-            if self.asked and not self.asked[-1].revealed:
-                self._reveal(self.asked[-1])
-            self.asked.append(asked)
+            self.quiz.put(asked)
             self._go(step)
 
         self.room.change_lesson(self, change)
@@ -283,23 +206,25 @@ class Lesson(Activity):
         question = self.open_question
         if question is None:
             raise ClassError("No question is open: ask one first (lesson.ask)")
-        self.room.change_lesson(self, lambda: self._reveal(question))
-
-    def _reveal(self, asked: Asked) -> None:
-        for index, answer in asked.answers.items():
-            self._revealed(asked, index, answer)
-        asked.revealed = True
+        self.room.change_lesson(self, lambda: self.quiz.reveal(question))
 
     def widget(self, **kwargs: Any) -> Any:
         """The teacher's widget of the replay (teacher's perspective); stepping in it moves the class."""
-        return hosts.make("class.lead", self, **kwargs)
+        from ..jupyter.classscreens import lead  # the adapter, imported only when a widget is asked for
+
+        return lead(self, **kwargs)
 
     # ---- what the room asks -------------------------------------------------------------------
 
     @property
+    def asked(self) -> list[Asked]:
+        """The questions asked, in order (`quiz.asked`)."""
+        return self.quiz.asked
+
+    @property
     def open_question(self) -> Asked | None:
         """The question asked and not yet revealed, or None."""
-        return self.asked[-1] if self.asked and not self.asked[-1].revealed else None
+        return self.quiz.open_question
 
     def seats(self) -> tuple[int, ...]:
         """The seats students are shown."""
@@ -422,113 +347,6 @@ class Lesson(Activity):
             raise ClassError(f"Your answer was not taken: {refused}") from None
         return Handled()
 
-    def answer(self, index: int, seat: int, question: int, answer: Any) -> Any:
-        """Student `index`'s answer to question `question` (checked; ClassError if it cannot be taken)."""
-        asked = self.open_question
-        if asked is None or asked.index != question:
-            raise ClassError(f"Question {quote(question)} is not open (answers are taken until the reveal)")
-        if index in asked.answers:
-            raise ClassError(f"Question {question} is already answered: answers are final")
-        if seat not in asked.questions:
-            raise ClassError(f"Question {question} is not asked of {seat}")
-        q = asked.questions[seat]
-        form = self._asked_form(asked, seat)
-        value = check_answer(q, answer, form.get("candidates"))
-        asked.answers[index] = value
-        asked.times[index] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        return value
-
-    def _asked_form(self, asked: Asked, seat: int) -> dict[str, Any]:
-        return ask(self.replay, asked.questions[seat])["form"]
-
-    def _scorer(self, asked: Asked, seat: int) -> Callable[[Any], dict[str, Any]]:
-        key = (asked.index, seat)
-        if key not in self._scorers:
-            self._scorers[key] = revealer(self.replay, asked.questions[seat], seed=asked.index, n=self.worlds)
-        return self._scorers[key]
-
-    def revealed(self, asked: Asked, index: int) -> dict[str, Any]:
-        """Student `index`'s reveal of `asked` (their answer scored)."""
-        return self._revealed(asked, index, asked.answers[index])
-
-    def _revealed(self, asked: Asked, index: int, answer: Any) -> dict[str, Any]:
-        key = (asked.index, index)
-        if key not in self._reveals:
-            self._reveals[key] = self._scorer(asked, self._seat_for(index, asked))(answer)
-        return self._reveals[key]
-
-    def _seat_for(self, index: int, asked: Asked) -> int:
-        seat = self.seat_of(self.room.assigned_seat(index))
-        return seat if seat in asked.questions else next(iter(asked.questions))
-
-    def quiz_state(self, index: int, name: str) -> dict[str, Any] | None:
-        """The `quiz_state` a student sees: the latest question asked of their seat, their answer's
-        state, and (once revealed) the reveal with their score.
-        """
-        if not self.asked:
-            return None
-        asked = self.asked[-1]
-        seat = self.seat_of(self.room.assigned_seat(index))
-        if seat not in asked.questions:
-            return None
-        shown = ask(self.replay, asked.questions[seat])
-        answered = index in asked.answers
-        reveal = None
-        if asked.revealed:
-            if answered:
-                scored = self._public(self._revealed(asked, index, asked.answers[index]), seat)
-                reveal = self._class_reveal(asked, reveal_text(scored, self._ahead(asked)))
-            else:
-                reveal = {"answer_text": "You did not answer this one.", "verdict": self._truth_line(asked, seat),
-                          "rows": [], "note": ""}
-        return {"seat": seat, "student": name, "total": len(self.asked), "index": asked.index, "done": False,
-                "items": [], "class": True,
-                "question": {"index": asked.index, "step": asked.step, "kind": asked.kind, "prompt": shown["prompt"],
-                             "label": KIND_LABELS[asked.kind], "answered": answered, "form": shown["form"]},
-                "answer": _jsonable(asked.answers.get(index)),
-                "reveal": reveal, "summary": None,
-                "waiting": WAITING if answered and not asked.revealed else None}
-
-    def _ahead(self, asked: Asked) -> frozenset[str]:
-        """What a pile-or-steal reveal would tell of steps the class has not reached: the draw made (at the
-        question's step) and how the game ended. A forecast's or a needle's truth is the answer itself.
-        """
-        if asked.kind not in ("pile_or_steal", "your_move"):
-            return frozenset()
-        out = set()
-        if self.reached < len(self.replay):
-            out.add("result")
-        if self.reached <= asked.step:
-            out.add("played")
-        return frozenset(out)
-
-    def public_result(self, seat: int | None) -> str:
-        """How the replay ended, as `seat` (None: the projector, the whole class) may read it at the
-        furthest step shown: the ending's needle only once it is public (the class reached the end) or
-        the seat's own.
-        """
-        result = self.replay.result
-        assert result is not None  # asked only of a finished replay (`quiz.check_question`)
-        text = result.describe()
-        if result.needle is None or self.reached >= len(self.replay) or seat == result.needle_owner:
-            return text
-        return text.replace(f" {result.needle}", "", 1)
-
-    def _public(self, shown: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        """A scored reveal with its "result" in the words `seat` may read (`public_result`)."""
-        if "result" not in shown["truth"]:
-            return shown
-        return {**shown, "truth": {**shown["truth"], "result": self.public_result(seat)}}
-
-    @staticmethod
-    def _class_reveal(asked: Asked, reveal: dict[str, Any]) -> dict[str, Any]:
-        """A quiz's reveal in a class's words: what is held back waits for the class to get there."""
-        def words(text: str) -> str:
-            text = HELD.sub("Held back until the class gets there", text)
-            return text.replace(LATER, "revealed when the class gets there")
-        return {**reveal, "verdict": words(reveal["verdict"]), "note": words(reveal["note"]),
-                "rows": [{**row, "value": words(row["value"])} for row in reveal["rows"]]}
-
     def hides_odds(self, seat: int) -> bool:
         """The seat's odds are hidden while a question of theirs is open (they would answer it)."""
         asked = self.open_question
@@ -538,75 +356,49 @@ class Lesson(Activity):
         """`frame` with the odds hidden (while a question is open)."""
         return {**frame, "info": dict(HIDDEN_INFO)}
 
-    def _truth_line(self, asked: Asked, seat: int, viewer: int | Literal["seat"] | None = "seat") -> str:
-        """The truth of `asked` for `seat` in one sentence, in the words `viewer` may read (default
-        `seat` itself; None: the whole class).
-        """
-        figures = self._scorer(asked, seat)
-        form = self._asked_form(asked, seat)
-        shown = figures(_sample(asked.kind, form))
-        truth = shown["truth"]
-        if asked.kind == "needle":
-            return f"The needle was {truth['needle']}."
-        if asked.kind == "pile_or_steal":
-            return f"The better draw, by the model-free figures: {shown['score']['best']}."
-        if asked.kind == "your_move":
-            played = f" Played in the game: {truth['played']}." if self.reached > asked.step else ""
-            return f"The best move found: {shown['score']['best']}.{played}"
-        if asked.kind == "winner":
-            return f"How it ended: {self.public_result(seat if viewer == 'seat' else viewer)}"
-        return "Your next pile draw found your needle." if truth["outcome"] else \
-            "Your next pile draw did not find your needle."
+    # ---- its questions (`lessonquiz`) -----------------------------------------------------------
+
+    def answer(self, index: int, seat: int, question: int, answer: Any) -> Any:
+        """Student `index`'s answer to question `question` (checked; ClassError if it cannot be taken)."""
+        return self.quiz.answer(index, seat, question, answer)
+
+    def revealed(self, asked: Asked, index: int) -> dict[str, Any]:
+        """Student `index`'s reveal of `asked` (their answer scored)."""
+        return self.quiz.revealed(asked, index)
+
+    def quiz_state(self, index: int, name: str) -> dict[str, Any] | None:
+        """The `quiz_state` student `index` sees (`LessonQuiz.quiz_state`)."""
+        return self.quiz.quiz_state(index, name)
+
+    def public_result(self, seat: int | None) -> str:
+        """How the replay ended, as `seat` (None: the whole class) may read it (`LessonQuiz.public_result`)."""
+        return self.quiz.public_result(seat)
 
     def quiz_prompt(self, asked: Asked) -> str:
         """The words of `asked` (for the first seat asked)."""
-        return ask(self.replay, next(iter(asked.questions.values())))["prompt"]
+        return self.quiz.quiz_prompt(asked)
 
     def truth_line(self, asked: Asked) -> str:
-        """The truth of `asked` in words (each seat's, where both were asked), as the whole class may
-        read it (the projector's).
-        """
-        lines = [self._truth_line(asked, seat, None) for seat in sorted(asked.questions)]
-        if len(lines) == 2 and lines[0] != lines[1]:
-            return f"Player 1: {lines[0]} Player 2: {lines[1]}"
-        return lines[0]
+        """The truth of `asked` in words, as the whole class may read it (`LessonQuiz.truth_line`)."""
+        return self.quiz.truth_line(asked)
 
     def truth_value(self, asked: Asked) -> Any:
-        """The answer a distribution marks as the truth (the needle's code, the better draw), or None:
-        None for forecasts and where the two seats' truths differ.
-        """
-        if asked.kind not in ("needle", "pile_or_steal", "your_move") or len(asked.questions) != 1:
-            return None
-        seat = next(iter(asked.questions))
-        shown = self._scorer(asked, seat)(_sample(asked.kind, self._asked_form(asked, seat)))
-        return shown["truth"]["needle"] if asked.kind == "needle" else shown["score"]["best"]
+        """The answer a distribution marks as the truth, or None (`LessonQuiz.truth_value`)."""
+        return self.quiz.truth_value(asked)
 
     def moves_public(self, asked: Asked) -> bool:
-        """Whether the whole class (the projector) may read a question's moves: not those of a "your move"
-        question where each student sees their own seat (the moves name the asked seat's cards).
-        """
-        return asked.kind != "your_move" or self.perspective != "assigned"
+        """Whether the whole class may read a question's moves (`LessonQuiz.moves_public`)."""
+        return self.quiz.moves_public(asked)
 
     def move_values(self, asked: Asked, moves: list[str]) -> dict[str, float]:
-        """Each move's value (the seat's win share over the review's worlds) at a your_move question asked of one
-        seat; {} where both seats were asked (each at their own decision).
-        """
-        if asked.kind != "your_move" or len(asked.questions) != 1:
-            return {}
-        score = self._scorer(asked, next(iter(asked.questions)))
-        return {m: score(m)["model"]["review"]["value"] for m in moves}
+        """Each move's value at a your_move question asked of one seat (`LessonQuiz.move_values`)."""
+        return self.quiz.move_values(asked, moves)
 
     def records(self) -> list[Answer]:
         """The answers to the revealed questions, as answer records (`teaching.answers.Answer`)."""
-        out = []
-        for asked in self.asked:
-            if not asked.revealed:
-                continue
-            for index in sorted(asked.answers):
-                shown = self._revealed(asked, index, asked.answers[index])
-                out.append(Answer.from_reveal(shown, student=self.room.student_name(index), replay=self.title,
-                                              time=asked.times.get(index)))
-        return out
+        return self.quiz.records()
+
+    # ---- keeping it -----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the room's saved state."""
@@ -629,9 +421,7 @@ class Lesson(Activity):
             variation = variations[line["index"]]
             if type(line.get("step")) is int and variation.step <= line["step"] <= variation.end:
                 lesson._go_line(line["index"], variation, line["step"])
-        lesson.asked = [Asked.from_dict(a) for a in data["asked"]]
-        for asked in lesson.asked:
-            asked.lesson = lesson
+        lesson.quiz.load(data["asked"])
         return lesson
 
     def board(self, view: str, members: list[Any], record: Any = None) -> dict[str, Any]:
@@ -650,15 +440,3 @@ class Lesson(Activity):
         """`from_dict` for `room`."""
         return cls.from_dict(room, data)
 
-
-def _jsonable(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def _sample(kind: str, form: dict[str, Any]) -> Any:
-    """An answer to a question of `kind` (its truth is the same for every answer): the first candidate or option."""
-    if kind == "needle":
-        return (form.get("candidates") or ["pile"])[:1]
-    if kind == "your_move":
-        return form["options"][0]
-    return "pile" if kind == "pile_or_steal" else 0.5

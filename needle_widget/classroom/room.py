@@ -2,98 +2,58 @@
 answers and games that come back, and the board's state. Kept in the channel, sealed, so a teacher
 whose kernel restarts reopens it (`classroom.open` with the same address).
 
-Everything a student is sent is built here from their own seat's frames (`Lesson.frame`,
-`Challenge.frame`) and their own quiz state; it goes out through the channel sealed with their key.
-Messages that do not open with a student's key, or come again with an old number, are ignored with
-a log line ("needle_widget.classroom" logger, and `Room.log`).
+The room holds its parts and the lock they share: the roster and the tickets (`roster`), what goes out to
+each student, built from their own seat's frames and quiz state and sealed with their key (`outbox`), what
+comes back from them (`inbox`), the class's record and its reviews (`recorder`), and its documents kept in the
+channel (`keeper`). Messages that do not open with a student's key, or come again with an old number, are
+ignored with a log line ("needle_widget.classroom" logger, and `Room.log`).
 """
 
 from __future__ import annotations
 
 import collections
-import dataclasses
 import datetime
-import json
 import logging
-import math
-import re
-import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
-from ..engine import hosts
-from ..engine.errors import NeedleError, quote
+from ..engine.errors import quote
 from ..engine.game import Game
-from ..engine.seats import seat_named
 from ..records.replay import Replay
-from ..review.values import Valuation
-from ..screen.frames import pack
-from ..teaching.answers import MAX_STUDENT_LENGTH, Answer, save_answers
-from .activities import ACTIVITIES, owner_of
-from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request, requests_of
+from ..teaching.answers import Answer, save_answers
+from .activities import ACTIVITIES
+from .activity import FRAMES_PER_MESSAGE, Activity, request, requests_of
 from .address import Address
 from .board import board_state
 from .challenge import Challenge
-from .channel import Channel, Message, box_parts
-from .errors import ClassError, UnreadableMessage
-from .jobs import Jobs
+from .channel import Channel, Message
+from .errors import ClassError
+from .inbox import Inbox
+from .keeper import Keeper, decode_secret, encode_secret, new_secret
 from .lesson import Lesson
 from .link import Link
 from .listeners import Listeners
 from .match import Match
 from .notebooks import write_student
-from .record import Entry, Record, review_state, seat_ledger, seat_review
-from .seal import MAX_REQUEST, derive, next_seq, seal, seed_of, unseal
-from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
+from .outbox import RESEND_GAP, Outbox
+from .record import Record
+from .recorder import Recorder
+from .roster import KEEP_IN_BOX, Member, Roster, checked_seat
+from .seal import derive
+from .ticker import Ticker
+from .tickets import Ticket
 
-__all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP"]
+__all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP", "decode_secret",
+           "encode_secret", "new_secret"]
 
 log = logging.getLogger("needle_widget.classroom")
-KEEP_IN_BOX = 64
-"""Messages the room leaves in a student's box (a student reads only what comes after it joins)."""
 TICK = 1.0
 """Seconds between two ticks of the activity's clock while the room's workers run (`Room.tick`)."""
-RESEND_GAP = 0.5
-"""Seconds between two full resends to one student (a rejoin in a loop gets one per gap, not one per hello)."""
 MAX_LOG = 200
-MAX_NOTE = 400
-"""The longest refusal a student is sent (characters)."""
-MAX_PANELS = 256
-"""Students' reviews of their finished games kept in memory (computed again after a restart, as needed)."""
-_NAME = re.compile(rf"[^\x00-\x1f\x7f]{{1,{MAX_STUDENT_LENGTH}}}")
-
-
-@dataclass
-class Member:
-    """An invited student: number, name, assigned seat, and what the room knows of them."""
-
-    index: int
-    name: str
-    seat: int
-    key: bytes
-    joined: bool = False
-    last_in: int = 0
-    sent: int = -1
-    shown: tuple[str, int] = ("", 0)
-    posted: collections.deque[int] = dataclasses.field(default_factory=lambda: collections.deque(maxlen=KEEP_IN_BOX))
-    resend: bool = False
-    """A full resend is queued (a hello came): what changes meanwhile goes out with it."""
-    note: str | None = None
-    resent: float = -math.inf
-    lines: dict[int, Any] = dataclasses.field(default_factory=dict)
-    """The variations a lesson sent them, by index (`Lesson.screens`): each as it was when its frames went out."""
-    catalogue: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    """The list of those variations they were sent last."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (no key: it is derived again from the room's secret)."""
-        return {"index": self.index, "name": self.name, "seat": self.seat, "joined": self.joined,
-                "last_in": self.last_in}
+"""Lines kept in `Room.log`."""
 
 
 class Room:
@@ -111,12 +71,8 @@ class Room:
             raise ClassError(f"The record's reviews use 2 to 4096 worlds a decision, not {quote(worlds)}")
         self.address, self.channel = address, channel
         self.name = address.room
-        self._secret = secret
-        self._key = derive(secret, "teacher", self.name)
-        self._clock = clock
         self._lock = threading.RLock()
-        self._members: dict[int, Member] = {}
-        self._seq = 0
+        self._roster = Roster(self.name, secret)
         self.activity: Activity | None = None
         """The activity on the students' screens, or None (they wait for the teacher)."""
         self._latest: dict[str, Activity] = {}
@@ -124,22 +80,17 @@ class Room:
         self._listeners = Listeners("a board")
         self.log: collections.deque[str] = collections.deque(maxlen=MAX_LOG)
         """The room's recent log lines (ignored messages, a channel down), newest last."""
-        self._jobs = Jobs(reviews, ended=self._notify)
-        """The reviews behind the record, on `reviews` (any Executor; by default a thread of this kernel)."""
-        self.record = Record() if worlds is None else Record(worlds=worlds)
-        """The class's record over the term (`classroom.record`): every finished game of a challenge or a match."""
-        self._panels: collections.OrderedDict[tuple[str, int], dict[str, Any]] = collections.OrderedDict()
-        self._asked: set[tuple[str, int]] = set()
-        self._dirty = False
-        self._discarding: set[tuple[str, int]] = set()
-        """Messages that did not open, their discarding queued: a read before it is done skips them."""
-        self.link = Link(channel, self._cursors, self._handle, self._status, f"room {self.name}")
-        self._ticking = threading.Event()
-        self._ticker: threading.Thread | None = None
+        self._keeper = Keeper(self, derive(secret, "teacher", self.name))
+        self._recorder = Recorder(self._lock, self._keeper, secret, lambda: self._latest.values(), reviews=reviews,
+                                  worlds=worlds, ended=self._notify, ready=lambda entry: self._outbox.reviewed(entry))
+        self._outbox = Outbox(self, self._roster, self._lock, self._recorder, clock)
+        self._inbox = Inbox(self, self._roster, self._lock, self._outbox)
+        self.link = Link(channel, self._inbox.cursors, self._handle, self._status, f"room {self.name}")
+        self._ticker: Ticker | None = None
 
     def __repr__(self) -> str:
-        joined = sum(m.joined for m in self._members.values())
-        return (f"Room({self.address.public!r}, students={len(self._members)}, joined={joined}, "
+        joined = sum(m.joined for m in self._roster)
+        return (f"Room({self.address.public!r}, students={len(self._roster)}, joined={joined}, "
                 f"showing={self.showing!r})")
 
     @property
@@ -172,6 +123,13 @@ class Room:
         """The address to give the students (no teacher's credentials in it)."""
         return self.address.public
 
+    @property
+    def record(self) -> Record:
+        """The class's record over the term (`classroom.record`): every finished game of a challenge or a match,
+        reviewed in the background (`recorder`).
+        """
+        return self._recorder.record
+
     # ---- roster -------------------------------------------------------------------------------
 
     def invite(self, name: str, seat: int | str | None = None, *, notebook: Any = None) -> Ticket:
@@ -181,58 +139,39 @@ class Room:
         the student's ready notebook there, their ticket filled in, readable by its owner only
         (`classroom.notebooks`): hand it to the student.
         """
-        given: object = name  # checked: a caller may pass anything
-        if not isinstance(given, str) or not _NAME.fullmatch(name) or name != name.strip():
-            raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
-                             f"or spaces around it, not {quote(name)}")
-        if seat is not None:
-            named = seat_named(seat)
-            if named is None:
-                raise ClassError(f"seat must be 0 or 'p1' (Player 1), 1 or 'p2' (Player 2), or None, not {quote(seat)}")
-            seat = named
+        assigned = checked_seat(name, seat)
         with self._lock:
-            for member in self._members.values():
-                if member.name == name:
-                    return self._ticket(member)
-            if len(self._members) >= MAX_STUDENTS:
-                raise ClassError(f"A room takes at most {MAX_STUDENTS} students")
-            index = len(self._members)
-            member = self._member(index, name, index % 2 if seat is None else seat)
-            user, password = redis_user(self.name, index, sign(self._secret, self.name, index))
-            self.channel.grant(index, user, password)
-            self._members[index] = member
-            self._dirty = True
+            member = self._roster.named(name)
+            if member is not None:
+                return self._roster.ticket(member)
+            member = self._roster.new(name, assigned)
+            self.channel.grant(member.index, *self._roster.user(member.index))
+            self._roster.add(member)
         self._save()
         self._notify()
-        ticket = self._ticket(member)
+        ticket = self._roster.ticket(member)
         if notebook is not None:
             write_student(notebook, self.url, ticket)
         return ticket
-
-    def _member(self, index: int, name: str, seat: int) -> Member:
-        return Member(index, name, seat, student_key(self.name, index, sign(self._secret, self.name, index)))
-
-    def _ticket(self, member: Member) -> Ticket:
-        return Ticket(self.name, member.index, member.name, sign(self._secret, self.name, member.index))
 
     @property
     def tickets(self) -> list[Ticket]:
         """Every student's ticket, in the order invited."""
         with self._lock:
-            return [self._ticket(m) for m in self._members.values()]
+            return [self._roster.ticket(m) for m in self._roster]
 
     def members(self) -> list[Member]:
         """The invited students (copies of the room's records)."""
         with self._lock:
-            return [Member(**{**m.__dict__}) for m in self._members.values()]
+            return [Member(**{**m.__dict__}) for m in self._roster]
 
     def assigned_seat(self, index: int) -> int:
         """The seat student `index` was given at `invite`."""
-        return self._members[index].seat
+        return self._roster[index].seat
 
     def student_name(self, index: int) -> str:
         """Student `index`'s name."""
-        return self._members[index].name
+        return self._roster[index].name
 
     # ---- what the class does ------------------------------------------------------------------
 
@@ -247,7 +186,7 @@ class Room:
             if self.lesson is not None:
                 self._earlier.extend(self.lesson.records())
             self._show(lesson)
-            self._send_all()
+            self._outbox.send_all()
         self._save()
         self._notify()
         return lesson
@@ -260,7 +199,7 @@ class Room:
             ident = (self.challenge_game.id + 1) if self.challenge_game else 1
             challenge = Challenge(seed, opponent, ident=ident)
             self._show(challenge)
-            self._send_all()
+            self._outbox.send_all()
         self._save()
         self._notify()
         return challenge
@@ -276,7 +215,7 @@ class Room:
             raise ClassError(f"A room shows an Activity with a kind, not {quote(activity)}")
         with self._lock:
             self._show(activity)
-            self._send_all()
+            self._outbox.send_all()
         self._save()
         self._notify()
         return activity
@@ -291,7 +230,7 @@ class Room:
         """
         with self._lock:
             latest = self._latest.get(Match.kind)
-            match = Match([m.index for m in self._members.values()], deals, seed, opponent,
+            match = Match([m.index for m in self._roster], deals, seed, opponent,
                           ident=latest.id + 1 if latest is not None else 1, replace_after=replace_after)
             if isinstance(latest, Match):
                 self._end(latest)
@@ -314,9 +253,9 @@ class Room:
         """`match.end()`, its students' screens sent if it is shown, its games recorded (the lock is held)."""
         changed = match.end()
         if self.activity is match:
-            self._send_to(changed)
+            self._outbox.send_to(changed)
         if changed:
-            self._collect()
+            self._recorder.collect()
 
     def change_lesson(self, lesson: Lesson, change: Callable[[], None]) -> None:
         """Make `change` to `lesson` (the room's current one) under the room's lock, then send every joined
@@ -327,7 +266,7 @@ class Room:
                 raise ClassError("This lesson is over: the room leads a newer one")
             change()
             self._show(lesson)
-            self._send_all()
+            self._outbox.send_all()
         self._save()
         self._notify()
 
@@ -340,7 +279,7 @@ class Room:
             if lesson is not self.lesson or self.activity is not lesson:
                 return
             lesson.follow_variations()
-            self._send_all()
+            self._outbox.send_all()
         self._save()
         self._notify()
 
@@ -357,7 +296,7 @@ class Room:
     def replay_of(self, name: str) -> Replay:
         """Student `name`'s challenge game so far, as a replay (the teacher's: it holds every card)."""
         with self._lock:
-            member = next((m for m in self._members.values() if m.name == name), None)
+            member = self._roster.named(name)
             game = self.challenge_game.games.get(member.index) if member and self.challenge_game else None
             if game is None:
                 raise ClassError(f"{quote(name)} has no challenge game in this room")
@@ -377,14 +316,18 @@ class Room:
         """A teacher's widget of table `table`'s game (every card shown): live (the round now, following each move
         and the table's next deals), or a finished `round`'s replay.
         """
+        from ..jupyter import classscreens  # the adapter, imported only when a widget is asked for
+
         if round is None:
             self.table_replay(table)  # a bad table number fails here
-            return hosts.make("class.table", self, table, **kwargs)
-        return hosts.make("class.replay", self.table_replay(table, round), **kwargs)
+            return classscreens.table(self, table, **kwargs)
+        return classscreens.replay(self.table_replay(table, round), **kwargs)
 
     def open_replay(self, name: str, **kwargs: Any) -> Any:
         """A teacher's widget of student `name`'s challenge game."""
-        return hosts.make("class.replay", self.replay_of(name), **kwargs)
+        from ..jupyter.classscreens import replay  # the adapter, imported only when a widget is asked for
+
+        return replay(self.replay_of(name), **kwargs)
 
     # ---- the board ----------------------------------------------------------------------------
 
@@ -392,7 +335,9 @@ class Room:
         """The teacher's live board (a widget): who joined and answered, the answers' distribution, the
         class's calibration, Reveal, the challenge's ranking. `view="projector"`: counts, no names.
         """
-        return hosts.make("class.board", self, view=view)
+        from ..jupyter.classscreens import board  # the adapter, imported only when a widget is asked for
+
+        return board(self, view=view)
 
     def board_state(self, view: str = "teacher") -> dict[str, Any]:
         """The board's state (`board.board_state`)."""
@@ -431,316 +376,55 @@ class Room:
     def _notify(self) -> None:
         self._listeners.notify()
 
-    # ---- sending ------------------------------------------------------------------------------
+    # ---- the record -------------------------------------------------------------------------------
 
-    def _queue(self, member: Member, messages: list[dict[str, Any]], at: float | None = None) -> None:
-        """Queue `messages` (their "frames" still a list of frames) for `member`'s in-box: numbered now,
-        packed and sealed by the sender outside the room's lock.
+    def record_replay(self, game: int) -> Replay:
+        """The replay of the record's game number `game` (from its activity, or as saved)."""
+        return self._recorder.replay(game)
+
+    def wait_for_reviews(self, timeout: float = 60.0) -> bool:
+        """Wait (at most `timeout` seconds) until the finished games' reviews queued so far are done; True if
+        they are.
         """
-        numbered = self._number(member, messages)
-        self.link.do(f"{len(numbered)} message(s) for in.{member.index}", _Outgoing(self, member, lambda: numbered),
-                     at=at)
+        return self._recorder.wait(timeout)
 
-    def _number(self, member: Member, messages: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
-        out = []
-        box = f"in.{member.index}"
-        for message in messages:
-            self._seq = next_seq(self._seq) if self._clock is None else max(self._seq + 1, self._clock())
-            out.append((self._seq, message))
-            if len(member.posted) == KEEP_IN_BOX:
-                self.link.drop(box, member.posted[0])
-            member.posted.append(self._seq)
-        return out
-
-    def _resend(self, member: Member, at: float | None = None) -> None:
-        """Queue one full resend of `member`'s screen (none more while one is queued). What the student
-        gets is taken when the sender reaches it (not sooner than `at`), with what changed meanwhile.
-        """
-        if member.resend:
-            return
-        member.resend = True
-
-        def take() -> list[tuple[int, dict[str, Any]]]:
-            with self._lock:
-                member.resend, note, member.note = False, member.note, None
-                member.resent = time.monotonic()
-                return self._number(member, self._screens(member, note, reset=True))
-
-        self.link.do(f"the whole screen for in.{member.index}", _Outgoing(self, member, take), at=at)
-
-    def _seal(self, member: Member, seq: int, message: dict[str, Any]) -> bytes:
-        if isinstance(message.get("frames"), list):
-            message = {**message, "frames": pack(message["frames"])}
-        return seal(member.key, self.name, f"in.{member.index}", seq, message)
-
-    def _send_all(self) -> None:
-        self._send_to(self._members)
-
-    def _send_to(self, indices: Iterable[int]) -> None:
-        """Send each joined student of `indices` their screen, once each (the lock is held)."""
-        for index in dict.fromkeys(indices):
-            member = self._members.get(index)
-            if member is not None and member.joined:
-                self._reply(member)
-
-    def _reply(self, member: Member, note: str | None = None) -> None:
-        """Send `member` their screen, with `note` for their follow bar; a failure to make it is one log line, never
-        raised: one student's screen failing must not keep it from the others.
-        """
-        try:
-            self._send(member, note=note)
-        except Exception as failure:
-            log.debug("the screen of %s", member.name, exc_info=True)
-            self._note(f"the screen of {member.name} could not be made: {type(failure).__name__}: "
-                       f"{quote(str(failure))}")
-
-    def _send(self, member: Member, note: str | None = None) -> None:
-        if member.resend:  # the queued full resend takes it
-            member.note = note or member.note
-            return
-        self._queue(member, self._screens(member, note))
-
-    def _screens(self, member: Member, note: str | None = None, reset: bool = False) -> list[dict[str, Any]]:
-        """What `member` is sent now (frames not yet packed), and the member's record of it updated."""
-        base = {"t": "screen", "room": self.name, "name": member.name, "note": note}
-        activity = self.activity
-        if activity is None:
-            member.shown = ("idle", 0)
-            return [{**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None, "frames": None,
-                     "quiz": None, "title": None}]
-        shown = (activity.kind, activity.id)
-        if reset or member.shown != shown:
-            member.sent, reset = -1, True
-        out = [{**base, "leads": activity.leads, **message} for message in activity.screens(member, reset)]
-        member.shown = shown
-        game = activity.shown_game(member.index)
-        if game is not None and out and out[-1].get("frames"):
-            out[-1]["frames"][-1] = self._with_review(out[-1]["frames"][-1], game)
-        return out
-
-    def _with_review(self, frame: dict[str, Any], game: tuple[str, int]) -> dict[str, Any]:
-        """A finished game's frame with its student's own review (once computed) and its offer."""
-        reviewed = self._panels.get(game)
-        seat = game[1]
-        entry = self.record.entry(*game)
-        if reviewed is None and entry is not None and entry.adjusted is not None and game not in self._asked:
-            self._asked.add(game)  # reviewed before a restart: the student's review is made again
-            self._jobs.submit(partial(seat_review, seed=self._review_seed(entry.source)),
-                              (self.record_replay(entry.game).to_dict(), seat, self.record.worlds),
-                              lambda result: self._reviewed(entry, result))
-        offer = {"seats": [seat] if reviewed is not None else [], "worlds": self.record.worlds,
-                 "reason": None if reviewed is not None else "Your review is being computed: it opens in a moment"}
-        return {**frame, "offers": {**frame.get("offers", {}), "review": offer},
-                "class_review": review_state(reviewed, self.record.worlds) if reviewed is not None else None}
-
-    # ---- receiving ----------------------------------------------------------------------------
-
-    def _cursors(self) -> dict[str, int]:
-        with self._lock:
-            return {f"out.{m.index}": m.last_in for m in self._members.values()}
+    # ---- what comes back, and the channel -------------------------------------------------------
 
     def warn(self, text: str) -> None:
         """A line in the room's log, and a warning in the "needle_widget.classroom" logger."""
-        self._note(text)
-
-    def _note(self, text: str) -> None:
         stamp = datetime.datetime.now().strftime("%H:%M:%S")
         self.log.append(f"{stamp} {text}")
         log.warning("class %s: %s", self.name, text)
 
     def _handle(self, messages: list[Message]) -> None:
-        """Take one read's messages: each opened, checked and answered in order, and each student answered
-        at most once for the whole read (their screen, with the last request's note), however many they sent.
-        A message that opens and does not read, or whose request fails, is consumed: the cursor moves past it.
-        """
-        done: dict[str, int] = {}
-        replies: dict[int, str | None] = {}
-        finished = False
+        """Take one read's messages (`Inbox.take`); the room is saved and the boards told if any was taken."""
         with self._lock:
-            for box, seq, data in sorted(messages, key=lambda m: m[1]):
-                side, index = box_parts(box)
-                member = self._members.get(index)
-                if side != "out" or member is None:
-                    continue
-                if (box, seq) in self._discarding:
-                    continue
-                if seq <= member.last_in:
-                    self._note(f"ignored message {seq} from {box}: an old number (sent again?)")
-                    continue
-                try:
-                    sealed, message = unseal(member.key, self.name, box, data, limit=MAX_REQUEST)
-                    if sealed != seq:  # an old message posted again under a new number
-                        raise ClassError(f"A message in {box} is numbered {seq} and sealed as {sealed}")
-                except UnreadableMessage as bad:  # sealed by the student: consumed, never read again
-                    message = None
-                    self._note(f"ignored a message in {box}: {bad}")
-                except ClassError as bad:  # the cursor stays: a file with a high number dropped in a
-                    self._note(f"ignored a message in {box}: {bad}")  # shared out-box must not hide
-                    self._discarding.add((box, seq))  # the student's next messages
-
-                    def discard(box: str = box, seq: int = seq) -> None:
-                        self._discard(box, seq)
-
-                    self.link.do(f"discarding message {seq} of {box}", discard)
-                    continue
-                done[box] = max(done.get(box, 0), seq)
-                member.last_in = seq
-                self._dirty = True
-                if message is None:
-                    continue
-                if not isinstance(message, dict) or not isinstance(message.get("t"), str):
-                    self._note(f"ignored a message in {box}: not a request")
-                    continue
-                finished = self._answer(member, message, replies) or finished
-            for index, note in replies.items():
-                self._reply(self._members[index], note)
+            done, finished = self._inbox.take(messages)
             if finished:
-                self._collect()
-            changed = self._dirty
-        if not changed:  # nothing taken (every message ignored): nothing to save or show
+                self._recorder.collect()
+        if not done:  # nothing taken (every message ignored): nothing to save or show
             return
         self._save()
         for box, upto in done.items():
             self.link.drop(box, upto)
         self._notify()
 
-    def _discard(self, box: str, seq: int) -> None:
-        self.channel.discard(box, seq)
-        self._discarding.discard((box, seq))
-
-    def _answer(self, member: Member, message: dict[str, Any], replies: dict[int, str | None]) -> bool:
-        """Answer one request of `member`'s: whose screens it changed go into `replies` (index: the note for
-        their follow bar), sent once the whole read is answered; True if it finished a game.
-        """
-        kind = message["t"]
-        if kind == "hello":
-            member.joined = True
-            self._resend(member, at=member.resent + RESEND_GAP)
-            return False
-        activity = self.activity
-        handler = activity.requests().get(kind) if activity is not None else None
-        if handler is None:
-            owner = owner_of(kind, message)
-            if owner is None:
-                self._note(f"ignored a message from {member.name}: unknown request {quote(kind)}")
-            else:
-                replies[member.index] = owner.absent
-            return False
-        try:
-            handled = handler.call(activity, message, member)
-        except NeedleError as refused:
-            replies[member.index] = _short(str(refused))
-            return False
-        except Exception as failure:  # a handler's bug must not stop the room: the request is refused, logged once
-            self._note(f"a request {quote(kind)} from {member.name} failed: {type(failure).__name__}: "
-                       f"{quote(str(failure))}")
-            replies[member.index] = f"The room could not take that request ({quote(kind)})"
-            return False
-        if not isinstance(handled, Handled):
-            raise TypeError(f"{type(activity).__name__}.{handler.method} returned {handled!r}, not Handled")
-        replies[member.index] = handled.note
-        for index in handled.also:
-            other = self._members.get(index)
-            if other is not None and other.joined:
-                replies.setdefault(index, None)
-        return handled.finished
-
-    # ---- the record ---------------------------------------------------------------------------
-
-    def _collect(self) -> None:
-        """Record the activities' finished games not yet recorded, and queue their reviews (the lock is held)."""
-        added: list[Entry] = []
-        for activity in self._latest.values():
-            for outcome in activity.outcomes(self.record.games):
-                added += self.record.add(outcome)
-                number = self.record.games[outcome.source]
-                data = seal(self._key, self.name, f"game-{number}", 1, outcome.replay.to_dict())
-
-                def save(n: int = number, d: bytes = data) -> None:
-                    self.channel.save(f"game-{n}", d)
-
-                self.link.do(f"saving game {number}", save, key=f"game-{number}")
-        if added:
-            self._save_record()
-        for entry in added:
-            self._review_entry(entry, self.record_replay(entry.game).to_dict())
-
-    def record_replay(self, game: int) -> Replay:
-        """The replay of the record's game number `game` (from its activity, or as saved)."""
-        source = next((s for s, n in self.record.games.items() if n == game), None)
-        if source is None:
-            raise ClassError(f"The record has no game {quote(game)}: it has games 1 to {len(self.record)}")
-        for activity in self._latest.values():
-            for outcome in activity.outcomes(set(self.record.games) - {source}):
-                if outcome.source == source:
-                    return outcome.replay
-        data = self.channel.load(f"game-{game}")
-        if data is None:
-            raise ClassError(f"Game {game} of the record is not in the channel")
-        return Replay.from_dict(unseal(self._key, self.name, f"game-{game}", data)[1])
-
-    def _save_record(self) -> None:
-        data = seal(self._key, self.name, "record", 1, self.record.to_dict())
-        self.link.do("saving the record", lambda: self.channel.save("record", data), key="record")
-
-    def _review_entry(self, entry: Entry, replay: dict[str, Any]) -> None:
-        """Queue the figures of `entry` and then its student's review of the game."""
-        worlds, seed = self.record.worlds, self._review_seed(entry.source)
-
-        def figured(result: tuple[tuple[float, float, float], dict[int, Valuation]] | None) -> None:
-            known = None
-            with self._lock:
-                if result is None:
-                    entry.failed = True
-                else:
-                    (entry.adjusted, entry.skill, entry.luck), known = result
-                self._save_record()
-            self._jobs.submit(partial(seat_review, known=known, seed=seed), (replay, entry.seat, worlds),
-                              lambda result: self._reviewed(entry, result))
-
-        self._jobs.submit(partial(seat_ledger, seed=seed), (replay, entry.seat, worlds), figured)
-
-    def _review_seed(self, source: str) -> int:
-        """The seed of the worlds that value game `source`'s decisions in the record: from the room's secret, so
-        no student's kernel can draw them and learn before moving which move the record will value highest.
-        """
-        return seed_of(self._secret, "review", source)
-
-    def _reviewed(self, entry: Entry, result: dict[str, Any] | None) -> None:
-        """A student's review of their game is ready: kept, and sent if their screen shows that game."""
-        if result is None:
-            return
-        with self._lock:
-            self._panels[(entry.source, entry.seat)] = result
-            while len(self._panels) > MAX_PANELS:
-                self._panels.popitem(last=False)
-            member = self._members.get(entry.student)
-            if member is not None and member.joined and self.activity is not None \
-                    and self.activity.shown_game(member.index) == (entry.source, entry.seat):
-                self._send(member)
-
-    def wait_for_reviews(self, timeout: float = 60.0) -> bool:
-        """Wait (at most `timeout` seconds) until the finished games' reviews queued so far are done; True if
-        they are.
-        """
-        return self._jobs.wait(timeout)
-
     def _status(self, connected: bool, why: str | None) -> None:
         if not connected:
-            self._note(why or "the channel does not answer")
+            self.warn(why or "the channel does not answer")
         else:
-            self._note("the channel answers again: the students' users and screens are sent again")
+            self.warn("the channel answers again: the students' users and screens are sent again")
             with self._lock:
-                for member in self._members.values():
-                    user, password = redis_user(self.name, member.index, sign(self._secret, self.name, member.index))
+                for member in self._roster:
+                    user, password = self._roster.user(member.index)
 
                     def grant(i: int = member.index, u: str = user, p: str = password) -> None:
                         self.channel.grant(i, u, p)
 
                     self.link.do(f"the user of student {member.index}", grant)
-                for member in self._members.values():
+                for member in self._roster:
                     if member.joined:
-                        self._resend(member)
+                        self._outbox.resend(member)
             self._save()
         self._notify()
 
@@ -749,8 +433,8 @@ class Room:
     def state(self) -> dict[str, Any]:
         """The room's record, as saved (JSON-ready; it holds the deal's seed: it is saved sealed)."""
         with self._lock:
-            state = {"format": "needle-room-1", "room": self.name, "seq": self._seq, "showing": self.showing,
-                     "members": [m.to_dict() for m in self._members.values()],
+            state = {"format": "needle-room-1", "room": self.name, "seq": self._outbox.seq, "showing": self.showing,
+                     "members": [m.to_dict() for m in self._roster],
                      "earlier": [a.to_dict() for a in self._earlier]}
             for cls in ACTIVITIES:
                 state[cls.kind] = None
@@ -760,37 +444,26 @@ class Room:
 
     def _save(self) -> None:
         with self._lock:
-            data = seal(self._key, self.name, "state", 1, self.state())
-            self._dirty = False
-        self.link.do("saving the room's state", lambda: self.channel.save("state", data), key="state")
+            self._keeper.save("state", self.state(), "saving the room's state")
 
     def restore(self, data: dict[str, Any]) -> None:
         """Take up a saved record (`state`): reopening a room after the teacher's kernel restarted."""
         with self._lock:
-            self._seq = data["seq"]
-            for m in data["members"]:
-                member = self._member(m["index"], m["name"], m["seat"])
-                member.joined, member.last_in = m["joined"], m["last_in"]
-                self._members[member.index] = member
+            self._outbox.seq = data["seq"]
+            for member in data["members"]:
+                self._roster.take_up(member)
             self._earlier = [Answer.from_dict(a) for a in data["earlier"]]
             for cls in ACTIVITIES:
                 if data.get(cls.kind):
                     self._latest[cls.kind] = cls.load(self, data[cls.kind])
             self.activity = self._latest.get(data["showing"])
-            record = self.channel.load("record")
-            if record is not None:
-                self.record = Record.from_dict(unseal(self._key, self.name, "record", record)[1])
-            for entry in self.record.pending():
-                self._review_entry(entry, self.record_replay(entry.game).to_dict())
-            self._collect()
-            self._send_all()
+            self._recorder.take_up()
+            self._recorder.collect()
+            self._outbox.send_all()
 
     def load_state(self) -> dict[str, Any] | None:
         """The saved record, or None for a new room."""
-        data = self.channel.load("state")
-        if data is None:
-            return None
-        _, state = unseal(self._key, self.name, "state", data)
+        state: dict[str, Any] | None = self._keeper.load("state")
         return state
 
     def pump(self, timeout: float = 0.0) -> None:
@@ -805,9 +478,9 @@ class Room:
             activity = self.activity
             now = time.monotonic() if now is None else now
             changed = activity.tick(now) if activity is not None else ()
-            self._send_to(changed)
+            self._outbox.send_to(changed)
             if changed:
-                self._collect()
+                self._recorder.collect()
         if changed:
             self._save()
             self._notify()
@@ -816,25 +489,17 @@ class Room:
         """Start the room's workers (post and read in the background, and the activity's clock)."""
         self.link.start()
         if self._ticker is None:
-            self._ticking.clear()
-            self._ticker = threading.Thread(target=self._ticks, name=f"needle-class-{self.name}-tick", daemon=True)
+            self._ticker = Ticker(lambda: self.tick(), TICK, f"needle-class-{self.name}-tick",
+                                  f"class {self.name}: the activity's clock")
             self._ticker.start()
-
-    def _ticks(self) -> None:
-        while not self._ticking.wait(TICK):
-            try:
-                self.tick()
-            except Exception:  # a bug in an activity's clock must not end the class: logged, the clock goes on
-                log.exception("class %s: the activity's clock failed", self.name)
 
     def close(self) -> None:
         """Stop the workers after posting what is queued; the room stays in the channel to reopen."""
-        self._ticking.set()
-        if self._ticker is not None and self._ticker is not threading.current_thread():
-            self._ticker.join(timeout=5)
+        if self._ticker is not None:
+            self._ticker.stop()
         self._ticker = None
         self.link.close()
-        self._jobs.close()
+        self._recorder.close()
 
     def __enter__(self) -> Room:
         return self
@@ -846,43 +511,3 @@ class Room:
 BOARD_REQUESTS = requests_of(Room)
 """The board's requests, by kind: the room's methods marked with `@request`."""
 
-
-class _Outgoing:
-    """Messages on their way to a student's in-box: sealed (frames packed) by the sender, outside the
-    room's lock; `take()` gives them numbered. Kept for a retry: a channel down resumes where it stopped.
-    """
-
-    def __init__(self, room: Room, member: Member, take: Callable[[], list[tuple[int, dict[str, Any]]]]) -> None:
-        self._room, self._member, self._take = room, member, take
-        self._sealed: list[tuple[int, bytes]] | None = None
-        self._done = 0
-
-    def __call__(self) -> None:
-        if self._sealed is None:
-            self._sealed = [(seq, self._room._seal(self._member, seq, m)) for seq, m in self._take()]
-        box = f"in.{self._member.index}"
-        while self._done < len(self._sealed):
-            seq, data = self._sealed[self._done]
-            self._room.channel.post(box, seq, data)
-            self._done += 1
-
-
-def _short(note: str) -> str:
-    """A refusal's words for the student's follow bar, at most MAX_NOTE characters (a refusal may quote the request)."""
-    return note if len(note) <= MAX_NOTE else note[:MAX_NOTE - 1] + "…"
-
-
-def new_secret() -> bytes:
-    """32 random bytes: a new room's secret."""
-    return secrets.token_bytes(32)
-
-
-def encode_secret(secret: bytes) -> bytes:
-    return json.dumps({"format": "needle-room-secret-1", "secret": secret.hex()}).encode()
-
-
-def decode_secret(data: bytes) -> bytes:
-    try:
-        return bytes.fromhex(json.loads(data)["secret"])
-    except (ValueError, KeyError, TypeError):
-        raise ClassError("The room's secret is damaged: make a new room (another folder or room name)") from None
