@@ -242,6 +242,17 @@ def test_bench_seconds_must_be_finite_and_sane(seconds: str, capsys: pytest.Capt
     assert "--seconds" in err and repr(seconds) in err
 
 
+@pytest.mark.parametrize("what", ["engine", "class", "match", "record"])
+def test_bench_without_its_modules_says_it_runs_from_a_clone(what: str, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """As from an installed wheel, which leaves the benchmarks out (tests/test_wheel.py runs the real one)."""
+    for name in cli.BENCH_MODULES:
+        monkeypatch.setitem(sys.modules, name, None)  # `import` of it now fails as a missing module
+    assert cli.main(["bench", what]) == 2
+    err = _one_error_line(capsys)
+    assert "bench runs from a clone of the project" in err
+
+
 def test_show_refuses_a_huge_file_before_reading_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "huge.json"
@@ -251,7 +262,7 @@ def test_show_refuses_a_huge_file_before_reading_it(tmp_path: Path, monkeypatch:
     def no_reading(*args, **kwargs):
         raise AssertionError("the replay was read")
 
-    monkeypatch.setattr("needle_widget.records.replay.open", no_reading, raising=False)  # Replay.load's open
+    monkeypatch.setattr("needle_widget.records.replayfile.open", no_reading, raising=False)  # Replay.load's open
     assert cli.main(["show", str(path)]) == 2
     err = _one_error_line(capsys)
     assert "huge.json" in err and f"{cli.MAX_REPLAY_BYTES + 1:,} bytes" in err and "32 MB" in err

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+
+from js_fixtures import FIXTURES, example_states
 
 from needle_widget import Game, actions, bots, play_game
-from needle_widget.screen.display import events, example_states, info, table
-
-FIXTURES = Path(__file__).resolve().parents[1] / "js" / "test" / "fixtures.json"
+from needle_widget.screen.display import events, info, table
 
 
 def test_the_front_end_fixtures_are_what_python_sends_today() -> None:
     """js/test/fixtures.json feeds the JS tests; regenerate it with
-    `python -m needle_widget.screen.display js/test/fixtures.json` when this fails.
+    `python tests/js_fixtures.py` when this fails.
     """
     assert json.loads(FIXTURES.read_text(encoding="utf-8")) == json.loads(json.dumps(example_states()))
 

@@ -14,18 +14,19 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from js_fixtures import practice_example
 from test_secrecy import play_twins
 from test_secrecy_reshuffle import twins as reshuffle_twins
 from test_whatif_widget import send, synced
 
-from needle_widget import NeedleWidget, display
+from needle_widget import NeedleWidget
 from needle_widget.engine import actions as A
 from needle_widget.engine.errors import ArgumentError, NeedleError
 from needle_widget.players.bots import GreedyBot, RandomBot
 from needle_widget.players.sim import play_game
 from needle_widget.records.replay import Replay
 from needle_widget.review.exercises import Exercise, Outcome, exercise_at
-from needle_widget.screen.synced import practice_example
+from needle_widget.screen import display
 from needle_widget.teaching.practice import Deck
 
 WORLDS = 8

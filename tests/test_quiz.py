@@ -7,10 +7,11 @@ import math
 
 import pytest
 
-from needle_widget import Game, actions, answers, bots
+from needle_widget import Game, actions, bots
 from needle_widget.engine.errors import NeedleError
 from needle_widget.inference.worlds import sample
 from needle_widget.players.sim import play_game
+from needle_widget.teaching import answers
 from needle_widget.teaching.answers import (
     Answer,
     QuizRun,

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from needle_widget import Game, Rules, actions, bots, play_game, search
+from needle_widget import Game, Rules, actions, bots, play_game
 from needle_widget.engine.errors import ArgumentError, NeedleError
+from needle_widget.players import search
 from needle_widget.players.search import SearchBot
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")

@@ -22,12 +22,13 @@ from typing import Any
 
 import pytest
 
-from needle_widget import Game, Rules, actions, bots, display, knowledge
+from needle_widget import Game, Rules, actions, bots, knowledge
 from needle_widget.apps.terminal import describe_table
 from needle_widget.engine.cards import Card
 from needle_widget.engine.errors import IllegalAction
 from needle_widget.engine.game import Event
 from needle_widget.engine.narration import narrate
+from needle_widget.screen import display
 
 pytestmark = pytest.mark.untraced  # long loops of pure Python: see tests/conftest.py
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from wheel_env import STATIC, WheelEnv, sha256, wheel_env
+from wheel_env import ROOT, STATIC, WheelEnv, sha256, wheel_env
 
 from needle_widget.jupyter import widget
 
 pytestmark = pytest.mark.slow  # builds a wheel and a venv
 
+BENCHMARKS = ("apps/bench.py", "apps/classbench.py", "apps/matchbench.py", "apps/recordbench.py",
+              "apps/classbrowsers.py")
+"""The benchmarks and their browser harness: in the clone (`needle-widget bench`), not in the wheel."""
 MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root", "standalone.js": "needle-data",
            "standalone.css": ".nw-root"}
 
@@ -52,7 +55,8 @@ def test_a_widget_in_the_venv_uses_the_real_bundle(wheel: WheelEnv) -> None:
     script = """if True:
         import json, pathlib
         import needle_widget
-        from needle_widget import NeedleWidget, examples, widget
+        from needle_widget import NeedleWidget, examples
+        from needle_widget.jupyter import widget
         w = NeedleWidget.from_replay(examples.load("found_early"))
         static = pathlib.Path(needle_widget.__file__).parent / "static"
         print(json.dumps({
@@ -71,3 +75,34 @@ def test_a_widget_in_the_venv_uses_the_real_bundle(wheel: WheelEnv) -> None:
 def test_the_command_line_works_in_the_venv(wheel: WheelEnv) -> None:
     done = wheel.run([str(wheel.bin / "needle-widget"), "--help"])
     assert "Needle in a Card Stack" in done.stdout
+
+
+def test_the_wheel_holds_the_product_not_the_benchmarks(wheel: WheelEnv) -> None:
+    names = wheel.names()
+    package = [name.removeprefix("needle_widget/") for name in names if name.startswith("needle_widget/")]
+    assert [name for name in package if name in BENCHMARKS] == []
+    assert all(name.startswith(("needle_widget/", "needle_widget-")) for name in names), names
+    assert {"apps/cli.py", "apps/export.py", "examples.py", "teaching/examples.py"} <= set(package)
+    assert (ROOT / "needle_widget" / "apps" / "classbench.py").is_file()  # the clone keeps them
+
+
+def test_every_module_in_the_wheel_imports(wheel: WheelEnv) -> None:
+    """Nothing in the wheel imports a module the wheel leaves out; the notebooks' names import from the root."""
+    script = """if True:
+        import importlib, pkgutil, sys
+        import needle_widget
+        from needle_widget import NeedleWidget, classroom, examples, knowledge, whatif, worlds
+        names = [m.name for m in pkgutil.walk_packages(needle_widget.__path__, "needle_widget.")]
+        for name in names:
+            importlib.import_module(name)
+        print(len(names), sorted(m for m in sys.modules if "bench" in m or "classbrowsers" in m))
+    """
+    count, left_out = wheel.run([str(wheel.python), "-c", script]).stdout.split(" ", 1)
+    assert int(count) > 50 and left_out.strip() == "[]"
+
+
+def test_bench_says_it_runs_from_a_clone(wheel: WheelEnv) -> None:
+    done = wheel.run([str(wheel.bin / "needle-widget"), "bench", "--seconds", "0.05"], check=False)
+    assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
+    assert done.stderr.strip() == ("needle-widget: error: bench runs from a clone of the project (pip install -e .): "
+                                   "the wheel holds the game, not its benchmarks")

@@ -25,9 +25,10 @@ from test_secrecy import play_twins
 from test_secrecy_reshuffle import careful_game, redo
 from test_secrecy_reshuffle import twins as reshuffle_twins
 
-from needle_widget import Card, Game, Replay, Rules, actions, knowledge, slots, worlds
+from needle_widget import Card, Game, Replay, Rules, actions, knowledge, worlds
 from needle_widget.engine.errors import ArgumentError, NeedleError, PerspectiveError, ReplayError
 from needle_widget.engine.result import Reason
+from needle_widget.inference import slots
 
 C = Card.parse
 LEVEL = 0.001

@@ -49,12 +49,19 @@ class WheelEnv:
         return Path(self.run([str(self.python), "-c", "import needle_widget, pathlib; "
                               "print(pathlib.Path(needle_widget.__file__).parent / 'static')"]).stdout.strip())
 
-    def run(self, args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        """`args` in the venv's environment (no Node), outside the project folder; fails the test on error."""
+    def run(self, args: list[str], timeout: float = 120, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """`args` in the venv's environment (no Node), outside the project folder; fails the test on error, unless
+        `check` is false.
+        """
         done = subprocess.run(args, env=self.env, cwd=self.venv, capture_output=True, text=True, timeout=timeout)
-        if done.returncode:
+        if check and done.returncode:
             pytest.fail(f"{args} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
         return done
+
+    def names(self) -> list[str]:
+        """Every file in the wheel, by its path in the archive."""
+        with zipfile.ZipFile(self.wheel) as whl:
+            return whl.namelist()
 
     def members(self) -> dict[str, bytes]:
         """The wheel's needle_widget/static files, by name."""

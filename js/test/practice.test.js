@@ -1,5 +1,5 @@
 // The practice panel (practice.js) from Python's own states: whatif_states.json holds a practice on the
-// bundled found_early replay (needle_widget.screen.synced `_example_practice`): the first exercise asked,
+// bundled found_early replay (tests/js_fixtures.py `_practice`): the first exercise asked,
 // judging, after a wrong attempt, solved; the second with the better move shown; the summary.
 
 import { describe, expect, it } from "vitest";

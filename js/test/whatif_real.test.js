@@ -1,5 +1,5 @@
 // The "what if" parts rendered from real synced states: whatif_states.json is written by Python
-// (`python -m needle_widget.synced js/test/whatif_states.json`; tests/test_js.py checks it is current).
+// (`python tests/js_fixtures.py`; tests/test_js.py checks it is current).
 
 import { describe, expect, it } from "vitest";
 import states from "./whatif_states.json";

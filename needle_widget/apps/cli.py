@@ -24,6 +24,9 @@ MAX_CLASS_STUDENTS = 100
 """The most student processes `bench class` starts."""
 MAX_CLASS_BROWSERS = 8
 """The most browser pages `bench class --browsers` opens."""
+BENCH_MODULES = tuple(f"{__package__}.{name}" for name in ("bench", "classbench", "matchbench", "recordbench",
+                                                          "classbrowsers"))
+"""The benchmarks' modules: the wheel leaves them out (pyproject.toml), so `needle-widget bench` runs from a clone."""
 MAX_REPLAY_BYTES = MAX_FILE_BYTES
 """The largest replay file `show` reads (32 MB)."""
 
@@ -285,6 +288,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 0
     except (NeedleError, OSError) as error:
         print(f"needle-widget: error: {error}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as missing:
+        if missing.name not in BENCH_MODULES:
+            raise
+        print("needle-widget: error: bench runs from a clone of the project (pip install -e .): the wheel holds "
+              "the game, not its benchmarks", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("needle-widget: interrupted", file=sys.stderr)

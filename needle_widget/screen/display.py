@@ -3,12 +3,11 @@
 Everything here is built from `views.view()` and `knowledge` (which read only what
 the perspective may know), plus public metadata. Nothing else reaches the browser.
 The front end (js/) renders exactly these dicts; `tests/test_display.py` and the JS
-tests share fixtures made by `example_states()`.
+tests share fixtures made from them (tests/js_fixtures.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from ..engine import actions as A
@@ -103,87 +102,3 @@ def _waiting(game: Game, player: int, figures: dict[str, Any]) -> dict[str, Any]
         figures["opponent_needle"] = {"waiting": f"{player_name(opponent)} has not picked a needle yet: "
                                                  "the odds of where it is appear once it has."}
     return figures
-
-
-def example_states() -> dict[str, dict[str, Any]]:
-    """Named example states (table, events, info) for front-end tests: every phase and perspective."""
-    out: dict[str, dict[str, Any]] = {}
-
-    def add(name: str, game: Game, perspective: Perspective) -> None:
-        out[name] = {
-            "perspective": perspective,
-            "table": table(game, perspective),
-            "events": events(game, perspective),
-            "info": info(game, perspective),
-        }
-
-    game = Game(seed=7)
-    add("needle_p1", game, 0)
-    add("needle_spectator", game, "spectator")
-    add("needle_teacher", game, "teacher")
-    game.apply(A.ChooseNeedle("7h"))
-    add("needle_teacher_one_picked", game, "teacher")
-    game.apply(A.ChooseNeedle("QS"))
-    add("draw_p1", game, 0)
-    add("draw_p2_waiting", game, 1)
-    add("draw_teacher", game, "teacher")
-    stolen = game.copy()
-    game.apply(A.DrawPile())
-    add("sets_p1", game, 0)
-    for action in (A.Steal(), A.EndSets(), None, A.DrawPile(), A.EndSets(), None):
-        stolen.apply(action or stolen.legal_actions()[0])
-    add("draw_p1_no_steal", stolen, 0)
-    sets_game = next(
-        g for g in (Game(seed=s) for s in range(200))
-        if _to_sets_with_a_set(g)
-    )
-    add("sets_with_set_p1", sets_game, sets_game.to_move)
-    game.apply(A.EndSets())
-    add("discard_p1", game, 0)
-    add("discard_spectator", game, "spectator")
-    finished = _example_finished_game()
-    for p in (0, 1, "spectator", "teacher"):
-        add(f"over_{p}", finished, p)
-    return out
-
-
-def _example_finished_game() -> Game:
-    """A finished game that depends on the engine alone (seeded uniform choices, no bots):
-    Player 1 wins, with sets on the table and a steal, over at least 20 actions.
-    """
-    import random
-
-    for seed in range(1000):
-        rng = random.Random(seed)
-        game = Game(seed=seed)
-        while game.phase != "over":
-            legal = game.legal_actions()
-            sets = [a for a in legal if type(a) is A.LaySet]
-            game.apply(sets[0] if sets else rng.choice(legal))
-        steals = sum(type(e.action) is A.Steal for e in game.history)
-        result = game.result
-        if result is not None and result.winner == 0 and len(game.sets(0)) >= 2 and steals and len(game) >= 20:
-            return game
-    raise AssertionError("no example game found")  # pragma: no cover
-
-
-def _to_sets_with_a_set(game: Game) -> bool:
-    game.apply(game.legal_actions()[-1])  # the needle phase: the last card's ChooseNeedle
-    game.apply(game.legal_actions()[-1])
-    game.apply(A.DrawPile())
-    return game.phase == "sets" and len(game.legal_actions()) > 1
-
-
-def main(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a fixture writer for js tests
-    """Write `example_states()` as JSON to the path given (default js/test/fixtures.json)."""
-    import json
-    import sys
-
-    path = (argv or sys.argv[1:] or ["js/test/fixtures.json"])[0]
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(example_states(), f, indent=1, ensure_ascii=False)
-        f.write("\n")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -1,6 +1,6 @@
 """Practice mode in a real JupyterLab, driven by headless Chromium (issue 31).
 
-Two exercises on the bundled found_early replay (`screen.synced.practice_example`, 8 worlds a decision; both
+Two exercises on the bundled found_early replay (tests/js_fixtures.py's `practice_example`, 8 worlds a decision; both
 planted moves were in doubt, so their values are over 32 worlds): Player 2's
 discard of 2♠ at step 10, planted as a mistake, and Player 1's "Done laying sets" at step 3. The student
 plays a wrong move by clicking (3♦: "Try again"), presses Try again with the keyboard, plays the better one
@@ -19,10 +19,13 @@ from playwright.sync_api import Locator, Page, expect
 from .test_whatif_in_jupyterlab import shoot_both
 from .test_widget_in_jupyterlab import kernel_eval, open_notebook, widget_root
 
-CELLS = [
-    "from needle_widget import NeedleWidget\n"
-    "from needle_widget.screen.synced import practice_example\n"
-    "w = NeedleWidget.practice(practice_example(), student='ann')\n"
+CELLS = [  # tests/js_fixtures.py's practice_example, which the kernel cannot import
+    "from needle_widget import NeedleWidget, actions, examples\n"
+    "from needle_widget.review.exercises import exercise_at\n"
+    "replay = examples.load('found_early')\n"
+    "exercises = [exercise_at(replay, 10, actions.parse('discard 2S'), worlds=8),\n"
+    "             exercise_at(replay, 3, actions.EndSets(), worlds=8)]\n"
+    "w = NeedleWidget.practice(exercises, student='ann')\n"
     "w",
 ]
 RECORDS = ("print(repr(([[(str(a.action), a.outcome.name) for a in r.attempts] for r in w.practice_results], "
