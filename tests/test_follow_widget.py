@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from test_widget import screen_traits_of
 
 from needle_widget import NeedleWidget, examples
 from needle_widget.engine.errors import ArgumentError, NeedleError
@@ -96,8 +97,8 @@ def test_the_traits_are_the_client_s_state_and_follow_it() -> None:
 
 
 def test_it_has_the_screen_s_traits_and_follow() -> None:
-    names = set(FollowWidget.class_own_traits(sync=True))
-    assert names == set(NeedleWidget.class_own_traits(sync=True)) | {"follow"}
+    names = set(screen_traits_of(FollowWidget))
+    assert names == set(screen_traits_of(NeedleWidget)) | {"follow"}
     assert FollowWidget._esm == NeedleWidget._esm and FollowWidget._css == NeedleWidget._css
     assert not hasattr(NeedleWidget, "follow")
 

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_widget import screen_traits_of
 
 from needle_widget import Game, NeedleWidget, examples
 from needle_widget.classroom.student import IDLE
@@ -25,9 +26,9 @@ JS = Path(__file__).resolve().parents[1] / "js" / "src"
 
 
 def test_every_widget_declares_exactly_the_contract_s_traits() -> None:
-    assert set(NeedleWidget.class_own_traits(sync=True)) == set(SCREEN)
-    assert set(FollowWidget.class_own_traits(sync=True)) == set(SCREEN) | set(FOLLOW)
-    assert set(BoardWidget.class_own_traits(sync=True)) == set(BOARD)
+    assert set(screen_traits_of(NeedleWidget)) == set(SCREEN)
+    assert set(screen_traits_of(FollowWidget)) == set(SCREEN) | set(FOLLOW)
+    assert set(screen_traits_of(BoardWidget)) == set(BOARD)
 
 
 def test_a_widget_s_traits_start_at_the_contract_s_empty_values() -> None:
@@ -105,3 +106,24 @@ def test_a_replay_step_s_state_makes_the_shown_game_once(monkeypatch) -> None:
     made.clear()
     synced.state()
     assert sorted(made) == [4, 5, 6]  # the step shown, and its neighbours for the keys
+
+
+def test_the_declared_traits_are_the_contract_s_as_generated() -> None:
+    """The widgets' traits are class attributes an IDE and mypy see (jupyter/screentraits.py), generated from the
+    contract: the committed file is what the generator writes now, and each trait is the contract's slot's.
+    """
+    from pathlib import Path
+
+    from needle_widget.jupyter import screentraits
+    from needle_widget.jupyter.traits import declared_module, slot_trait
+
+    assert Path(screentraits.__file__).read_text(encoding="utf-8") == declared_module(), \
+        "run `python -m needle_widget.jupyter.traits`"
+    for cls, slots in ((screentraits.ScreenTraits, SCREEN), (screentraits.FollowTraits, {**SCREEN, **FOLLOW}),
+                       (screentraits.BoardTraits, BOARD)):
+        declared = cls.class_traits()
+        assert set(declared) == set(slots)
+        for name, slot in slots.items():
+            got, made = declared[name], slot_trait(slot)
+            assert type(got) is type(made) and got.default_value == made.default_value, name
+            assert (got.allow_none, got.help, got.metadata["sync"]) == (made.allow_none, made.help, True), name

@@ -543,12 +543,19 @@ def test_act_reason_is_synced_with_can_act_and_quoted_by_a_refused_act() -> None
     assert replay.act_reason == "Nobody plays from the browser in replay mode" and replay.hidden_reason is None
 
 
+def screen_traits_of(cls: type) -> set[str]:
+    """The synced traits a widget class declares beyond anywidget's own (its screen's)."""
+    import anywidget
+
+    return set(cls.class_traits(sync=True)) - set(anywidget.AnyWidget.class_traits(sync=True))
+
+
 def test_the_widget_s_traits_are_the_shared_list() -> None:
     from needle_widget.jupyter.shared import shared_constants
     from needle_widget.screen.synced import Synced
 
     widget = NeedleWidget(game=Game(seed=1), perspective=0)
     traits = shared_constants()["TRAITS"]
-    assert set(traits) == set(NeedleWidget.class_own_traits(sync=True))
+    assert set(traits) == set(screen_traits_of(NeedleWidget))
     assert set(Synced(widget._session).state()) | {"error", "answer", "scale"} == set(traits)
     assert set(traits) <= set(state(widget))

@@ -43,10 +43,10 @@ class Answering:
     """
 
     _error_id = 0
-    error: dict[str, Any] | None
-    """The error line (the widget's synced trait, `error_trait`)."""
-    answer: dict[str, Any] | None
-    """The answer to the last request with an id (the widget's synced trait, `answer_trait`)."""
+    error: Any
+    """The error line, {id, text} | None (the widget's synced trait, `error_trait`)."""
+    answer: Any
+    """The answer to the last request with an id, {id, ok, error} | None (the widget's synced trait, `answer_trait`)."""
 
     def set_state(self, sync_data: object) -> None:
         """The browser may not write state; it sends requests."""

@@ -1,9 +1,9 @@
 """BoardWidget: the teacher's board of a class (`room.board()`): who joined and answered, the
 answers' distribution, the class's calibration, Reveal, and the challenge's ranking.
 
-The room computes the board (`room.board_state(view)`) and says when it changed (`room.subscribe`);
-this widget copies it into `board` and passes the browser's requests to `room.board_request`,
-except the switch between the teacher's view and the projector's, which is its own.
+The room computes the board (`room.board_state(view)`) and says when it changed (`room.subscribe`); the
+board's source (`classroom.boardsource.BoardSource`) holds the view shown and passes the other requests to
+`room.board_request`; this widget binds it (`SourceWidget`) and shows the replays it opens.
 """
 
 from __future__ import annotations
@@ -11,61 +11,40 @@ from __future__ import annotations
 import html
 from typing import Any, Protocol
 
-import anywidget
 import traitlets
 
+from ..classroom.boardsource import VIEWS, BoardRoom, BoardSource, check_view
 from ..engine.errors import ArgumentError
-from ..screen.contract import BOARD
 from ..screen.session import quote
-from .answering import Answering, no_jsnull
 from .bundles import bundle
-from .onloop import OnLoop, stop_following
-from .traits import traits_of
+from .screentraits import BoardTraits
+from .sourcewidget import SourceWidget
 
-__all__ = ["BoardWidget", "Room", "VIEWS"]
+__all__ = ["BoardWidget", "Room", "VIEWS", "check_view"]
 
-VIEWS = ("teacher", "projector")
-"""The board's views: the teacher's (names) and the projector's (counts and distributions, no names)."""
 _MISSING = """export default { render({ el }) {
   el.textContent = "needle_widget's board is not built: run `pip install -e .` in the project folder."; } };"""
 
 
-class Room(Protocol):
-    """What `BoardWidget` needs of a classroom room."""
-
-    def board_state(self, view: str) -> dict[str, Any]:
-        """The board, as the schema of the contract, for `view`."""
-
-    def subscribe(self, callback: Any) -> Any:
-        """Call `callback()` (from any thread) after each change; returns the unsubscribe."""
-
-    def board_request(self, message: dict[str, Any]) -> None:
-        """{"kind": "reveal"} or {"kind": "open", "name": ...}; a refusal raises a NeedleError."""
+class Room(BoardRoom, Protocol):
+    """What `BoardWidget` needs of a classroom room: a board's (`BoardRoom`), and the replays it opens."""
 
     def open_replay(self, name: str) -> Any:
         """The widget of `name`'s challenge replay (teacher's perspective)."""
 
 
-def check_view(view: Any) -> str:
-    """`view` checked: "teacher" or "projector"."""
-    if view not in VIEWS:
-        raise ArgumentError(f"view must be 'teacher' or 'projector', not {quote(view)}")
-    return view
-
-
-class BoardWidget(Answering, anywidget.AnyWidget):
+class BoardWidget(BoardTraits, SourceWidget):
     """The board of a class room: `BoardWidget(room, view="teacher")` (what `room.board()` returns).
 
-    `board` follows the room (on the kernel's event loop when one runs). The browser's "Reveal" and
-    "Open replay" go to the room (a refusal to `error` and `answer`); an opened replay is shown under
-    the board (`replays`, an Output widget) and kept in `opened`. `view` ("teacher" | "projector")
-    switches what is shown: the projector's view has no names.
+    It binds the room's board as its source (`classroom.boardsource.BoardSource`): `board` follows the room (on
+    the kernel's event loop when one runs). The browser's "Reveal" and "Open replay" go to the room (a refusal
+    to `error` and `answer`); an opened replay is shown under the board (`replays`, an Output widget) and kept
+    in `opened`. `view` ("teacher" | "projector") switches what is shown: the projector's view has no names.
     """
 
     _esm = bundle("board.js", _MISSING)
     _css = bundle("board.css", "")
-
-    locals().update(traits_of(BOARD))  # board, view, error, answer: the screen contract's BOARD
+    closes_source = False
 
     def __init__(self, room: Room, view: str = "teacher", **kwargs: Any) -> None:
         needs = ("board_state", "subscribe", "board_request", "open_replay")
@@ -73,17 +52,14 @@ class BoardWidget(Answering, anywidget.AnyWidget):
         if missing:
             raise ArgumentError(f"BoardWidget needs a classroom Room, not {quote(room)}: "
                                 f"it has no {', '.join(missing)}")
-        self._room, self._closed = room, False
+        source = BoardSource(room, view)
+        self._room = room
         self.opened: Any = None
         """The replay widget opened last ("Open replay"), or None."""
-        view = check_view(view)
-        super().__init__(view=view, board=room.board_state(view), **kwargs)
         self._replays: Any = None
-        self._hop = OnLoop(self._pull)
-        self._unsubscribe = room.subscribe(self._hop)
-        self._pull()
-        self.observe(lambda _change: self._pull(), names=["view"])
-        self.on_msg(self._on_message)
+        super().__init__(**source.state(), **kwargs)
+        self._bind(source)
+        self.observe(self._view_set, names=["view"])
 
     @property
     def room(self) -> Room:
@@ -101,42 +77,34 @@ class BoardWidget(Answering, anywidget.AnyWidget):
 
     def reveal(self) -> None:
         """Reveal the question asked, to every screen at once (as the board's Reveal button)."""
-        self._python({"kind": "reveal"})
+        self._ask({"kind": "reveal"})
 
     def open_replay(self, name: str) -> Any:
         """Open `name`'s challenge replay in the teacher's view, under the board; returns its widget."""
-        self._python({"kind": "open", "name": name})
+        self._ask({"kind": "open", "name": name})
         return self.opened
 
     @traitlets.validate("view")
     def _valid_view(self, proposal: dict) -> str:
         return check_view(proposal["value"])
 
-    def _python(self, message: dict[str, Any]) -> None:
+    def _ask(self, message: dict[str, Any]) -> None:
         try:
             self._handle(message["kind"], message)
         finally:
             self._pull()
 
-    def _pull(self) -> None:
-        """Copy the room's board for the view shown into `board`."""
-        if self._closed:
-            return
-        with self.hold_sync(), self._errors_shown("the board"):
-            self.board = self._room.board_state(self.view)
-
-    def _on_message(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
-        with self.hold_sync():
-            self._answer(no_jsnull(content), self._handle, after=lambda _kind: self._pull())
+    def _view_set(self, change: dict[str, Any]) -> None:
+        """`view` set from Python: the source shows it too."""
+        source = self._source
+        if isinstance(source, BoardSource) and source.view != change["new"]:
+            source.request({"kind": "view", "view": change["new"]})
+            self._pull()
 
     def _handle(self, kind: str, content: dict[str, Any]) -> None:
-        if kind == "view":
-            self.view = check_view(content.get("view"))
-            return
-        message = {key: value for key, value in content.items() if key != "id"}
-        self._room.board_request(message)
+        super()._handle(kind, content)
         if kind == "open":
-            name = message["name"]  # there: board_request checked that it names a challenge game
+            name = content["name"]  # there: board_request checked that it names a challenge game
             self._show(self._room.open_replay(name), str(name))
 
     def _show(self, widget: Any, name: str) -> None:
@@ -166,15 +134,11 @@ class BoardWidget(Answering, anywidget.AnyWidget):
     def close(self) -> None:
         """Stop following the room, close an opened replay and the widget (the room stays open)."""
         try:
-            stop_following(self)
             for widget in (self.__dict__.get("opened"), self.__dict__.get("_replays")):
                 if widget is not None and hasattr(widget, "close"):
                     widget.close()
         finally:
-            layout = self.__dict__.get("_trait_values", {}).get("layout")
             super().close()
-            if layout is not None:
-                layout.close()
 
     def __repr__(self) -> str:
         board = self.board or {}

@@ -14,7 +14,6 @@ from ..engine.actions import Steal
 from ..engine.errors import NeedleError
 from ..records.replay import Replay
 from .board import BoardWidget
-from .onloop import OnLoop, stop_following
 from .widget import NeedleWidget
 
 __all__ = ["SCREENS", "TableWidget", "board", "lead", "position", "replay", "table"]
@@ -48,19 +47,16 @@ def replay(record: Replay, **kwargs: Any) -> NeedleWidget:
 
 
 def lead(lesson: Lesson, **kwargs: Any) -> NeedleWidget:
-    """The teacher's widget of `lesson`: its replay from the teacher's perspective where the lesson is; each
-    step it shows (from its browser or from Python) moves the class with `lesson.go(step)`. A variation it
-    shows (opened from the move list, or played by "Play from here", which adds one) takes the class into it:
-    `lesson.go(step, line=index)`; back to the game, the class follows back.
+    """The teacher's widget of `lesson`: its replay from the teacher's perspective where the lesson is. It is a
+    screen of the lesson both ways: each step it shows (from its browser or from Python) moves the class with
+    `lesson.go(step)`, and the lesson moved from elsewhere (`lesson.go`, `next`, `ask`, a restart's reopening)
+    moves it, so that its next step goes on from where the class is. A variation it shows (opened from the move
+    list, or played by "Play from here", which adds one) takes the class into it: `lesson.go(step, line=index)`;
+    back to the game, the class follows back. While the teacher plays a branch, the widget stays on it.
     """
     kwargs.setdefault("perspective", "teacher")
     widget = NeedleWidget.from_replay(lesson.replay, step=lesson.step, **kwargs)
-    line, step = _at(lesson)
-    if line is not None:
-        try:
-            widget.open_line(line, step)
-        except NeedleError:
-            pass  # the widget shows the game at the step the variation starts from
+    _show(widget, lesson)
 
     def moved(_change: dict[str, Any]) -> None:
         shown = position(widget, lesson.replay)
@@ -72,7 +68,29 @@ def lead(lesson: Lesson, **kwargs: Any) -> NeedleWidget:
             lesson.go(shown[1], line=shown[0])
 
     widget.observe(moved, names=["step", "variations"])
+    subscribe = getattr(getattr(lesson, "room", None), "subscribe", None)
+    if callable(subscribe):
+        widget.on_changes(subscribe, lambda: _show(widget, lesson))
     return widget
+
+
+def _show(widget: NeedleWidget, lesson: Lesson) -> None:
+    """Move `widget` to where `lesson` is, unless it is there already or the teacher plays a branch in it."""
+    at = _at(lesson)
+    if widget.branch_info is not None:
+        return
+    if position(widget, lesson.replay) == at:
+        return
+    line, step = at
+    try:
+        if line is not None:
+            widget.open_line(line, step)
+            return
+        if (widget.variations or {}).get("current") is not None:
+            widget.back()
+        widget.go(step)
+    except NeedleError:
+        pass  # the widget shows the game at the step the variation starts from (its variation gone meanwhile)
 
 
 def _at(lesson: Lesson) -> tuple[int | None, int]:
@@ -105,11 +123,12 @@ class TableWidget(NeedleWidget):
     def follow(self, room: Any, number: int) -> TableWidget:
         """Follow table `number` of `room` until closed."""
         self._room, self._number = room, number
-        self._hop = OnLoop(self._pull)
-        self._unsubscribe = room.subscribe(self._hop)
+        self.on_changes(room.subscribe, self._catch_up)
         return self
 
-    def _pull(self) -> None:
+    def _catch_up(self) -> None:
+        if self._closed:
+            return
         latest = self._room.table_replay(self._number)
         game = self.game
         if latest.seed != game.seed or len(latest) < len(game):
@@ -120,11 +139,6 @@ class TableWidget(NeedleWidget):
         for step in latest.steps[len(game):]:
             stolen = step.cards[0] if isinstance(step.action, Steal) and step.cards else None
             game.apply_recorded(step.action, stolen=stolen, reshuffle=step.reshuffle)
-
-    def close(self) -> None:
-        """Stop following the table, and close the widget."""
-        stop_following(self)
-        super().close()
 
 
 def table(room: Any, number: int, **kwargs: Any) -> TableWidget:

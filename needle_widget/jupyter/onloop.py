@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from .runner import running_loop
 
-__all__ = ["OnLoop", "stop_following"]
+__all__ = ["OnLoop"]
 
 
 class OnLoop:
@@ -57,17 +56,3 @@ class OnLoop:
     def stop(self) -> None:
         """No more calls of `pull`."""
         self._stopped = True
-
-
-def stop_following(widget: Any) -> None:
-    """A following widget's first step in closing: no more updates on the loop (its `_hop`), and off its
-    source's list (its `_unsubscribe`). Reads the instance's dict: a widget whose construction failed
-    half-way may have neither.
-    """
-    widget._closed = True
-    hop = widget.__dict__.get("_hop")
-    if hop is not None:
-        hop.stop()
-    unsubscribe, widget._unsubscribe = widget.__dict__.get("_unsubscribe"), None
-    if callable(unsubscribe):
-        unsubscribe()

@@ -1,23 +1,22 @@
-"""ScreenWidget: what every widget showing one screen of the game shares, whoever computes it.
+"""ScreenWidget: what every widget showing one screen of the game shares, whatever its source.
 
 `screen_traits()` makes the synced traits of the screen contract (`screen.contract.SCREEN`, the one
-list of them) as traitlets; the classes that compute them (`widget.NeedleWidget` from a desk in this
-kernel, `follow.FollowWidget` from a class's channel) each declare them in their own body
-(`locals().update(screen_traits())`). `ScreenWidget` holds the front end's bundle and the
-plumbing of a request (`answering`).
+list of them) as traitlets; the widgets of a screen (`widget.NeedleWidget` of a desk in this kernel,
+`follow.FollowWidget` of a student's seat in a class) each declare them in their own body
+(`locals().update(screen_traits())`). `ScreenWidget` holds the front end's bundle; binding the source
+and the plumbing of a request are `SourceWidget`'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..screen.contract import SCREEN
 from ..screen.session import check_number
-from .answering import Answering
 from .bundles import MISSING, bundle
+from .sourcewidget import SourceWidget
 from .traits import traits_of
 
 __all__ = ["ScreenWidget", "check_scale", "screen_traits"]
@@ -35,10 +34,10 @@ def check_scale(value: Any) -> float:
     return check_number(value, 0.5, 3, "scale must be between {low} and {high}")
 
 
-class ScreenWidget(Answering, anywidget.AnyWidget):
-    """The base of a widget that shows one screen of the game with the game's front end (widget.js):
-    the bundle, the plumbing of requests (`Answering`). A subclass declares the traits
-    (`locals().update(screen_traits())` in its body) and computes them.
+class ScreenWidget(SourceWidget):
+    """The base of a widget that shows one screen of the game with the game's front end (widget.js): the bundle
+    and the scale. A subclass declares the traits (`locals().update(screen_traits())` in its body) and binds
+    their source (`SourceWidget`).
     """
 
     _esm = bundle("widget.js", MISSING)
@@ -52,10 +51,3 @@ class ScreenWidget(Answering, anywidget.AnyWidget):
     @traitlets.validate("scale")
     def _valid_scale(self, proposal: dict) -> float:
         return check_scale(proposal["value"])
-
-    def close(self) -> None:
-        """Close the widget (and the layout ipywidgets leaves open)."""
-        layout = self.__dict__.get("_trait_values", {}).get("layout")
-        super().close()
-        if layout is not None:
-            layout.close()

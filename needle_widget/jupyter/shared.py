@@ -12,6 +12,7 @@ import json
 import pathlib
 from typing import Any
 
+from ..classroom.student import STUDENT_REQUESTS
 from ..engine.figures import PERCENT_EXAMPLES, percent
 from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
 from ..screen.contract import BOARD, FOLLOW, SCREEN, VIEW_NAMES, js_defaults
@@ -25,7 +26,7 @@ SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 def shared_constants() -> dict[str, Any]:
     """The names and lists the front end shares with Python, each from its one Python source:
     perspectives and their labels (seats.py), the autoplay speeds and modes (with the lessons: one seat, no
-    panels), the requests (`widget`), the
+    panels), the requests (`widget`; a class screen's, `CLASS_REQUESTS`), the
     synced traits of a screen, of a class's screen and of the board, with the defaults and view names the
     front end reads them with (the screen contract, `screen.contract`), and how shares
     are written (figures.py: examples the front end's rule must match). js/src/shared.js is generated
@@ -45,6 +46,7 @@ def shared_constants() -> dict[str, Any]:
         "DEFAULTS": js_defaults(),
         "VIEW_NAMES": dict(VIEW_NAMES),
         "REQUESTS": {kind: list(spec.fields) for kind, spec in REQUESTS.items()},
+        "CLASS_REQUESTS": {kind: list(spec.fields) for kind, spec in STUDENT_REQUESTS.items()},
         "MAX_REQUEST_ID": MAX_REQUEST_ID,
         "MAX_PICTURE_URL": len(PNG_DATA_URL) + (MAX_PICTURE + 2) // 3 * 4,
         "PERCENT_EXAMPLES": [[p, percent(p)] for p in PERCENT_EXAMPLES],

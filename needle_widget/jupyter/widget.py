@@ -14,13 +14,13 @@ import inspect
 import logging
 import os
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any, cast
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 import traitlets
 
 from ..classroom import join as join_class
-from ..engine.errors import ArgumentError, NeedleError
+from ..engine.errors import ArgumentError
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.seats import as_named
@@ -36,17 +36,18 @@ from ..screen.practicemode import PracticeMode
 from ..screen.quizmode import QuizMode
 from ..screen.reviewpanel import ReviewPanel, check_worlds
 from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
-from ..screen.synced import Synced
+from ..screen.source import DeskSource
 from ..teaching.answers import Answer, QuizRun, save_answers
 from ..teaching.practice import Deck
 from ..teaching.practicerun import PracticeResult, PracticeRun
 from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
-from .answering import MAX_ERROR, MAX_REQUEST_ID, no_jsnull
+from .answering import MAX_ERROR, MAX_REQUEST_ID
 from .bundles import MISSING as _MISSING  # noqa: F401 (the module as it was: tests read widget._MISSING)
 from .follow import FollowWidget
 from .pictures import MAX_PICTURE, PNG_DATA_URL, Pictures
 from .runner import SETTLE, Runner
-from .screenwidget import ScreenWidget, check_scale, screen_traits
+from .screentraits import ScreenTraits
+from .screenwidget import ScreenWidget, check_scale
 
 __all__ = ["NeedleWidget", "MODES", "SPEEDS", "MAX_ERROR", "MAX_PICTURE", "MAX_REQUEST_ID", "PNG_DATA_URL", "REQUESTS",
            "SETTLE"]
@@ -84,7 +85,7 @@ def _call(method: Callable[..., None], seats: tuple[str, ...] = ()) -> Callable[
     return call
 
 
-class NeedleWidget(ScreenWidget):
+class NeedleWidget(ScreenTraits, ScreenWidget):
     """Play, watch or replay Needle in a Card Stack in a notebook: `NeedleWidget(game=g, perspective=0)`
     (a live game on Player 1's screen), `.play(opponent=bot)`, `.hotseat()`, `.watch(bot0, bot1)` or
     `.from_replay(replay)`. Set `step` and `perspective` from Python and every open view follows.
@@ -111,8 +112,6 @@ class NeedleWidget(ScreenWidget):
     NeedleWidget(mode='live', step=0/0, perspective='teacher')
     """
 
-    locals().update(screen_traits())  # the synced traits: this class's own (shared.py lists them)
-
     def __init__(self, game: Game | None = None, perspective: Perspective = "spectator", *,
                  replay: Replay | None = None, mode: str | None = None, screen: Screen | None = None,
                  bots: dict[int, Any] | None = None, allow_peek: bool = False, reveal_at_end: bool = True,
@@ -130,14 +129,15 @@ class NeedleWidget(ScreenWidget):
         self._features: tuple[Feature, ...] = tuple(
             f for cls in FEATURES if (f := cls.attach(self._desk, run=run, clock=_now, practice=practice)) is not None)
         self._watched: tuple[Replay, Callable[[], None]] | None = None
-        self._synced, self._syncing, self._error_id = Synced(self._desk, self._features), False, 0
+        self._local = DeskSource(self._desk, self._features)
+        self._syncing, self._error_id = False, 0
         self._runner = Runner(self._desk, bot_delay=delay, sync=self._sync, guard=self._guarded,
                               alive=lambda: self.comm is not None)
         self._pictures = Pictures()
-        super().__init__(scale=check_scale(scale), **self._synced.state(), **kwargs)
+        super().__init__(scale=check_scale(scale), **self._local.state(), **kwargs)
         self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
-        self.on_msg(self._on_message)
+        self._bind(self._local, follow=False)  # the runner copies the desk's changes, on the kernel's loop
         with self._runner.own_changes():
             self._runner.after(at_once=True)
 
@@ -573,47 +573,24 @@ class NeedleWidget(ScreenWidget):
 
     # ---- the browser's side -----------------------------------------------------------------------
 
-    def _on_message(self, _widget: Any, content: Any, _buffers: Any = None) -> None:
-        """One browser request, answered at once: the changes, the error line and (if it had an id) `answer`
-        reach the browser in one update.
-        """
-        content = no_jsnull(content)
-        kind = content.get("kind") if isinstance(content, dict) else None
-        if kind == "picture":  # a view's answer to save_png, not a request: no id of the browser's, no answer
-            self._picture_drawn(content)
-            return
-        with self._runner.own_changes(), self.hold_sync():
-            self._answer(content, self._dispatch,
-                         after=lambda kind: self._runner.after(at_once=False, settle=kind == "step"))
+    def _view_answer(self, content: dict[str, Any]) -> None:
+        """A view's answer to `save_png`."""
+        self._picture_drawn(content)
 
-    def _dispatch(self, kind: str, content: dict) -> None:
-        """A request to the one who answers it (`_handler`), checked against its registration."""
-        if kind not in REQUESTS:
-            raise NeedleError(f"Unknown request kind {quote(kind)} ({', '.join(REQUESTS)})")
-        REQUESTS[kind].call(self._handler(kind), content)
+    def _changes(self) -> AbstractContextManager[Any]:
+        """A browser request's changes are the widget's own: the runner follows after it (`_after`)."""
+        return self._runner.own_changes()
 
-    def _handler(self, kind: str) -> Any:
-        """Who answers a request (`screen.features.REQUESTS`): the session shown, the desk, or a feature
-        of this widget; a feature's request on a widget without it is refused.
-        """
-        owner = REQUESTS[kind].owner
-        if owner is Session:
-            return self._session
-        if owner is Desk:
-            return self._desk
-        found = next((f for f in self._features if type(f) is owner), None)
-        if found is None:
-            absent = cast("type[Feature]", owner).absent  # neither the session's nor the desk's: a feature's (REQUESTS)
-            raise ArgumentError(f"The {kind} request is for {absent}; this widget is in {self.mode} mode")
-        return found
+    def _after(self, kind: str | None) -> None:
+        """After a browser request: bots to move, timers and the panels' work are the runner's; it syncs."""
+        self._runner.after(at_once=False, settle=kind == "step")
 
     def _sync(self) -> None:
         """Set every trait from the session (traitlets sends only what changed, in one message)."""
         self._syncing = True
         try:
             with self.hold_sync():
-                for name, value in self._synced.state().items():
-                    setattr(self, name, value)
+                self._copy(self._local.state())
         finally:
             self._syncing = False
 
