@@ -1,10 +1,14 @@
 // The follow bar of a student's screen in a class (the `follow` trait, FollowWidget): whom it follows
 // and how (Python's sentence, in a polite live region), connected or offline, and "Back to live".
-// Pure (state) -> DOM; "Back to live" is a request ({kind: "live"}) the classroom client answers.
+// Pure (state) -> DOM; "Back to live" is a request ({kind: "live"}) the classroom client answers (from one's own
+// practice, "Back to the class").
 
 import { h } from "./dom.js";
 
-const STATUS_CLASS = { live: "nw-follow-live", looking: "nw-follow-looking", waiting: "nw-follow-waiting", offline: "nw-follow-off" };
+const STATUS_CLASS = {
+  live: "nw-follow-live", looking: "nw-follow-looking", waiting: "nw-follow-waiting", offline: "nw-follow-off",
+  practice: "nw-follow-looking",
+};
 
 /** The `follow` trait, or null on a screen that follows nobody. */
 export function followOf(state) {
@@ -42,7 +46,7 @@ export function renderFollow(state, ui) {
       type: "button", class: "nw-btn nw-follow-back", "data-key": "follow-live",
       disabled: reason !== null, "data-request": reason === null ? { kind: "live" } : null,
       "aria-describedby": reason ? whyId : null, title: reason,
-    }, "Back to live"),
+    }, f.status === "practice" ? "Back to the class" : "Back to live"),
     reason ? h("span", { class: "nw-sr", id: whyId }, reason) : null,
   );
 }

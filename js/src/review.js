@@ -211,6 +211,21 @@ function legendList(legend) {
     h("li", null, h("span", { class: ["nw-review-mark", "nw-review-dot"], "aria-hidden": "true" }, "·"), "best or good (unmarked in the list of moves)"));
 }
 
+/** "Practise your mistakes": on a class screen, the offer to practise the decisions one's own review marked
+ * (`offers.practice`: {count, reason}); the practice runs in the student's own kernel. Null where none is offered. */
+export function practiceButton(state, uid) {
+  const offer = (state.offers || {}).practice;
+  if (!offer) return null;
+  const whyId = `${uid}-practice-why`;
+  return h("p", { class: "nw-review-practice" },
+    h("button", {
+      type: "button", class: "nw-btn", "data-key": "review-practice", disabled: Boolean(offer.reason),
+      "data-request": offer.reason ? null : { kind: "practice", open: true },
+      "aria-describedby": offer.reason ? whyId : null,
+    }, offer.count ? `Practise your mistakes (${offer.count})` : "Practise your mistakes"),
+    offer.reason ? h("span", { class: "nw-tool-reason", id: whyId }, ` ${offer.reason}`) : null);
+}
+
 /** The review panel, or null while closed. */
 export function renderReview(state, ui) {
   const r = state.review;
@@ -244,6 +259,7 @@ export function renderReview(state, ui) {
     reviews.filter((x) => x.status === "failed").map((x) => h("p", { class: "nw-whatif-error" }, x.error || "The review failed.")),
     // The answer first, in words: did the decisions or the cards decide this game (review/verdict.py).
     review && review.verdict ? h("p", { class: "nw-review-verdict", "data-key": "review-verdict" }, review.verdict) : null,
+    practiceButton(state, uid),
     reviews.length ? summaryTable(reviews, legend) : null,
     review ? here(state, review) : null,
     review && (review.entries || []).length

@@ -34,14 +34,15 @@ from ..engine.errors import quote
 from ..engine.seats import player_name
 from ..records.replay import Replay
 from ..review import DEFAULT_WORLDS, review
+from ..review.exercises import exercises
 from ..review.matches import ledger
 from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
 from ..review.values import Valuation, score
 from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
 from .errors import ClassError
 
-__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "FIELDS", "left_figure", "seat_figures", "seat_ledger",
-           "seat_review", "review_state"]
+__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "FIELDS", "left_figure", "review_exercises", "seat_figures",
+           "seat_ledger", "seat_review", "review_state"]
 
 RECORD_WORLDS = DEFAULT_WORLDS
 """Worlds per decision in the reviews behind the record's figures: the Review panel's default budget, so a
@@ -161,10 +162,18 @@ def seat_ledger(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
 def seat_review(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
                 seed: int = REVIEW_SEED, known: Mapping[int, Valuation] | None = None) -> dict[str, Any]:
     """The review of `seat` (the Review panel's `reviews[i]`, `screen.reviewpanel.review_dict`), from that seat's
-    story alone: what its student is shown of their own finished game; `known`: the decisions `seat_ledger`
-    valued (the same review, sooner). Runs on any executor.
+    story alone: what its student is shown of their own finished game, with its marked decisions as exercises
+    under "exercises" (`review.exercises`, each `Exercise.to_dict`: what the seat knew then, nothing after),
+    which the student practises in their own kernel; `known`: the decisions `seat_ledger` valued (the same
+    review, sooner). Runs on any executor.
     """
-    return review_dict(review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed, known=known), "ready")
+    reviewed = review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed, known=known)
+    return {**review_dict(reviewed, "ready"), "exercises": [x.to_dict() for x in exercises([reviewed])]}
+
+
+def review_exercises(reviewed: dict[str, Any]) -> list[dict[str, Any]]:
+    """The exercises `seat_review` made of a review's marked decisions (none for a review made without them)."""
+    return list(reviewed.get("exercises") or [])
 
 
 def review_state(reviewed: dict[str, Any], worlds: int = RECORD_WORLDS) -> dict[str, Any]:
@@ -172,6 +181,7 @@ def review_state(reviewed: dict[str, Any], worlds: int = RECORD_WORLDS) -> dict[
     legend = [{"label": label, "mark": mark, "words": words, "plural": plural}
               for label, (mark, words, plural) in MARKS.items()]
     seat = reviewed["seat"]
+    reviewed = {key: value for key, value in reviewed.items() if key != "exercises"}
     return {"status": "ready", "reason": None, "worlds": worlds, "seats": [seat], "reviews": [reviewed],
             "legend": legend, "note": review_note(worlds, player_name(seat))}
 

@@ -25,17 +25,21 @@ from ..engine import actions as A
 from ..engine.errors import NeedleError, quote
 from ..screen.contract import empty_state
 from ..screen.frames import unpack
+from ..screen.plugin import request as answers
+from ..screen.plugin import requests_of
 from ..screen.quizmode import HIDDEN_INFO
+from ..screen.stepping import held_refusal
 from ..teaching.quiz import QuizQuestion, check_answer
 from .address import Address
 from .channel import Channel, Message
 from .errors import ClassError, TicketError
 from .link import Link
 from .listeners import Listeners
+from .ownpractice import OwnPractice, read_exercises
 from .seal import MAX_REQUEST, next_seq, seal, unseal
 from .tickets import student_key
 
-__all__ = ["Student", "IDLE"]
+__all__ = ["Student", "IDLE", "STUDENT_REQUESTS"]
 
 log = logging.getLogger("needle_widget.classroom")
 IDLE: dict[str, Any] = {
@@ -78,6 +82,8 @@ class Student:
         self._kind, self._id = "idle", 0
         self._title: str | None = None
         self._review_open = False
+        self._exercises: tuple[Any, ...] = ()
+        self._practice: OwnPractice | None = None
         self._leads = True
         self._live: int | None = None
         self._looking: int | None = None
@@ -144,6 +150,7 @@ class Student:
         kind, ident = m["kind"], m["id"]
         if m["reset"] or (kind, ident) != (self._kind, self._id):
             self._frames, self._looking, self._review_open = {}, None, False
+            self._exercises = ()
             self._lines, self._catalogue, self._looking_line = {}, {}, None
             if (kind, ident) != (self._kind, self._id):
                 self._sent_answer = None
@@ -168,6 +175,8 @@ class Student:
             for k, frame in enumerate(unpack(m["frames"]), start=m["first"]):
                 if len(self._frames) < MAX_FRAMES:
                     self._frames[k] = frame
+                if "class_exercises" in frame:
+                    self._exercises = read_exercises(frame.pop("class_exercises"))
         self._sends_lines = "live_line" in m
         self._live = m.get("live")
         self._live_line = m.get("live_line")
@@ -215,6 +224,8 @@ class Student:
     def state(self) -> dict[str, Any]:
         """Every synced trait of the student's widget (see the module docstring)."""
         with self._lock:
+            if self._practice is not None:
+                return {**self._practice.state(), "follow": self._follow()}
             line, shown = self.line, self.step
             frame = self._frame_at(line, shown)
             if frame is None and line is not None:  # the variation's frames are not here (yet): where it starts
@@ -223,7 +234,10 @@ class Student:
                 frame = self._frame_at(None, shown)
             state = dict(frame) if frame is not None else dict(IDLE)
             review = state.pop("class_review", None)
+            state.pop("class_exercises", None)
             state["review"] = review if self._review_open and review is not None else None
+            if review is not None:
+                state["offers"] = {**state.get("offers", {}), "practice": self._practice_offer()}
             if frame is not None:
                 state["step"] = shown
                 state["steps"] = max(self._frames) if line is None else max(self._lines[line])
@@ -279,8 +293,19 @@ class Student:
                     "waiting": "Sent: the teacher reveals the answer to everyone at once."}
         return quiz
 
+    def _practice_offer(self) -> dict[str, Any]:
+        """The `offers["practice"]` of a finished game's screen: how many of its mistakes may be practised."""
+        count = len(self._exercises)
+        return {"count": count, "reason": None if count else "Your review marked no mistake to practise"}
+
     def _follow(self) -> dict[str, Any]:
         connected = self.link.connected
+        if self._practice is not None:
+            text = (f"Practising the mistakes of your game ({len(self._practice.run.exercises)}): nobody else sees "
+                    "this. Back to the class when you are done")
+            return {"status": "practice", "text": text, "live_step": self._live, "can_live": True,
+                    "name": self.name or "", "room": self.room, "connected": connected, "kind": self._kind,
+                    "title": self._title}
         if not connected:
             status, text = "offline", f"The class's channel does not answer: retrying. ({self.link.why})"
         elif not self._heard or self._kind == "idle":
@@ -306,31 +331,84 @@ class Student:
     # ---- requests -----------------------------------------------------------------------------
 
     def request(self, message: Any) -> None:
-        """A request from the student's widget: {"kind": "step", "to"} (along the game or the variation shown),
-        {"kind": "line", "variation": an index or None (the game), "to"?}, {"kind": "live"},
-        {"kind": "quiz_answer", "index", "answer"}, {"kind": "act", "action"}; ClassError if refused (nothing
-        changes).
+        """A request from the student's widget, answered by its handler in `STUDENT_REQUESTS` (the same names and
+        fields as the local widget's, `screen.features.REQUESTS`, with "live" the class's own): {"kind": "step",
+        "to"} (along the game or the variation shown), {"kind": "line", "variation": an index or None (the game),
+        "to"?}, {"kind": "live"}, {"kind": "quiz_answer", "index", "answer"}, {"kind": "act", "action"},
+        {"kind": "new_game", "deal"}, {"kind": "review", "open"}, {"kind": "practice", "open"}. While the student
+        practises their own mistakes, every other request goes to the practice's screen (`ownpractice`).
+        ClassError (or the screen's NeedleError) if refused: nothing changes.
         """
         kind = message.get("kind") if isinstance(message, dict) else None
         with self._lock:
-            if kind == "step":
-                self._request_step(message.get("to"))
-            elif kind == "line":
-                self._request_line(message.get("variation"), message.get("to"))
-            elif kind == "live":
-                self._looking = self._looking_line = None
-            elif kind == "quiz_answer":
-                self._request_answer(message.get("index"), message.get("answer"))
-            elif kind == "act":
-                self._request_act(message.get("action"))
-            elif kind == "new_game":
-                self._request_next(message.get("deal"))
-            elif kind == "review":
-                self._request_review(message.get("open"))
-            else:
+            handler = STUDENT_REQUESTS.get(kind) if isinstance(kind, str) else None
+            if self._practice is not None and kind not in ("live", "practice"):
+                self._practice.request(message)
+            elif handler is None:
                 raise ClassError(f"{quote(kind)} is not something a class screen does "
-                                 "(it follows the teacher: step, line, live, quiz_answer, act, new_game, review)")
+                                 f"(it follows the teacher: {', '.join(STUDENT_REQUESTS)})")
+            else:
+                handler.call(self, message)
         self._notify()
+
+    @answers("step", "to")
+    def request_step(self, to: Any) -> None:
+        """{kind: "step", to}: look at a step received, of the game or of the variation shown."""
+        self._request_step(to)
+
+    @answers("line", "variation", "to")
+    def request_line(self, variation: Any, to: Any) -> None:
+        """{kind: "line", variation, to}: look at a variation received, or at the game (None)."""
+        self._request_line(variation, to)
+
+    @answers("live")
+    def request_live(self) -> None:
+        """{kind: "live"}: back to where the class is (from a step looked at, or from one's own practice)."""
+        self._end_practice()
+        self._looking = self._looking_line = None
+
+    @answers("quiz_answer", "index", "answer")
+    def request_quiz_answer(self, index: Any, answer: Any) -> None:
+        """{kind: "quiz_answer", index, answer}: answer the teacher's question (sent to the room)."""
+        self._request_answer(index, answer)
+
+    @answers("act", "action")
+    def request_act(self, action: Any) -> None:
+        """{kind: "act", action}: a move in one's own game (sent to the room, where the seat's session answers)."""
+        self._request_act(action)
+
+    @answers("new_game", "deal")
+    def request_new_game(self, deal: Any) -> None:
+        """{kind: "new_game", deal}: the next deal of one's own game (sent to the room)."""
+        self._request_next(deal)
+
+    @answers("review", "open")
+    def request_review(self, open_: Any) -> None:
+        """{kind: "review", open}: open or close one's own review of a finished game."""
+        self._request_review(open_)
+
+    @answers("practice", "open")
+    def request_practice(self, open_: Any) -> None:
+        """{kind: "practice", open}: practise the mistakes one's review marked, in this kernel (`ownpractice`);
+        open false (or "live") returns to the class.
+        """
+        if not isinstance(open_, bool):
+            raise ClassError(f"open must be true or false, not {quote(open_)}")
+        if not open_:
+            self._end_practice()
+            return
+        if self._practice is not None:
+            return
+        offer = ((self._frame_at(None, self.step) or {}).get("offers") or {}).get("review") or {}
+        if not offer.get("seats") or not self._exercises:
+            raise ClassError("Nothing to practise: " + (offer.get("reason") or "your game's review has no mistake "
+                                                         "marked" if not self._exercises else "the review is not here"))
+        self._practice = OwnPractice(self._exercises, self.name or "student", self._notify, self._lock)
+
+    def _end_practice(self) -> None:
+        practice, self._practice = self._practice, None
+        if practice is not None:
+            practice.close()
 
     def _request_review(self, open_: Any) -> None:
         """Open or close the student's own review of their finished game (the room sent it with the game)."""
@@ -344,21 +422,18 @@ class Student:
         self._review_open = open_
 
     def _request_step(self, to: Any) -> None:
+        """Look at step `to` of the variation shown (a step before where it starts: the game's), or of the game;
+        the steps held are the ones received (`stepping.held_refusal`).
+        """
         line = self.line
         if line is not None and self._frame_at(line, self.step) is not None:
-            frames = self._lines[line]
             if type(to) is int and to < self._catalogue[line]["step"] and to in self._frames:
                 self._look(None, to)  # before the variation starts: the game's step
                 return
-            if type(to) is not int or to not in frames:
-                raise ClassError(f"Cannot show step {quote(to)} of {self._catalogue[line]['label']}: it has steps "
-                                 f"{min(frames)} to {max(frames)}")
+            self._refuse(held_refusal(to, self._lines[line], self._catalogue[line]["label"]))
             self._look(line, to)
             return
-        if type(to) is not int or to not in self._frames:
-            last = max(self._frames, default=None)
-            raise ClassError(f"Cannot show step {quote(to)}: the class has shown steps 0 to {last}"
-                             if last is not None else "Nothing has been shown yet: wait for the teacher")
+        self._refuse(held_refusal(to, self._frames))
         self._look(None, to)
 
     def _request_line(self, variation: Any, to: Any) -> None:
@@ -369,10 +444,7 @@ class Student:
             if to is None:
                 to = self._live if self._live_line is None else self._catalogue.get(self._live_line, {}).get(
                     "step", self._live)
-            if type(to) is not int or to not in self._frames:
-                last = max(self._frames, default=None)
-                raise ClassError(f"Cannot show step {quote(to)} of the game: the class has shown steps 0 to {last}"
-                                 if last is not None else "Nothing has been shown yet: wait for the teacher")
+            self._refuse(held_refusal(to, self._frames, "the game"))
             self._look(None, to)
             return
         item = self._catalogue.get(variation) if type(variation) is int else None
@@ -383,10 +455,13 @@ class Student:
                              + (f": the variations you have are {shown}" if shown else ""))
         if to is None:
             to = min(item["step"] + 1, max(frames))
-        if type(to) is not int or to not in frames:
-            raise ClassError(f"Cannot show step {quote(to)} of {item['label']}: it has steps {min(frames)} to "
-                             f"{max(frames)}")
+        self._refuse(held_refusal(to, frames, item["label"]))
         self._look(variation, to)
+
+    @staticmethod
+    def _refuse(refusal: str | None) -> None:
+        if refusal is not None:
+            raise ClassError(refusal)
 
     def _look(self, line: int | None, step: int) -> None:
         """Look at `step` of the game or of variation `line` (live again if that is where the teacher is)."""
@@ -472,7 +547,9 @@ class Student:
         self.link.start()
 
     def close(self) -> None:
-        """Stop the workers after posting what is queued."""
+        """Stop the workers after posting what is queued (and one's own practice)."""
+        with self._lock:
+            self._end_practice()
         self.link.close()
 
 
@@ -487,3 +564,8 @@ def check_room(address: Address, room: str | None) -> None:
     if room is not None and room != address.room:
         raise TicketError(f"This ticket is for room {quote(room)}, and {quote(address.public)} is room "
                           f"{quote(address.room)}: check the address the teacher gave")
+
+
+STUDENT_REQUESTS = requests_of(Student)
+"""A class screen's requests, by kind: the student's methods marked with `@request` (each with the name and the
+fields of the local widget's request of that kind, `screen.features.REQUESTS`)."""
