@@ -32,10 +32,10 @@ def test_the_shared_constants_module_is_what_python_generates_now() -> None:
 
 
 def test_the_what_if_states_the_js_tests_render_are_what_python_sends_now() -> None:
-    """js/test/whatif_states.json is generated; regenerate it with `python -m needle_widget.screen.synced`."""
+    """js/test/whatif_states.json is generated; regenerate it with `python tests/js_fixtures.py`."""
     import json
 
-    from needle_widget.screen.synced import example_whatif_states
+    from js_fixtures import example_whatif_states
 
     text = json.dumps(example_whatif_states(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
     assert (JS / "test" / "whatif_states.json").read_text(encoding="utf-8") == text
@@ -51,3 +51,15 @@ def test_the_front_end_keeps_no_copy_of_what_python_shares() -> None:
             for path in sorted((JS / "src").glob("*.js")) if path.name != "shared.js"}
     found = {name: copies.findall("\n".join(lines)) for name, lines in code.items()}
     assert {name: hits for name, hits in found.items() if hits} == {}
+
+
+def test_the_step_rules_the_js_copy_is_pinned_to_are_python_s_now() -> None:
+    """js/test/step_rules.json is Python's `stepping.step_cases()` (js/test/steprules.test.js runs each case on the
+    front end's copy, js/src/steprules.js); regenerate it with `python tests/js_fixtures.py`.
+    """
+    import json
+
+    from needle_widget.screen.stepping import step_cases
+
+    text = json.dumps(step_cases(), indent=1, ensure_ascii=False) + "\n"
+    assert (JS / "test" / "step_rules.json").read_text(encoding="utf-8") == text

@@ -2,6 +2,8 @@
 // exported HTML file holds (needle_widget/export.py): the widget runs on it with no kernel.
 // It answers requests at once, as Python does: step, autoplay; anything else is refused in words.
 
+import { heldRefusal, pyQuote, spoilerFreeRefusal, wholeRefusal } from "./steprules.js";
+
 /** The values `pack` stored in Python: a pool of distinct values, referred to as {"$r": index}. */
 export function unpack(packed) {
   const pool = packed.pool || [];
@@ -25,6 +27,9 @@ export function unpack(packed) {
 }
 
 const SOURCE = "this file holds one view of a finished replay";
+
+/** Steps `from` to `end`. */
+const steps = (from, end) => Array.from({ length: Math.max(0, end - from + 1) }, (_, i) => from + i);
 
 /** The step a page's address names: "#step=12" -> 12; null for any other address (no fragment,
  * "#step=abc", "#step=-3", "#step=1e3", another fragment). */
@@ -94,19 +99,12 @@ export function staticModel(states, start = 0, timers = globalThis, lines = []) 
       emit();
     }, 1000 / rate);
   };
-  // The game's step rule, as Python's: with spoilers any step; spoiler-free back to any step or on by one,
-  // and a refusal tells nothing of the replay's length.
-  const mainRefusal = (to, from) => {
-    if (states[from].spoilers === false) {
-      if (to === from + 1 && to > last) return `The replay ends at step ${from}`;
-      if (!Number.isInteger(to) || to < 0 || to > from + 1) {
-        return `Cannot go to step ${JSON.stringify(to)}: spoiler-free review goes back to any step from 0 to ${from}, or on to the next one (${from + 1})`;
-      }
-    } else if (!Number.isInteger(to) || to < 0 || to > last) {
-      return `Cannot go to step ${JSON.stringify(to)}: the replay has steps 0 to ${last}`;
-    }
-    return null;
-  };
+  // The game's step rule, Python's (steprules.js, pinned to screen/stepping.py): with spoilers any step;
+  // spoiler-free back to any step or on by one, and a refusal tells nothing of the replay's length.
+  const mainRefusal = (to, from) => (states[from].spoilers === false
+    ? spoilerFreeRefusal({ to, step: from, end: last }) : wholeRefusal({ to, end: last }));
+  // A variation's steps are the ones the file holds of it.
+  const lineRefusal = (to, shown) => heldRefusal({ to, held: steps(shown.from, shown.end), label: "this variation" });
   const toMain = (to) => {
     stop();
     line = null;
@@ -122,9 +120,8 @@ export function staticModel(states, start = 0, timers = globalThis, lines = []) 
           toMain(to);
           return null;
         }
-        if (!Number.isInteger(to) || to < 0 || to > line.end) {
-          return `Cannot go to step ${JSON.stringify(to)}: this variation has steps ${line.from} to ${line.end}`;
-        }
+        const refusal = lineRefusal(to, line);
+        if (refusal) return refusal;
         stop();
         step = to;
         return null;
@@ -148,13 +145,12 @@ export function staticModel(states, start = 0, timers = globalThis, lines = []) 
       const found = lines.find((l) => l.index === msg.variation);
       const shown = line ? mainStep : step;
       if (!found || (states[shown].spoilers === false && found.from > shown)) {
-        return `There is no variation ${JSON.stringify(msg.variation)} on this screen`;
+        return `There is no variation ${pyQuote(msg.variation)} on this screen`;
       }
       const first = found.end > found.from ? found.from + 1 : found.from;
       const target = to === undefined || to === null ? first : to;
-      if (!Number.isInteger(target) || target < found.from || target > found.end) {
-        return `Cannot go to step ${JSON.stringify(target)} of this variation: its steps are ${found.from} to ${found.end}`;
-      }
+      const refusal = lineRefusal(target, found);
+      if (refusal) return refusal;
       stop();
       if (!line) mainStep = step;
       line = found;
@@ -164,7 +160,7 @@ export function staticModel(states, start = 0, timers = globalThis, lines = []) 
     autoplay(msg) {
       const speed = msg.speed === undefined || msg.speed === null ? extra.speed : Number(msg.speed);
       // As Python's check_speed.
-      if (!(speed >= 0.1 && speed <= 20)) return `speed must be between 0.1 and 20 actions per second, not ${JSON.stringify(msg.speed)}`;
+      if (!(speed >= 0.1 && speed <= 20)) return `speed must be between 0.1 and 20 actions per second, not ${pyQuote(msg.speed)}`;
       autoplay(Boolean(msg.playing), speed);
       return null;
     },

@@ -23,7 +23,7 @@ describe("an exported file's variations", () => {
     expect([model.step, model.get("step")]).toEqual([5, 5]);
     model.send({ kind: "step", to: 6, id: 3 });
     expect(model.get("answer").ok).toBe(false);
-    expect(model.get("error").text).toBe("Cannot go to step 6: this variation has steps 3 to 5");
+    expect(model.get("error").text).toBe("Cannot show step 6 of this variation: it has steps 3 to 5");
     model.send({ kind: "step", to: 2, id: 4 });
     expect([model.line, model.step, model.get("line")]).toEqual([null, 2, null]);
     model.send({ kind: "line", variation: 2, to: 6, id: 5 });
@@ -38,10 +38,10 @@ describe("an exported file's variations", () => {
     model.send({ kind: "line", variation: 1, id: 1 });
     expect(model.get("error").text).toBe("There is no variation 1 on this screen");
     model.send({ kind: "line", variation: 0, to: 9, id: 2 });
-    expect(model.get("error").text).toBe("Cannot go to step 9 of this variation: its steps are 3 to 5");
+    expect(model.get("error").text).toBe("Cannot show step 9 of this variation: it has steps 3 to 5");
     expect([model.line, model.step]).toEqual([null, 0]);
     model.send({ kind: "step", to: 7, id: 3 });
-    expect(model.get("error").text).toBe("Cannot go to step 7: the replay has steps 0 to 6");
+    expect(model.get("error").text).toBe("Cannot go to step 7: steps run from 0 to 6");
   });
 
   it("spoiler-free, opens only a variation from a step the reader has reached", () => {

@@ -43,7 +43,7 @@ describe("staticModel", () => {
     model.send({ kind: "step", to: 9, id: 1 });
     expect(model.get("step")).toBe(2);
     expect(model.get("answer")).toMatchObject({ id: 1, ok: false });
-    expect(model.get("error").text).toBe("Cannot go to step 9: the replay has steps 0 to 3");
+    expect(model.get("error").text).toBe("Cannot go to step 9: steps run from 0 to 3");
     model.send({ kind: "perspective", to: 1, id: 2 });
     expect(model.get("error").text).toMatch(/^Not available here: this file holds one view/);
     expect(model.get("perspective")).toBe(0);
