@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 import pytest
 import redis
@@ -24,6 +25,7 @@ from needle_widget.classroom.address import parse
 from needle_widget.classroom.redischannel import key_prefix
 from needle_widget.classroom.seal import unseal
 from needle_widget.screen.frames import unpack
+from needle_widget.screen.patches import apply
 
 SECRET = bytes(range(32))
 
@@ -197,6 +199,21 @@ def opponent_secrets(game, seat):
     return out, json.dumps(teacher)
 
 
+def whole_frames(message, last, index):
+    """The frames a message brings, whole: put together from their patches of the last frame received (`last`,
+    by student, updated), as a student's kernel does (`Student._frames_of`).
+    """
+    items = unpack(message["frames"])
+    if message.get("patch") is not None:
+        whole = []
+        for patch in items:
+            last[index] = apply(last[index], patch)
+            whole.append(last[index])
+        items = whole
+    last[index] = items[-1]
+    return items
+
+
 def test_a_whole_lesson_gives_the_student_neither_the_seed_nor_a_hidden_card(tmp_path):
     replay = examples.load("detective")
     seed = str(replay.to_dict()["seed"])
@@ -204,6 +221,7 @@ def test_a_whole_lesson_gives_the_student_neither_the_seed_nor_a_hidden_card(tmp
     room = classroom.open(f"folder:{tmp_path}/lesson", start=False)
     students = [classroom.join(room.url, room.invite(name).code, start=False) for name in ("Ann", "Bob")]
     frames = {0: {}, 1: {}}  # per student: step -> frame, as received
+    last: dict[int, Any] = {}  # per student: the last frame received (the next ones come as patches of it)
     plaintexts = {0: [], 1: []}
 
     def collect():
@@ -215,7 +233,7 @@ def test_a_whole_lesson_gives_the_student_neither_the_seed_nor_a_hidden_card(tmp
                 if text not in plaintexts[s.index]:
                     plaintexts[s.index].append(text)
                     if message.get("frames"):
-                        for k, frame in enumerate(unpack(message["frames"]), start=message["first"]):
+                        for k, frame in enumerate(whole_frames(message, last, s.index), start=message["first"]):
                             frames[s.index][k] = frame
 
     def settle():
@@ -276,7 +294,7 @@ def test_a_challenge_gives_the_student_neither_the_seed_nor_the_bot_s_hand(tmp_p
     room = classroom.open(f"folder:{tmp_path}/deal", start=False)
     student = classroom.join(room.url, room.invite("Ann").code, start=False)
     room.challenge(seed=seed)
-    texts = []
+    texts, seen, last = [], set(), {}
     rng = random.Random(1)
     for _ in range(400):
         for _ in range(2):
@@ -284,10 +302,15 @@ def test_a_challenge_gives_the_student_neither_the_seed_nor_the_bot_s_hand(tmp_p
             student.pump()
         game = room.challenge_game.games[0].game
         for path in sorted((tmp_path / "deal" / "in" / "0").glob("*.msg")):
+            if path.name in seen:
+                continue
+            seen.add(path.name)
             message = unseal(student._key, student.room, "in.0", path.read_bytes())[1]
             texts.append(json.dumps(message))
+            if message.get("frames"):
+                frames = whole_frames(message, last, 0)
             if not game.is_over and message.get("frames"):
-                frame = json.dumps(unpack(message["frames"])[-1])
+                frame = json.dumps(frames[-1])
                 if message["live"] == len(game.replay()):
                     secrets_, teacher = opponent_secrets(game, 0)
                     for fragment in secrets_:

@@ -3,7 +3,9 @@
 their in-box ("in.N").
 
 Messages are numbered and queued under the room's lock; the sender packs their frames and seals them with the
-student's key outside it (`_Outgoing`), so a teacher's change never waits on a student's screen being sealed. A
+student's key outside it (`_Outgoing`), so a teacher's change never waits on a student's screen being sealed.
+Each frame goes as a patch of the frame sent to that student before (`screen.patches`), as boardgame.io sends
+each player a patch of their own view: a move sends what it changed, not the whole screen again. A
 student who says hello again gets one full resend, taken when the sender reaches it (at most one per
 RESEND_GAP), with whatever changed meanwhile.
 """
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import quote
 from ..screen.frames import pack
+from ..screen.patches import diff
 from .record import Entry, review_exercises, review_state
 from .recorder import Recorder
 from .roster import KEEP_IN_BOX, Member, Roster
@@ -41,6 +44,9 @@ class Outbox:
     def __init__(self, room: Room, roster: Roster, lock: threading.RLock, recorder: Recorder,
                  clock: Callable[[], int] | None = None) -> None:
         self._room, self._roster, self._lock, self._recorder, self._clock = room, roster, lock, recorder, clock
+        self.patches = True
+        """Send each frame as a patch of the one sent before (False: whole frames, as before patches; a measure's
+        baseline)."""
         self.seq = 0
         """The number of the last message queued (saved with the room's state: a reopened room numbers on)."""
 
@@ -116,8 +122,17 @@ class Outbox:
         return out
 
     def _seal(self, member: Member, seq: int, message: dict[str, Any]) -> bytes:
-        if isinstance(message.get("frames"), list):
-            message = {**message, "frames": pack(message["frames"])}
+        """`message` sealed for `member`'s in-box as message `seq`: its frames packed, as patches of the frame sent
+        before (`screen.patches`, "patch": where that frame was) when the student holds it; a full resend's first
+        message starts again with whole frames. Called by the sender, in the order the messages are numbered.
+        """
+        frames = message.get("frames")
+        if isinstance(frames, list) and frames:
+            base = None if message.get("reset") or not self.patches else member.chain
+            items = frames if base is None else [diff(before, frame) for before, frame in zip([base[2], *frames],
+                                                                                               frames, strict=False)]
+            message = {**message, "frames": pack(items), "patch": None if base is None else [base[0], base[1]]}
+            member.chain = (seq, len(frames) - 1, frames[-1])
         return seal(member.key, self._room.name, f"in.{member.index}", seq, message)
 
     def _screens(self, member: Member, note: str | None = None, reset: bool = False) -> list[dict[str, Any]]:

@@ -119,6 +119,19 @@ class Room:
         self._latest[activity.kind] = self.activity = activity
 
     @property
+    def patches(self) -> bool:
+        """Frames go to the students as patches of the frame sent before (the default, `outbox`); False: whole
+        frames, as before patches (a measure's baseline).
+        """
+        return self._outbox.patches
+
+    @patches.setter
+    def patches(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise ClassError(f"patches must be True or False, not {quote(value)}")
+        self._outbox.patches = value
+
+    @property
     def url(self) -> str:
         """The address to give the students (no teacher's credentials in it)."""
         return self.address.public

@@ -48,6 +48,9 @@ class Member:
     """The variations a lesson sent them, by index (`Lesson.screens`): each as it was when its frames went out."""
     catalogue: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     """The list of those variations they were sent last."""
+    chain: tuple[int, int, Any] | None = None
+    """The last frame sealed for them, as (the message's number, its place in the message, the frame): the next
+    frames go as patches of it (`outbox`); None until a frame is sent, and after a full resend's start."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (no key: it is derived again from the room's secret)."""

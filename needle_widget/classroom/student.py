@@ -25,6 +25,7 @@ from ..engine import actions as A
 from ..engine.errors import NeedleError, quote
 from ..screen.contract import empty_state
 from ..screen.frames import unpack
+from ..screen.patches import apply
 from ..screen.plugin import request as answers
 from ..screen.plugin import requests_of
 from ..screen.quizmode import HIDDEN_INFO
@@ -39,7 +40,7 @@ from .ownpractice import OwnPractice, read_exercises
 from .seal import MAX_REQUEST, next_seq, seal, unseal
 from .tickets import student_key
 
-__all__ = ["Student", "IDLE", "STUDENT_REQUESTS"]
+__all__ = ["Student", "IDLE", "OutOfStep", "STUDENT_REQUESTS"]
 
 log = logging.getLogger("needle_widget.classroom")
 IDLE: dict[str, Any] = {
@@ -54,6 +55,10 @@ MAX_LINE_FRAMES = 4000
 left out)."""
 LINES_REASON = "In a class the teacher keeps the variations"
 """Why a student's screen cannot promote, rename or remove a variation."""
+
+
+class OutOfStep(ClassError):
+    """A message patches a frame this screen does not hold (one was lost on the way): it asks for the whole screen."""
 
 
 class Student:
@@ -92,6 +97,11 @@ class Student:
         self._pending_act = False
         self._note: str | None = None
         self._heard = False
+        self._chain: tuple[int, int, dict[str, Any]] | None = None
+        """The last frame received, as (its message's number, its place there, the frame): the room's next frames
+        come as patches of it."""
+        self._resyncing = True
+        """The whole screen is asked for (the hello below, or after a lost message) and not come yet."""
         self._in = channel.tail(f"in.{index}")
         try:
             self._out = channel.tail(f"out.{index}")
@@ -139,14 +149,49 @@ class Student:
                     continue
                 if isinstance(message, dict) and message.get("t") == "screen":
                     try:
-                        self._take(message)
+                        self._take(message, seq)
                         changed = True
+                    except OutOfStep as lost:
+                        self._resync(str(lost))
                     except (KeyError, TypeError, ValueError) as bad:
                         log.warning("class (student %d): ignored a malformed screen: %s", self.index, bad)
         if changed:
             self._notify()
 
-    def _take(self, m: dict[str, Any]) -> None:
+    def _frames_of(self, m: dict[str, Any], seq: int) -> list[dict[str, Any]] | None:
+        """The frames message `seq` brings, put together from their patches (`screen.patches`) when it sends
+        patches of the frame received before; OutOfStep when that frame is not the one held (a message lost).
+        """
+        if not m.get("frames"):
+            return None
+        items = unpack(m["frames"])
+        base = m.get("patch")
+        if base is not None:
+            chain = self._chain
+            if chain is None or [chain[0], chain[1]] != base:
+                raise OutOfStep(f"message {seq} patches frame {base}, and the last frame here is "
+                                f"{None if chain is None else [chain[0], chain[1]]}")
+            before, whole = chain[2], []
+            for patch in items:
+                before = apply(before, patch)
+                whole.append(before)
+            items = whole
+        if not items or not all(isinstance(frame, dict) for frame in items):
+            raise ValueError(f"message {seq} holds no frames")
+        self._chain, self._resyncing = (seq, len(items) - 1, items[-1]), False
+        return items
+
+    def _resync(self, why: str) -> None:
+        """A message was lost on the way: ask the room for the whole screen again (once, until it comes)."""
+        if self._resyncing:
+            log.debug("class (student %d): %s, while the whole screen is on its way", self.index, why)
+            return
+        log.warning("class (student %d): %s; asking for the whole screen again", self.index, why)
+        self._resyncing = True
+        self._post({"t": "hello"})
+
+    def _take(self, m: dict[str, Any], seq: int = 0) -> None:
+        received = self._frames_of(m, seq)
         kind, ident = m["kind"], m["id"]
         if m["reset"] or (kind, ident) != (self._kind, self._id):
             self._frames, self._looking, self._review_open = {}, None, False
@@ -162,21 +207,21 @@ class Student:
             self._catalogue = {item["index"]: item for item in m["lines"]}
             self._lines = {index: frames for index, frames in self._lines.items() if index in self._catalogue}
         line = m.get("line")
-        if m.get("frames") and line is not None:
+        if received is not None and line is not None:
             frames = self._lines.setdefault(line, {})
             if m["first"] == m["from"]:  # the variation's frames anew
                 frames.clear()
             room = MAX_LINE_FRAMES - sum(len(f) for f in self._lines.values())
-            for k, frame in enumerate(unpack(m["frames"]), start=m["first"]):
+            for k, frame in enumerate(received, start=m["first"]):
                 if k in frames or room > 0:
                     room -= k not in frames
                     frames[k] = frame
-        elif m.get("frames"):
-            for k, frame in enumerate(unpack(m["frames"]), start=m["first"]):
+        elif received is not None:
+            for k, frame in enumerate(received, start=m["first"]):
                 if len(self._frames) < MAX_FRAMES:
                     self._frames[k] = frame
                 if "class_exercises" in frame:
-                    self._exercises = read_exercises(frame.pop("class_exercises"))
+                    self._exercises = read_exercises(frame.get("class_exercises"))
         self._sends_lines = "live_line" in m
         self._live = m.get("live")
         self._live_line = m.get("live_line")
