@@ -25,7 +25,6 @@ from ..engine.seats import seat_named
 from ..records.replay import Replay
 from ..records.variations import Variation
 from ..screen.frames import Frames
-from ..screen.quizmode import HIDDEN_INFO
 from ..teaching.answers import Answer
 from .activity import FRAMES_PER_MESSAGE, Activity, Handled, request
 from .errors import ClassError
@@ -346,15 +345,6 @@ class Lesson(Activity):
         except NeedleError as refused:
             raise ClassError(f"Your answer was not taken: {refused}") from None
         return Handled()
-
-    def hides_odds(self, seat: int) -> bool:
-        """The seat's odds are hidden while a question of theirs is open (they would answer it)."""
-        asked = self.open_question
-        return asked is not None and seat in asked.questions
-
-    def hidden(self, frame: dict[str, Any]) -> dict[str, Any]:
-        """`frame` with the odds hidden (while a question is open)."""
-        return {**frame, "info": dict(HIDDEN_INFO)}
 
     # ---- its questions (`lessonquiz`) -----------------------------------------------------------
 

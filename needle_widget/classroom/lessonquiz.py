@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..engine.errors import NeedleError, quote
 from ..records.notes import QUESTION_KINDS
 from ..screen.notepad import KIND_LABELS
-from ..screen.quizmode import LATER, reveal_text
+from ..screen.quizmode import LATER, WAITING, reveal_text
 from ..teaching.answers import Answer
 from ..teaching.quiz import QuizQuestion, ask, check_answer, check_question, revealer
 from .errors import ClassError
@@ -30,7 +30,6 @@ __all__ = ["Asked", "CLASS_WORLDS", "LessonQuiz"]
 
 CLASS_WORLDS = 100
 """Worlds behind a class question's model figures (the reveal's; a quiz alone uses QUIZ_WORLDS)."""
-WAITING = "Sent: the teacher reveals the answer to everyone at once."
 HELD = re.compile(r"Held back until you have answered every question: [^.]*")
 
 

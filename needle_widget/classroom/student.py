@@ -6,7 +6,7 @@ and, after the reveal, its own score. No replay, no seed, no other seat's state:
 student's own Python can read a hidden card. `state()` is what the widget shows (`FollowWidget`):
 the frame of the step looked at (the teacher's, "live", unless the student stepped back), with the
 `follow` bar and the `quiz_state`. While the teacher's question is open, the notes show their words
-and not their own questions (`quiet_notes`).
+and not their own questions (`screen.quizmode.quiz_overlay`, the one place a quiz changes a screen).
 
 A lesson also sends the variations the student's seat may open (`Lesson.screens`): each as the frames of its
 steps. The screen lists them under their steps as the widget does (the `variations` trait, made here from
@@ -24,11 +24,9 @@ from typing import Any
 from ..engine import actions as A
 from ..engine.errors import NeedleError, quote
 from ..screen.contract import empty_state
-from ..screen.frames import unpack
-from ..screen.patches import apply
 from ..screen.plugin import request as answers
 from ..screen.plugin import requests_of
-from ..screen.quizmode import HIDDEN_INFO
+from ..screen.quizmode import answer_sent, quiz_overlay
 from ..screen.stepping import held_refusal
 from ..teaching.quiz import QuizQuestion, check_answer
 from .address import Address
@@ -36,7 +34,8 @@ from .channel import Channel, Message
 from .errors import ClassError, TicketError
 from .link import Link
 from .listeners import Listeners
-from .ownpractice import OwnPractice, read_exercises
+from .ownpractice import OwnPractice
+from .received import OutOfStep, Received
 from .seal import MAX_REQUEST, next_seq, seal, unseal
 from .tickets import student_key
 
@@ -49,16 +48,7 @@ IDLE: dict[str, Any] = {
     "hidden_reason": "In a class you see your own seat only",
 }
 """The screen before the room has sent anything."""
-MAX_FRAMES = 2000
-MAX_LINE_FRAMES = 4000
-"""The most frames of variations' steps a student's kernel keeps (beyond them a variation's later steps are
-left out)."""
-LINES_REASON = "In a class the teacher keeps the variations"
-"""Why a student's screen cannot promote, rename or remove a variation."""
 
-
-class OutOfStep(ClassError):
-    """A message patches a frame this screen does not hold (one was lost on the way): it asks for the whole screen."""
 
 
 class Student:
@@ -74,11 +64,8 @@ class Student:
         self._listeners = Listeners("a widget")
         self.name: str | None = None
         """The student's name, as the room knows it (once the room has answered)."""
-        self._frames: dict[int, dict[str, Any]] = {}
-        self._lines: dict[int, dict[int, dict[str, Any]]] = {}
-        """The frames of each variation received, by its index and step."""
-        self._catalogue: dict[int, dict[str, Any]] = {}
-        """The variations received: {index, label, step, end, source, real}, in the order sent."""
+        self._got = Received()
+        """What the room sent of the activity shown (frames, variations, exercises)."""
         self._live_line: int | None = None
         self._looking_line: int | None = None
         self._away: str | None = None
@@ -87,7 +74,6 @@ class Student:
         self._kind, self._id = "idle", 0
         self._title: str | None = None
         self._review_open = False
-        self._exercises: tuple[Any, ...] = ()
         self._practice: OwnPractice | None = None
         self._leads = True
         self._live: int | None = None
@@ -97,9 +83,6 @@ class Student:
         self._pending_act = False
         self._note: str | None = None
         self._heard = False
-        self._chain: tuple[int, int, dict[str, Any]] | None = None
-        """The last frame received, as (its message's number, its place there, the frame): the room's next frames
-        come as patches of it."""
         self._resyncing = True
         """The whole screen is asked for (the hello below, or after a lost message) and not come yet."""
         self._in = channel.tail(f"in.{index}")
@@ -158,29 +141,6 @@ class Student:
         if changed:
             self._notify()
 
-    def _frames_of(self, m: dict[str, Any], seq: int) -> list[dict[str, Any]] | None:
-        """The frames message `seq` brings, put together from their patches (`screen.patches`) when it sends
-        patches of the frame received before; OutOfStep when that frame is not the one held (a message lost).
-        """
-        if not m.get("frames"):
-            return None
-        items = unpack(m["frames"])
-        base = m.get("patch")
-        if base is not None:
-            chain = self._chain
-            if chain is None or [chain[0], chain[1]] != base:
-                raise OutOfStep(f"message {seq} patches frame {base}, and the last frame here is "
-                                f"{None if chain is None else [chain[0], chain[1]]}")
-            before, whole = chain[2], []
-            for patch in items:
-                before = apply(before, patch)
-                whole.append(before)
-            items = whole
-        if not items or not all(isinstance(frame, dict) for frame in items):
-            raise ValueError(f"message {seq} holds no frames")
-        self._chain, self._resyncing = (seq, len(items) - 1, items[-1]), False
-        return items
-
     def _resync(self, why: str) -> None:
         """A message was lost on the way: ask the room for the whole screen again (once, until it comes)."""
         if self._resyncing:
@@ -191,37 +151,20 @@ class Student:
         self._post({"t": "hello"})
 
     def _take(self, m: dict[str, Any], seq: int = 0) -> None:
-        received = self._frames_of(m, seq)
+        frames = self._got.decode(m, seq)
+        if frames is not None:
+            self._resyncing = False
         kind, ident = m["kind"], m["id"]
         if m["reset"] or (kind, ident) != (self._kind, self._id):
-            self._frames, self._looking, self._review_open = {}, None, False
-            self._exercises = ()
-            self._lines, self._catalogue, self._looking_line = {}, {}, None
+            self._got.clear()
+            self._looking, self._review_open, self._looking_line = None, False, None
             if (kind, ident) != (self._kind, self._id):
                 self._sent_answer = None
         self._kind, self._id, self._title = kind, ident, m.get("title")
         self._leads = m.get("leads", True)
         self._heard = True
         self.name = m.get("name") or self.name
-        if m.get("lines") is not None:
-            self._catalogue = {item["index"]: item for item in m["lines"]}
-            self._lines = {index: frames for index, frames in self._lines.items() if index in self._catalogue}
-        line = m.get("line")
-        if received is not None and line is not None:
-            frames = self._lines.setdefault(line, {})
-            if m["first"] == m["from"]:  # the variation's frames anew
-                frames.clear()
-            room = MAX_LINE_FRAMES - sum(len(f) for f in self._lines.values())
-            for k, frame in enumerate(received, start=m["first"]):
-                if k in frames or room > 0:
-                    room -= k not in frames
-                    frames[k] = frame
-        elif received is not None:
-            for k, frame in enumerate(received, start=m["first"]):
-                if len(self._frames) < MAX_FRAMES:
-                    self._frames[k] = frame
-                if "class_exercises" in frame:
-                    self._exercises = read_exercises(frame.get("class_exercises"))
+        self._got.take(m, frames)
         self._sends_lines = "live_line" in m
         self._live = m.get("live")
         self._live_line = m.get("live_line")
@@ -229,16 +172,8 @@ class Student:
         self._quiz = m.get("quiz")
         self._note = m.get("note")
         self._pending_act = False
-        if self._looking is not None and self._frame_at(self._looking_line, self._looking) is None:
+        if self._looking is not None and self._got.frame_at(self._looking_line, self._looking) is None:
             self._looking = self._looking_line = None
-
-    def _frame_at(self, line: int | None, step: int | None) -> dict[str, Any] | None:
-        """The frame received of `step` of the game (`line` None) or of variation `line`, or None."""
-        if step is None:
-            return None
-        if line is None:
-            return self._frames.get(step)
-        return self._lines.get(line, {}).get(step) if line in self._catalogue else None
 
     def _status(self, connected: bool, why: str | None) -> None:
         self._notify()
@@ -259,7 +194,7 @@ class Student:
     def lines(self) -> list[dict[str, Any]]:
         """The variations received: [{index, label, step, end, source, real}]."""
         with self._lock:
-            return [dict(item) for item in self._catalogue.values()]
+            return [dict(item) for item in self._got.catalogue.values()]
 
     @property
     def live(self) -> bool:
@@ -272,11 +207,11 @@ class Student:
             if self._practice is not None:
                 return {**self._practice.state(), "follow": self._follow()}
             line, shown = self.line, self.step
-            frame = self._frame_at(line, shown)
+            frame = self._got.frame_at(line, shown)
             if frame is None and line is not None:  # the variation's frames are not here (yet): where it starts
-                shown = self._catalogue.get(line, {}).get("step", shown)
+                shown = self._got.catalogue.get(line, {}).get("step", shown)
                 line = None
-                frame = self._frame_at(None, shown)
+                frame = self._got.frame_at(None, shown)
             state = dict(frame) if frame is not None else dict(IDLE)
             review = state.pop("class_review", None)
             state.pop("class_exercises", None)
@@ -285,48 +220,16 @@ class Student:
                 state["offers"] = {**state.get("offers", {}), "practice": self._practice_offer()}
             if frame is not None:
                 state["step"] = shown
-                state["steps"] = max(self._frames) if line is None else max(self._lines[line])
+                state["steps"] = max(self._got.frames) if line is None else max(self._got.lines[line])
                 if self._sends_lines:
-                    state["variations"] = self._variations(line, shown)  # type: ignore[arg-type]
-            quiz = self._quiz_state()
-            if quiz is not None and quiz["reveal"] is None:
-                state["info"] = dict(HIDDEN_INFO)
-                state["shown_notes"] = quiet_notes(state.get("shown_notes"))
+                    state["variations"] = self._got.variations(line, shown)  # type: ignore[arg-type]
+            state = quiz_overlay(state, self._quiz_state())
             if state["can_act"] and self._looking is not None:
                 state["can_act"], state["act_reason"] = False, f"Back to live (step {self._live}) to play"
             elif state["can_act"] and self._pending_act:
                 state["can_act"], state["act_reason"] = False, "Sent: waiting for the room"
-            state["quiz_state"] = quiz
             state["follow"] = self._follow()
             return state
-
-    def _variations(self, line: int | None, step: int) -> dict[str, Any] | None:
-        """The `variations` trait of the screen at `step` of the game (`line` None) or of variation `line`: the
-        variations received from steps up to there (the game's, up to where the variation starts), with their
-        moves as received; None on the game when there are none.
-        """
-        anchor = step if line is None else self._catalogue[line]["step"]
-        listed = [{**item, "events": self._events(index)} for index, item in self._catalogue.items()
-                  if item["step"] <= anchor]
-        if line is None and not listed:
-            return None
-        item = self._catalogue.get(line) if line is not None else None
-        main = (self._frames.get(anchor) or {}).get("events") or [] if item is not None else []
-        return {"current": line, "from_step": item["step"] if item else None, "label": item["label"] if item else None,
-                "source": item["source"] if item else None, "list": listed, "main": main, "editable": False,
-                "reason": LINES_REASON, "open_reason": None}
-
-    def _events(self, index: int) -> list[dict[str, Any]]:
-        """The moves of variation `index` as received (its last frame's events after the step it starts from)."""
-        frames = self._lines.get(index)
-        if not frames:
-            return []
-        start = self._catalogue[index]["step"]
-        return [e for e in frames[max(frames)].get("events") or [] if e["step"] > start]
-
-    def _label(self, line: int | None) -> str:
-        item = self._catalogue.get(line) if line is not None else None
-        return f" of {item['label']}" if item else ""
 
     def _quiz_state(self) -> dict[str, Any] | None:
         quiz = self._quiz
@@ -334,13 +237,12 @@ class Student:
             return None
         sent = self._sent_answer
         if sent and sent[:2] == (self._id, quiz["index"]) and not quiz["question"]["answered"] and not quiz["reveal"]:
-            quiz = {**quiz, "question": {**quiz["question"], "answered": True}, "answer": sent[2],
-                    "waiting": "Sent: the teacher reveals the answer to everyone at once."}
+            return answer_sent(quiz, sent[2])
         return quiz
 
     def _practice_offer(self) -> dict[str, Any]:
         """The `offers["practice"]` of a finished game's screen: how many of its mistakes may be practised."""
-        count = len(self._exercises)
+        count = len(self._got.exercises)
         return {"count": count, "reason": None if count else "Your review marked no mistake to practise"}
 
     def _follow(self) -> dict[str, Any]:
@@ -361,10 +263,10 @@ class Student:
             if self._looking is not None:
                 text = f"You are looking at step {self._looking}; your game is at step {self._live}"
         elif self._looking is None:
-            status, text = "live", f"Following the teacher at step {self._live}{self._label(self._live_line)}"
+            status, text = "live", f"Following the teacher at step {self._live}{self._got.label(self._live_line)}"
         else:
-            status, text = "looking", (f"You are looking at step {self._looking}{self._label(self._looking_line)}; "
-                                       f"the class is at step {self._live}{self._label(self._live_line)}")
+            status, text = "looking", (f"You are looking at step {self._looking}{self._got.label(self._looking_line)}; "
+                                       f"the class is at step {self._live}{self._got.label(self._live_line)}")
         if self._away and self._leads:
             text = f"{text}. {self._away}"
         if self._note:
@@ -444,11 +346,13 @@ class Student:
             return
         if self._practice is not None:
             return
-        offer = ((self._frame_at(None, self.step) or {}).get("offers") or {}).get("review") or {}
-        if not offer.get("seats") or not self._exercises:
-            raise ClassError("Nothing to practise: " + (offer.get("reason") or "your game's review has no mistake "
-                                                         "marked" if not self._exercises else "the review is not here"))
-        self._practice = OwnPractice(self._exercises, self.name or "student", self._notify, self._lock)
+        offer = ((self._got.frame_at(None, self.step) or {}).get("offers") or {}).get("review") or {}
+        if not offer.get("seats"):
+            why = offer.get("reason") or "the review opens once your game is over"
+            raise ClassError(f"Nothing to practise yet: {why}")
+        if not self._got.exercises:
+            raise ClassError("Nothing to practise: your review marked no mistake")
+        self._practice = OwnPractice(self._got.exercises, self.name or "student", self._notify, self._lock)
 
     def _end_practice(self) -> None:
         practice, self._practice = self._practice, None
@@ -459,7 +363,7 @@ class Student:
         """Open or close the student's own review of their finished game (the room sent it with the game)."""
         if not isinstance(open_, bool):
             raise ClassError(f"open must be true or false, not {quote(open_)}")
-        frame = self._frames.get(self.step) if self.step is not None else None
+        frame = self._got.frames.get(self.step) if self.step is not None else None
         offer = ((frame or {}).get("offers") or {}).get("review") or {}
         if open_ and not offer.get("seats"):
             why = offer.get("reason") or "the review opens once your game is over"
@@ -471,14 +375,14 @@ class Student:
         the steps held are the ones received (`stepping.held_refusal`).
         """
         line = self.line
-        if line is not None and self._frame_at(line, self.step) is not None:
-            if type(to) is int and to < self._catalogue[line]["step"] and to in self._frames:
+        if line is not None and self._got.frame_at(line, self.step) is not None:
+            if type(to) is int and to < self._got.catalogue[line]["step"] and to in self._got.frames:
                 self._look(None, to)  # before the variation starts: the game's step
                 return
-            self._refuse(held_refusal(to, self._lines[line], self._catalogue[line]["label"]))
+            self._refuse(held_refusal(to, self._got.lines[line], self._got.catalogue[line]["label"]))
             self._look(line, to)
             return
-        self._refuse(held_refusal(to, self._frames))
+        self._refuse(held_refusal(to, self._got.frames))
         self._look(None, to)
 
     def _request_line(self, variation: Any, to: Any) -> None:
@@ -487,15 +391,15 @@ class Student:
         """
         if variation is None:
             if to is None:
-                to = self._live if self._live_line is None else self._catalogue.get(self._live_line, {}).get(
+                to = self._live if self._live_line is None else self._got.catalogue.get(self._live_line, {}).get(
                     "step", self._live)
-            self._refuse(held_refusal(to, self._frames, "the game"))
+            self._refuse(held_refusal(to, self._got.frames, "the game"))
             self._look(None, to)
             return
-        item = self._catalogue.get(variation) if type(variation) is int else None
-        frames = self._lines.get(variation) if item is not None else None
+        item = self._got.catalogue.get(variation) if type(variation) is int else None
+        frames = self._got.lines.get(variation) if item is not None else None
         if item is None or not frames:
-            shown = ", ".join(str(i) for i in self._catalogue if self._lines.get(i))
+            shown = ", ".join(str(i) for i in self._got.catalogue if self._got.lines.get(i))
             raise ClassError(f"There is no variation {quote(variation)} on your screen"
                              + (f": the variations you have are {shown}" if shown else ""))
         if to is None:
@@ -596,13 +500,6 @@ class Student:
         with self._lock:
             self._end_practice()
         self.link.close()
-
-
-def quiet_notes(notes: Any) -> list[dict[str, Any]]:
-    """The notes shown while the teacher's question is open: their words, not their own questions (a
-    note's question would compete with the teacher's, beside it).
-    """
-    return [{**note, "question": None} for note in notes or []]
 
 
 def check_room(address: Address, room: str | None) -> None:

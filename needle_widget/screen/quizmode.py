@@ -49,7 +49,8 @@ from .notepad import KIND_LABELS
 from .plugin import Feature, Trait, request
 from .session import Session
 
-__all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "reveal_text", "summary"]
+__all__ = ["QuizMode", "HIDDEN_INFO", "ITEM_LABELS", "WAITING", "answer_sent", "hidden_info", "quiet_notes",
+           "quiz_overlay", "reveal_text", "summary"]
 
 HIDDEN_INFO = {"kind": "quiz", "text": "The odds appear once you have answered."}
 """The info panel while the current question is unanswered."""
@@ -58,6 +59,46 @@ ITEM_LABELS = {"needle": "Needle", "next_draw": "Next draw", "winner": "Winner",
 CHOICE_LABELS = {"pile": "Draw from the pile", "steal": "Steal"}
 MODELS_NOTE = ("Model-free: every deal the seat's view allows is equally likely. GreedyBot model: the same, "
                "weighed by how likely a GreedyBot opponent was to play as it did.")
+
+
+WAITING = "Sent: the teacher reveals the answer to everyone at once."
+"""What a class screen says of its answer, sent and not yet revealed."""
+
+
+def hidden_info(info: dict[str, Any], hides_odds: bool) -> dict[str, Any]:
+    """The info panel under a quiz: `HIDDEN_INFO` while `hides_odds` (the odds would give the answer away)."""
+    return dict(HIDDEN_INFO) if hides_odds else info
+
+
+def quiet_notes(notes: Any) -> list[dict[str, Any]]:
+    """The notes shown while a question is open: their words, not their own questions (a note's question would
+    compete with the one asked, beside it).
+    """
+    return [{**note, "question": None} for note in notes or []]
+
+
+def quiz_overlay(state: dict[str, Any], quiz: dict[str, Any] | None) -> dict[str, Any]:
+    """A screen's state under its quiz, `quiz` (the `quiz_state` trait, or None): the one place a question asked
+    changes what a screen shows. While the question shown waits for its reveal, the odds are hidden
+    (`hidden_info`) and the notes' own questions are quiet (`quiet_notes`). A quiz-mode widget's own rule of
+    which questions hide the odds is `QuizMode.hides_odds` (through `hidden_info` too).
+
+    >>> shown = quiz_overlay({"info": {"kind": "player"}, "shown_notes": []}, {"reveal": None})
+    >>> shown["info"] == HIDDEN_INFO, shown["quiz_state"]
+    (True, {'reveal': None})
+    """
+    waiting = quiz is not None and quiz.get("reveal") is None
+    out = {**state, "quiz_state": quiz, "info": hidden_info(state.get("info", {}), waiting)}
+    if waiting:
+        out["shown_notes"] = quiet_notes(state.get("shown_notes"))
+    return out
+
+
+def answer_sent(quiz: dict[str, Any], answer: Any) -> dict[str, Any]:
+    """A class screen's quiz once its answer to the question shown is sent, before the room's word comes back:
+    answered (answers are final), with the answer and what happens next.
+    """
+    return {**quiz, "question": {**quiz["question"], "answered": True}, "answer": answer, "waiting": WAITING}
 
 
 def _cards(codes: Any) -> str:
@@ -288,8 +329,8 @@ class QuizMode(Feature):
         return {"quiz_state": self.state()}
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:
-        """HIDDEN_INFO while `hides_odds()`, else `info`."""
-        return dict(HIDDEN_INFO) if self.hides_odds() else info
+        """HIDDEN_INFO while `hides_odds()`, else `info` (`hidden_info`)."""
+        return hidden_info(info, self.hides_odds())
 
     def __init__(self, session: Session, run: QuizRun, clock: Callable[[], str | None] | None = None) -> None:
         if not session.mode_rules.horizon:
