@@ -3,7 +3,9 @@
 The session decides what this screen may see and do; `synced` builds what it receives; the
 features (`screen.features`) add their traits and requests. Here: the traits, the constructors, and
 the plumbing of a request (its id, its handler from the registry, the one place errors are shown).
-The timers and the panels' worker are the `runner`'s; pictures for `save_png` are `pictures`'.
+The timers and the panels' worker are the `runner`'s; pictures for `save_png` are `pictures`'. The
+methods of the notes (`notesmethods`), the quiz and practice (`lessonmethods`) and the panels
+(`panelmethods`) are mixins of `NeedleWidget`, each saying what it needs of the widget.
 """
 
 from __future__ import annotations
@@ -25,25 +27,23 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.seats import as_named
 from ..engine.views import Perspective, check_perspective
-from ..records.notes import Note, Question
 from ..records.replay import Replay
-from ..review.exercises import Exercise
 from ..screen.desk import Desk
 from ..screen.features import FEATURES, REQUESTS
 from ..screen.guard import play_bots, seat_bots
 from ..screen.plugin import Feature
-from ..screen.practicemode import PracticeMode
-from ..screen.quizmode import QuizMode
-from ..screen.reviewpanel import ReviewPanel, check_worlds
 from ..screen.session import MODES, Screen, Session, check_number, check_speed, new_or_given, quote
 from ..screen.source import DeskSource
-from ..teaching.answers import Answer, QuizRun, save_answers
+from ..teaching.answers import QuizRun
 from ..teaching.practice import Deck
-from ..teaching.practicerun import PracticeResult, PracticeRun
+from ..teaching.practicerun import PracticeRun
 from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
 from .answering import MAX_ERROR, MAX_REQUEST_ID
 from .bundles import MISSING as _MISSING  # noqa: F401 (the module as it was: tests read widget._MISSING)
 from .follow import FollowWidget
+from .lessonmethods import PracticeMethods, QuizMethods
+from .notesmethods import NotesMethods
+from .panelmethods import PanelMethods
 from .pictures import MAX_PICTURE, PNG_DATA_URL, Pictures
 from .runner import SETTLE, Runner
 from .screentraits import ScreenTraits
@@ -85,7 +85,7 @@ def _call(method: Callable[..., None], seats: tuple[str, ...] = ()) -> Callable[
     return call
 
 
-class NeedleWidget(ScreenTraits, ScreenWidget):
+class NeedleWidget(NotesMethods, QuizMethods, PracticeMethods, PanelMethods, ScreenTraits, ScreenWidget):
     """Play, watch or replay Needle in a Card Stack in a notebook: `NeedleWidget(game=g, perspective=0)`
     (a live game on Player 1's screen), `.play(opponent=bot)`, `.hotseat()`, `.watch(bot0, bot1)` or
     `.from_replay(replay)`. Set `step` and `perspective` from Python and every open view follows.
@@ -128,14 +128,13 @@ class NeedleWidget(ScreenTraits, ScreenWidget):
                                   spoilers=spoilers))
         self._features: tuple[Feature, ...] = tuple(
             f for cls in FEATURES if (f := cls.attach(self._desk, run=run, clock=_now, practice=practice)) is not None)
-        self._watched: tuple[Replay, Callable[[], None]] | None = None
         self._local = DeskSource(self._desk, self._features)
         self._syncing, self._error_id = False, 0
         self._runner = Runner(self._desk, bot_delay=delay, sync=self._sync, guard=self._guarded,
                               alive=lambda: self.comm is not None)
         self._pictures = Pictures()
         super().__init__(scale=check_scale(scale), **self._local.state(), **kwargs)
-        self._home_notes = None if replay is None else replay.observe_notes(self._notes_changed)
+        self._follow_notes(replay)
         self.observe(self._from_python, names=["step", "perspective", "playing", "speed"])
         self._bind(self._local, follow=False)  # the runner copies the desk's changes, on the kernel's loop
         with self._runner.own_changes():
@@ -291,226 +290,9 @@ class NeedleWidget(ScreenTraits, ScreenWidget):
         """The seed of each deal this widget has played, the first game's first (`new_game`; empty for a replay)."""
         return self._desk.deals
 
-    def show_worlds(self, seat: Perspective | None = None, model: str | None = None, seed: int | None = None) -> None:
-        """Open the possible-worlds panel at the shown step: the worlds `seat` cannot tell apart (a
-        player's perspective shows its own; the teacher's chooses, default Player 1, beside the real
-        one), the opponent modelled as `model` ("random" or "greedy"), drawn from `seed`.
-        """
-        self._python(self._desk.analysis.show_worlds, self._session.perspective, True, as_named(seat), model, seed)
-
-    def close_worlds(self) -> None:
-        """Close the possible-worlds panel."""
-        self._python(self._desk.analysis.show_worlds, self._session.perspective, False)
-
-    def resample(self) -> None:
-        """Other possible worlds (the seed goes up by one)."""
-        self._python(self._desk.analysis.resample)
-
-    def play_out(self) -> None:
-        """Play the possible worlds out with bots: the seat's win / draw / loss shares (`worlds["playout"]`)."""
-        self._python(self._desk.analysis.play_out)
-
-    def show_graph(self, seat: int | None = None, model: str | None = None) -> None:
-        """Draw the game's graph for `seat` (a player's perspective: its own; the teacher's chooses):
-        its win share from its own view at every step, and its belief in the opponent's true needle.
-        From Python every step is computed at once; from the browser it fills in between requests.
-        """
-        self._python(self._desk.analysis.show_graph, self._session.perspective, True, as_named(seat), model)
-
-    def close_graph(self) -> None:
-        """Close the game's graph (its figures stay cached)."""
-        self._python(self._desk.analysis.show_graph, self._session.perspective, False)
-
-    @property
-    def _review(self) -> ReviewPanel:
-        return next(f for f in self._features if isinstance(f, ReviewPanel))
-
-    def show_review(self, worlds: int | None = None) -> None:
-        """Open the review: each decision of the seats the shown perspective may see marked (best, good,
-        inaccuracy ?!, mistake ?, blunder ??), a summary per seat and the ledger of skill and luck
-        (`needle_widget.review`). A player sees its own seat's review once the round is over (never
-        during a live round, a quiz not yet done, or spoiler-free review short of the end), the opponent's
-        only when everything is revealed at the end; the teacher sees both (`ReviewPanel.seats`); until
-        then the panel says why it is empty. `worlds`: worlds per decision (default
-        `review.DEFAULT_WORLDS`; fewer is faster and noisier). From Python the review is computed at
-        once; from the browser it fills in between requests, one decision at a time.
-        """
-        self._python(self._review.show, self._session.perspective, True, worlds)
-
-    def close_review(self) -> None:
-        """Close the review (what was computed stays cached)."""
-        self._python(self._review.show, self._session.perspective, False)
-
-    @property
-    def review_worlds(self) -> int:
-        """The review's budget: worlds per decision (default `review.DEFAULT_WORLDS`), for the review opened
-        from Python or from the browser; set it before opening (fewer is faster and noisier).
-        """
-        return self._review.worlds
-
-    @review_worlds.setter
-    def review_worlds(self, worlds: int) -> None:
-        self._python(setattr, self._review, "worlds", check_worlds(worlds))
-
-    @property
-    def review_thresholds(self) -> tuple[float, float, float]:
-        """The marks' thresholds in points of win chance (inaccuracy, mistake, blunder; default (3, 6, 12)): a
-        teacher's setting, said in the review panel's footnote; set it before opening the review.
-        """
-        return self._review.thresholds
-
-    @review_thresholds.setter
-    def review_thresholds(self, points: tuple[float, float, float]) -> None:
-        self._python(self._review.set_thresholds, points)
-
-    @property
-    def review_inaccuracies(self) -> bool:
-        """Whether `exercises()` includes the review's inaccuracies (default False: mistakes and blunders): a
-        teacher's setting, said in the review panel's footnote.
-        """
-        return self._review.inaccuracies
-
-    @review_inaccuracies.setter
-    def review_inaccuracies(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise ArgumentError(f"review_inaccuracies must be True or False, not {quote(value)}")
-        self._python(setattr, self._review, "inaccuracies", value)
-
-    def exercises(self) -> list[Exercise]:
-        """The review's marked decisions as exercises (`review.exercises`), of the finished reviews this screen may
-        see: mistakes and blunders, and inaccuracies too with `review_inaccuracies`. For
-        `NeedleWidget.practice(w.exercises(), student=...)`.
-        """
-        return self._review.exercises(self._session.perspective)
-
     def go(self, step: int) -> None:
         """Show the game after `step` actions (same as setting `step`)."""
         self.step = step
-
-    # ---- notes -----------------------------------------------------------------------------------
-
-    @property
-    def notes_book(self) -> Replay:
-        """The replay whose notes this widget shows: the replay, or a live game's record so far."""
-        book = self._session.notes_book()
-        self._watch_notes(book)
-        return book
-
-    @property
-    def notes(self) -> tuple[Note, ...]:
-        """Every note of the record shown (the teacher's list: each perspective receives the ones
-        it may read, `shown_notes`); set it to replace them all (`Replay.replace_notes`).
-        """
-        return self.notes_book.notes
-
-    @notes.setter
-    def notes(self, notes: Any) -> None:
-        self.notes_book.replace_notes(notes)
-
-    def add_note(self, step: int, text: str, *, perspective: Perspective | None = None,
-                 question: Question | str | dict | None = None) -> Note:
-        """`Replay.add_note` on the record shown; every open view follows."""
-        return self.notes_book.add_note(step, text, perspective=perspective, question=question)
-
-    def edit_note(self, which: int | Note, **changes: Any) -> Note:
-        """`Replay.edit_note` (step=, text=, perspective=, question=) on the record shown."""
-        return self.notes_book.edit_note(which, **changes)
-
-    def remove_note(self, which: int | Note) -> Note:
-        """`Replay.remove_note` on the record shown."""
-        return self.notes_book.remove_note(which)
-
-    def replace_notes(self, notes: Any) -> None:
-        """`Replay.replace_notes` on the record shown (`()` removes every note)."""
-        self.notes_book.replace_notes(notes)
-
-    def _watch_notes(self, book: Replay) -> None:
-        """Follow changes of `book`'s notes, made by anyone (`replay.add_note(...)` too): the replay
-        given is followed from the start; a live record (or a branch's) once Python has it.
-        """
-        if book is self._desk.home.full_record() and self._home_notes is not None:
-            return
-        if self._watched is not None and self._watched[0] is book:
-            return
-        if self._watched is not None:
-            self._watched[1]()
-        self._watched = (book, book.observe_notes(self._notes_changed))
-
-    def _notes_changed(self, _book: Replay) -> None:
-        if not self._syncing:
-            with self.hold_sync(), self._errors_shown("the notes"):
-                self._sync()
-
-    # ---- quiz --------------------------------------------------------------------------------------
-
-    @property
-    def _quiz(self) -> QuizMode | None:
-        return next((f for f in self._features if isinstance(f, QuizMode)), None)
-
-    def _require_quiz(self) -> QuizMode:
-        if self._quiz is None:
-            raise ArgumentError(f"This widget is in {self.mode} mode, not a quiz: use NeedleWidget.quiz(replay, seat)")
-        return self._quiz
-
-    @property
-    def questions(self) -> tuple[QuizQuestion, ...]:
-        """Quiz mode: the quiz's questions, in order (Python's list: the browser gets those reached)."""
-        return self._require_quiz().run.questions
-
-    @property
-    def answers(self) -> tuple[Answer, ...]:
-        """Quiz mode: the answer records so far, in question order (`answers.Answer`)."""
-        return self._require_quiz().run.answers
-
-    def save_answers(self, path: str | os.PathLike) -> None:
-        """Quiz mode: write `answers` to `path` (.jsonl or .csv; `answers.save_answers`)."""
-        save_answers(self.answers, path)
-
-    def answer_question(self, answer: Any, index: int | None = None) -> None:
-        """Quiz mode: answer question `index` (default the one shown), as the browser does: checked,
-        revealed and locked (a second answer raises AnswerLocked).
-        """
-        self._python(self._require_quiz().answer, answer, index)
-
-    def go_to_question(self, index: int) -> None:
-        """Quiz mode: show question `index` (an answered one, or the first unanswered)."""
-        self._python(self._require_quiz().go, index)
-
-    # ---- practice ---------------------------------------------------------------------------------
-
-    def _require_practice(self) -> PracticeMode:
-        found = next((f for f in self._features if isinstance(f, PracticeMode)), None)
-        if found is None:
-            raise ArgumentError(f"This widget is in {self.mode} mode, not practice: use "
-                                "NeedleWidget.practice(exercises)")
-        return found
-
-    @property
-    def practice_results(self) -> tuple[PracticeResult, ...]:
-        """Practice mode: how each exercise went so far, in order (`PracticeResult`: attempts, shown, solved,
-        finished, and with a deck when it comes back).
-        """
-        return self._require_practice().run.results
-
-    def attempt(self, action: Any) -> None:
-        """Practice mode: attempt `action` (an Action or its dict) at the exercise shown, as the seat's buttons
-        do: judged at once, never played (after a wrong attempt, "Try again" is implied).
-        """
-        self._python(self._require_practice().make_attempt, action)
-
-    def try_again(self) -> None:
-        """Practice mode: after a wrong attempt, try again (the position is as before)."""
-        self._python(self._require_practice().retry)
-
-    def show_solution(self) -> None:
-        """Practice mode: show the better move and every candidate's value ("Show the better move")."""
-        self._python(self._require_practice().show)
-
-    def next_exercise(self) -> None:
-        """Practice mode: on to the next exercise ("Next"; the deck, if any, is answered and saved); after the
-        last, the summary.
-        """
-        self._python(self._require_practice().next)
 
     def save_png(self, path: str | os.PathLike) -> None:
         """Save the view as shown in the browser as a PNG file at `path`, as its "Save picture" button does:
@@ -599,12 +381,7 @@ class NeedleWidget(ScreenTraits, ScreenWidget):
         runner = self.__dict__.get("_runner")  # absent if __init__ refused its arguments
         if runner is not None:
             runner.close()
-        watched, self._watched = getattr(self, "_watched", None), None
-        if watched is not None:
-            watched[1]()
-        home, self._home_notes = getattr(self, "_home_notes", None), None
-        if home is not None:
-            home()
+        self._stop_notes()
         super().close()
 
     @contextmanager
