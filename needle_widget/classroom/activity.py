@@ -24,7 +24,10 @@ from collections.abc import Container
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..engine.errors import NeedleError, quote
+from ..screen.features import REQUESTS
 from ..screen.plugin import Request, request, requests_of
+from .errors import ClassError
 
 if TYPE_CHECKING:
     from .record import Outcome, Record
@@ -79,6 +82,26 @@ class Activity:
         sent (`member.sent`) moves on. `reset`: send the whole screen again.
         """
         raise NotImplementedError
+
+    def seat_session(self, member: Member) -> Any:
+        """The session of `member`'s own seat (`screen.session.Session`), where their screen's requests on the game
+        are answered (`answer_screen`); None where they play none (a lesson: the teacher leads).
+        """
+        return None
+
+    def answer_screen(self, member: Member, kind: str, message: dict[str, Any]) -> None:
+        """Answer `member`'s screen request `kind` as the local widget does: the same handler of the same table
+        (`screen.features.REQUESTS`), on their seat's session (`seat_session`). A refusal raises ClassError with
+        the session's words; a request that is not the session's, or a member with no seat, is refused.
+        """
+        session = self.seat_session(member)
+        handler = REQUESTS.get(kind)
+        if session is None or handler is None or not isinstance(session, handler.owner):
+            raise ClassError(f"{quote(kind)} is not answered here: {self.absent}")
+        try:
+            handler.call(session, message)
+        except NeedleError as refused:
+            raise ClassError(str(refused)) from None
 
     def board(self, view: str, members: list[Any], record: Record) -> dict[str, Any]:
         """The activity's part of the teacher's board for `view` ("teacher", or "projector": no names), with the

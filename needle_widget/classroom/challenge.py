@@ -20,6 +20,7 @@ from ..engine.rules import Rules
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
 from ..screen.desk import Desk
+from ..screen.features import REQUESTS
 from ..screen.frames import FIXED
 from ..screen.guard import play_bots
 from ..screen.session import Session
@@ -90,7 +91,7 @@ class Challenge(Activity):
         """Student `index`'s move (checked by the game's one legality rule), then the bot's answer."""
         played = self.played(index)
         try:
-            played.session.request_act(raw)
+            REQUESTS["act"].call(played.session, {"action": raw})  # the local widget's handler of "act"
         except NeedleError as refused:
             raise ClassError(str(refused)) from None
         played.session.run_bots()
@@ -108,6 +109,11 @@ class Challenge(Activity):
         step = frame["steps"]
         return [{"kind": self.kind, "id": self.id, "reset": reset, "live": step, "title": self.title,
                  "first": step, "frames": [frame], "quiz": None}]
+
+    def seat_session(self, member: Any) -> Any:
+        """The session of the student's own game (None before they have one)."""
+        played = self.games.get(member.index)
+        return None if played is None else played.session
 
     @request("act", "challenge", "action")
     def request_act(self, member: Any, challenge: Any, action: Any) -> Handled:

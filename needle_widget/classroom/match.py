@@ -25,7 +25,7 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.errors import NeedleError, quote
+from ..engine.errors import quote
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.seats import player_name
@@ -304,16 +304,17 @@ class Match(Activity):
         if match != self.id:
             raise ClassError(self.absent)
         table = self.table_of(member.index)
-        seat = table.seat_of(member.index)
-        if seat in table.stand_ins:
+        if table.seat_of(member.index) in table.stand_ins:
             raise ClassError(self._stood_in())
-        try:
-            table.sessions[seat].request_act(action)
-        except NeedleError as refused:
-            raise ClassError(str(refused)) from None
+        self.answer_screen(member, "act", {"action": action})
         self._follow(table)
         self._record_if_over(table)
         return Handled(finished=table.over, also=self._others(table, member.index))
+
+    def seat_session(self, member: Any) -> Session | None:
+        """The session of the student's seat at their table this round (None: no table, invited later)."""
+        table = next((t for t in self.tables if member.index in t.players), None)
+        return None if table is None else table.sessions.get(table.seat_of(member.index))
 
     @request("new_game", "match", "deal")
     def request_next(self, member: Any, match: Any, deal: Any) -> Handled:
