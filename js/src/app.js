@@ -15,10 +15,10 @@ const MODE_LABELS = {
 };
 
 /** The header's chip: the mode, or "Round over" once the round shown is over (a quiz stays "Quiz", a class's
- * screen "Class"; a practice position is never over): at its last step, and at every step of a live round
- * that has ended (`endedAfter`). */
+ * screen "Class" but while it practises; a practice position is never over): at its last step, and at every
+ * step of a live round that has ended (`endedAfter`). */
 export function modeLabel(state) {
-  if (isClassScreen(state)) return "Class";
+  if (isClassScreen(state) && state.mode !== "practice") return "Class"; // a class screen's own practice: "Practice"
   if (!state.mode) return null;
   if (state.mode !== "quiz") {
     if ((state.table && state.table.phase === "over") || endedAfter(state) !== null) return "Round over";

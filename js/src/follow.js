@@ -38,7 +38,7 @@ export function renderFollow(state, ui) {
       "data-key": "follow", "aria-label": "Following the class",
     },
     h("span", { class: "nw-follow-dot", "aria-hidden": "true" }),
-    h("p", { class: "nw-follow-text", role: "status", "aria-live": "polite", "data-key": "follow-status" },
+    h("p", { class: "nw-follow-text", role: "status", "aria-live": "polite", "data-key": "follow-status", tabindex: "-1" },
       f.text || "", connected ? null : h("span", { class: "nw-follow-conn" }, " (offline)")),
     who ? h("span", { class: "nw-follow-who" }, who) : null,
     h("span", { class: ["nw-follow-link", connected ? null : "nw-follow-link-off"] }, connected ? "Connected" : "Offline"),
@@ -54,4 +54,6 @@ export function renderFollow(state, ui) {
 export const followFeature = {
   name: "follow",
   views: { header: renderFollow }, // a line of its own under the title (style.css)
+  // "Back to live" (or "Back to the class") disabled once it is done: the focus goes to the line that says where.
+  focus: ["follow-status"],
 };

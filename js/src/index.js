@@ -115,7 +115,8 @@ export function mount(model, el) {
     // Following the current event when stepping from the event list.
     if (key === `ev-${previousStep}`) key = `ev-${state.step}`;
     const active = activeElementOf(root);
-    if (active && root.contains(active) && (key === "" || active.getAttribute("data-key") === key)) return;
+    // (A control disabled by this render still holds the focus until the browser takes it away: not kept.)
+    if (active && root.contains(active) && !active.disabled && (key === "" || active.getAttribute("data-key") === key)) return;
     const find = (k) => Array.from(root.querySelectorAll("[data-key]")).find((n) => n.getAttribute("data-key") === k && !n.disabled);
     // A control of a closed form or panel hands the focus to what opens it again (or the way back):
     // the first still there of its feature's `focus` list.

@@ -196,20 +196,25 @@ export function renderPractice(state, ui) {
 }
 
 /** The focus follows the practice: when the phase or the exercise changes while the focus is on the panel
- * (or was lost with the control that went away), it goes to what comes next (`FOCUS_AFTER`). */
+ * (or was lost with the control that went away), or the practice begins while the focus is in the widget, it
+ * goes to what comes next (`FOCUS_AFTER`). */
 function followFocus(ctx) {
   let last = null;
   return function rendered() {
     const p = practiceOf(ctx.state());
     const now = p ? `${p.index}:${p.phase}` : null;
-    const changed = last !== null && now !== last;
+    const began = last === null && now !== null;
+    const changed = now !== last;
     last = now;
     if (!p || !changed) return;
     const root = ctx.root;
     const active = activeElementOf(root);
     const panel = root.querySelector('[data-key="practice"]');
     const inPanel = active && panel && panel.contains(active);
-    if (active !== root && !inPanel) return; // the focus is elsewhere (the hand, the page): leave it there
+    // The focus is elsewhere (the hand, the page): leave it there; but a practice begun from this screen (a class
+    // screen's "Practise your mistakes") takes the focus from the control that started it.
+    const started = began && active && root.contains(active);
+    if (active !== root && !inPanel && !started) return;
     const target = root.querySelector(`[data-key="${FOCUS_AFTER[p.phase]}"]`);
     if (target && target !== active && !target.disabled) target.focus({ preventScroll: true });
   };
