@@ -8,7 +8,7 @@ from needle_widget import NeedleWidget
 from needle_widget.engine.game import Game
 from needle_widget.players import bots
 from needle_widget.players.bots import bot_seed
-from needle_widget.players.sim import play_game, tournament
+from needle_widget.players.sim import play_game, round_robin
 
 
 class Keeper(bots.GreedyBot):
@@ -54,7 +54,7 @@ def test_a_seeded_bot_still_plays_a_deal_the_same_way() -> None:
 def test_a_tournament_tells_no_bot_its_deal() -> None:
     for duplicate in (False, True):
         box: list = []
-        t = tournament([Keeper(box), Keeper(box)], games=6, seed=11, progress=False, duplicate=duplicate)
+        t = round_robin([Keeper(box), Keeper(box)], games=6, seed=11, progress=False, duplicate=duplicate)
         deals = [row["seed"] for row in t.rows]
         assert len(box) == 12 and {p for _, p in box} == {0, 1}
         assert sorted(box) == sorted((bot_seed(d, p), p) for d in deals for p in (0, 1))

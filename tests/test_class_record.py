@@ -21,7 +21,7 @@ from test_class_twins import SECRET, as_action, channel  # noqa: F401 (channel: 
 from needle_widget import Game, classroom
 from needle_widget.apps.recordbench import orderings
 from needle_widget.classroom import challenge as challenge_module
-from needle_widget.classroom.record import RECORD_WORLDS, Outcome, Record, seat_figures
+from needle_widget.classroom.record import RECORD_WORLDS, FinishedGame, Record, seat_figures
 from needle_widget.classroom.seal import seed_of
 from needle_widget.players import sim
 from needle_widget.players.bots import GreedyBot
@@ -65,8 +65,8 @@ def test_a_pair_is_ordered_only_when_its_interval_excludes_zero():
 def test_the_record_round_trips_and_counts_what_a_bot_finished_as_lost():
     record = Record(worlds=4)
     game = sim.play_game(NoisyBot(0.5, seed=1), GreedyBot(), seed=11)
-    first = record.add(Outcome("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1), None, (1,)))
-    assert record.add(Outcome("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1))) == []
+    first = record.add(FinishedGame("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1), None, (1,)))
+    assert record.add(FinishedGame("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1))) == []
     assert [(e.student, e.seat, e.opponent, e.stood_in) for e in first] == [(0, 0, 1, False), (1, 1, 0, True)]
     assert sum(e.result for e in first) == 1 and first[0].margin == -first[1].margin
     for entry in first:

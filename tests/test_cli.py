@@ -216,9 +216,9 @@ def test_simulate_accepts_the_largest_game_count(monkeypatch: pytest.MonkeyPatch
 
     def fake(entrants, games, seed, **kwargs):
         seen["games"] = games
-        return sim.Tournament(["greedy", "random"], [])
+        return sim.RoundRobin(["greedy", "random"], [])
 
-    monkeypatch.setattr(sim, "tournament", fake)
+    monkeypatch.setattr(sim, "round_robin", fake)
     code, _ = run_cli("simulate", "--games", str(sim.MAX_GAMES), "--no-progress")
     assert code == 0 and seen["games"] == sim.MAX_GAMES
 
@@ -283,7 +283,7 @@ def test_an_unwritable_out_fails_before_any_game(where: str, tmp_path: Path, mon
     def no_games(*args, **kwargs):
         raise AssertionError("games were played")
 
-    monkeypatch.setattr(sim, "tournament", no_games)
+    monkeypatch.setattr(sim, "round_robin", no_games)
     assert cli.main(["simulate", "--games", "10000000", "--no-progress", "--out", str(out)]) == 2
     err = _one_error_line(capsys)
     assert repr(str(out)) in err

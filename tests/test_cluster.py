@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 
 from needle_widget import Rules, bots
-from needle_widget.players.sim import tournament
+from needle_widget.players.sim import round_robin
 
 try:
     from distributed import Client, LocalCluster, get_task_stream
@@ -53,9 +53,9 @@ def test_the_workers_are_other_processes(client: Client) -> None:
 
 def test_a_cluster_tournament_gives_the_rows_of_a_serial_run(client: Client) -> None:
     entrants = [bots.RandomBot(seed=8), bots.GreedyBot(), bots.OddsBot()]
-    serial = tournament(entrants, games=60, seed=2, progress=False, chunk=7)
+    serial = round_robin(entrants, games=60, seed=2, progress=False, chunk=7)
     with get_task_stream(client) as stream:
-        distributed = tournament(entrants, games=60, seed=2, executor=client.get_executor(), progress=False, chunk=7)
+        distributed = round_robin(entrants, games=60, seed=2, executor=client.get_executor(), progress=False, chunk=7)
     assert distributed.names == serial.names == ["random", "greedy", "odds"]
     assert len(distributed.rows) == 180
     assert distributed.rows == serial.rows
@@ -69,8 +69,8 @@ def test_a_cluster_tournament_gives_the_rows_of_a_serial_run(client: Client) -> 
 def test_rule_variants_travel_to_the_workers(client: Client) -> None:
     rules = Rules(ace="wrap")
     entrants = [bots.GreedyBot(), bots.RandomBot(seed=3)]
-    serial = tournament(entrants, games=40, seed=11, progress=False, rules=rules, chunk=9)
-    distributed = tournament(
+    serial = round_robin(entrants, games=40, seed=11, progress=False, rules=rules, chunk=9)
+    distributed = round_robin(
         entrants, games=40, seed=11, executor=client.get_executor(), progress=False, rules=rules, chunk=9
     )
     assert distributed.rows == serial.rows
@@ -89,8 +89,8 @@ def test_a_bot_the_workers_cannot_import_is_sent_by_value(client: Client) -> Non
             return "My first option."
 
     entrants = [FirstLegal(), bots.GreedyBot()]
-    serial = tournament(entrants, games=30, seed=5, progress=False, chunk=4)
-    distributed = tournament(entrants, games=30, seed=5, executor=client.get_executor(), progress=False, chunk=4)
+    serial = round_robin(entrants, games=30, seed=5, progress=False, chunk=4)
+    distributed = round_robin(entrants, games=30, seed=5, executor=client.get_executor(), progress=False, chunk=4)
     assert distributed.rows == serial.rows
     assert distributed.names == ["first", "greedy"]
 
@@ -106,4 +106,4 @@ def test_an_error_on_a_worker_reaches_the_caller(client: Client) -> None:
             return ""
 
     with pytest.raises(RuntimeError, match="this bot is broken"):
-        tournament([Broken(), bots.GreedyBot()], games=20, seed=0, executor=client.get_executor(), progress=False)
+        round_robin([Broken(), bots.GreedyBot()], games=20, seed=0, executor=client.get_executor(), progress=False)

@@ -15,7 +15,7 @@ from needle_widget.engine.errors import ArgumentError
 from needle_widget.players.bots import GreedyBot, RandomBot
 from needle_widget.players.sim import play_game
 from needle_widget.review import review
-from needle_widget.review.exercises import Attempt, Outcome, exercises
+from needle_widget.review.exercises import Attempt, AttemptResult, exercises
 from needle_widget.teaching.practice import Deck, rating
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
@@ -29,8 +29,8 @@ def made():
 
 
 def attempt(solved: bool) -> Attempt:
-    return Attempt(Outcome.SOLVED if solved else Outcome.TRY_AGAIN, actions.DrawPile(), "best", 0.0, 0.0, 0.5,
-                   actions.DrawPile(), 0.5, 8)
+    return Attempt(AttemptResult.SOLVED if solved else AttemptResult.TRY_AGAIN, actions.DrawPile(), "best", 0.0, 0.0,
+                   0.5, actions.DrawPile(), 0.5, 8)
 
 
 def test_how_a_practice_went_is_rated():

@@ -20,7 +20,7 @@ from needle_widget.engine.errors import ArgumentError, NeedleError, quote
 from needle_widget.players.bots import GreedyBot, RandomBot
 from needle_widget.players.sim import play_game
 from needle_widget.review import review
-from needle_widget.review.exercises import Attempt, Exercise, Outcome, exercises
+from needle_widget.review.exercises import Attempt, AttemptResult, Exercise, exercises
 from needle_widget.teaching.practice import LATEST, Deck
 from needle_widget.teaching.practicerun import PracticeRun
 
@@ -31,8 +31,8 @@ ALL = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 
 def attempt(solved: bool) -> Attempt:
-    return Attempt(Outcome.SOLVED if solved else Outcome.TRY_AGAIN, actions.DrawPile(), "best", 0.0, 0.0, 0.5,
-                   actions.DrawPile(), 0.5, 8)
+    return Attempt(AttemptResult.SOLVED if solved else AttemptResult.TRY_AGAIN, actions.DrawPile(), "best", 0.0, 0.0,
+                   0.5, actions.DrawPile(), 0.5, 8)
 
 
 def made_exercises() -> list[Exercise]:

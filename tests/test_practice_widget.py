@@ -25,7 +25,7 @@ from needle_widget.engine.errors import ArgumentError, NeedleError
 from needle_widget.players.bots import GreedyBot, RandomBot
 from needle_widget.players.sim import play_game
 from needle_widget.records.replay import Replay
-from needle_widget.review.exercises import Exercise, Outcome, exercise_at
+from needle_widget.review.exercises import AttemptResult, Exercise, exercise_at
 from needle_widget.screen import display
 from needle_widget.teaching.practice import Deck
 
@@ -41,7 +41,7 @@ def but_answers(text: str) -> dict[str, Any]:
 
 def a_wrong_move(x: Exercise) -> A.Action:
     """A legal move the exercise does not accept (the move played, if no other)."""
-    return next((a for a in x.legal if a != x.played and x.check(a).outcome is Outcome.TRY_AGAIN), x.played)
+    return next((a for a in x.legal if a != x.played and x.check(a).outcome is AttemptResult.TRY_AGAIN), x.played)
 
 
 # ---- what the screen shows --------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from test_class_twins import as_action
 
 from needle_widget import Game, classroom
 from needle_widget.classroom import ClassError
-from needle_widget.classroom.record import Outcome, Record, left_figure, seat_figures, seat_ledger
+from needle_widget.classroom.record import FinishedGame, Record, left_figure, seat_figures, seat_ledger
 from needle_widget.players import sim
 from needle_widget.players.bots import GreedyBot, OddsBot, RandomBot, by_preference
 from needle_widget.players.noisy import NoisyBot
@@ -97,7 +97,7 @@ def play(deal: int, student: Any, seat: int, leave: Leave | None = None) -> tupl
 @dataclass
 class Student:
     """One simulated student's deals played on and left, through the record's own path: `Record.add` (an
-    `Outcome` whose `stood_in` names the student when a bot finished it) and the room's figures
+    `FinishedGame` whose `stood_in` names the student when a bot finished it) and the room's figures
     (`seat_ledger`, here at WORLDS and SEED).
     """
 
@@ -115,7 +115,8 @@ class Student:
         record = Record(worlds=WORLDS)
         for k, (replay, seat, stood_in) in enumerate(games):
             seats = (0, None) if seat == 0 else (None, 0)
-            entry, = record.add(Outcome(f"deal {k}", f"deal {k}", replay, seats, "greedy", (0,) if stood_in else ()))
+            finished = FinishedGame(f"deal {k}", f"deal {k}", replay, seats, "greedy", (0,) if stood_in else ())
+            entry, = record.add(finished)
             entry.adjusted, entry.skill, entry.luck = self.figures(replay, seat)  # as the room fills it
         return record
 
@@ -130,7 +131,7 @@ def test_a_game_the_student_left_counts_as_lost():
     """Fails under the earlier rule (a stood-in seat was kept out of the scores and the standings)."""
     game = sim.play_game(NoisyBot(0.5, seed=1), GreedyBot(), seed=11)
     record = Record(worlds=4)
-    entries = record.add(Outcome("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1), None, (1,)))
+    entries = record.add(FinishedGame("match 1/table 1/deal 1", "match 1 · deal 1", game.replay(), (0, 1), None, (1,)))
     for entry in entries:
         entry.adjusted, entry.skill, entry.luck = seat_figures(game.replay().to_dict(), entry.seat, 4)
     stayed, left = entries

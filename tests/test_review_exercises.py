@@ -18,7 +18,7 @@ from needle_widget.engine.errors import ArgumentError
 from needle_widget.players.bots import GreedyBot, RandomBot
 from needle_widget.players.sim import play_game
 from needle_widget.review import review
-from needle_widget.review.exercises import Exercise, Outcome, exercise_at, exercises
+from needle_widget.review.exercises import AttemptResult, Exercise, exercise_at, exercises
 from needle_widget.review.story import seat_story
 
 ALL = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -50,14 +50,14 @@ def test_the_marked_decisions_become_exercises_in_order_with_what_the_seat_knew(
 def test_an_attempt_is_judged_by_the_review_s_rule_on_the_same_worlds(blundered):
     _, r = blundered
     x = exercises([r], marks=("blunder",))[0]
-    assert x.check(x.played).outcome is Outcome.SAME                        # never accepted
+    assert x.check(x.played).outcome is AttemptResult.SAME                        # never accepted
     best = x.check(x.best)
     assert best.solved and best.label in ("best", "good") and "Good: " in best.message()
     again = x.check(x.best)
     assert again == best                                                    # the same worlds, the same figures
     entry = next(e for e in r.entries if e.step == x.step)
     assert x.check(x.played).loss == pytest.approx(entry.loss)             # the played move as the review found it
-    wrong = [a for a in x.legal if (t := x.check(a)).outcome is Outcome.TRY_AGAIN]
+    wrong = [a for a in x.legal if (t := x.check(a)).outcome is AttemptResult.TRY_AGAIN]
     for a in wrong:
         t = x.check(a)
         assert t.label in ("inaccuracy", "mistake", "blunder") and t.message().startswith("Try again: ")

@@ -14,7 +14,7 @@ import pytest
 
 from needle_widget import Rules, bots, play_game
 from needle_widget.engine.errors import NeedleError
-from needle_widget.players.sim import MAX_GAMES, Tournament, TournamentError, tournament
+from needle_widget.players.sim import MAX_GAMES, RoundRobin, TournamentError, round_robin
 from needle_widget.records.replay import Replay
 
 
@@ -32,7 +32,7 @@ def test_play_game_is_reproducible() -> None:
 
 
 def test_tournament_rows_and_summary() -> None:
-    result = tournament([bots.GreedyBot(), bots.RandomBot(seed=1)], games=30, seed=5, progress=False)
+    result = round_robin([bots.GreedyBot(), bots.RandomBot(seed=1)], games=30, seed=5, progress=False)
     assert [r["game"] for r in result.rows] == list(range(30))
     assert [r["seed"] for r in result.rows] == list(range(5, 35))
     assert [r["player1"] for r in result.rows[:2]] == ["greedy", "random"]
@@ -44,7 +44,7 @@ def test_tournament_rows_and_summary() -> None:
 
 
 def test_three_bots_play_round_robin_and_same_names_are_told_apart() -> None:
-    result = tournament([bots.GreedyBot(), bots.GreedyBot(), bots.RandomBot(seed=1)], games=4, progress=False)
+    result = round_robin([bots.GreedyBot(), bots.GreedyBot(), bots.RandomBot(seed=1)], games=4, progress=False)
     assert result.names == ["greedy#1", "greedy#2", "random"]
     assert len(result.rows) == 12
     assert all(s["games"] == 8 for s in result.summary)
@@ -52,16 +52,16 @@ def test_three_bots_play_round_robin_and_same_names_are_told_apart() -> None:
 
 def test_the_same_seeds_give_the_same_rows_whatever_the_executor() -> None:
     entrants = [bots.RandomBot(seed=8), bots.GreedyBot()]
-    serial = tournament(entrants, games=60, seed=2, progress=False, chunk=7)
+    serial = round_robin(entrants, games=60, seed=2, progress=False, chunk=7)
     with ProcessPoolExecutor(2) as pool:
-        parallel = tournament(entrants, games=60, seed=2, executor=pool, progress=False, chunk=7)
+        parallel = round_robin(entrants, games=60, seed=2, executor=pool, progress=False, chunk=7)
     with ThreadPoolExecutor(3) as pool:
-        threaded = tournament(entrants, games=60, seed=2, executor=pool, progress=False, chunk=5)
+        threaded = round_robin(entrants, games=60, seed=2, executor=pool, progress=False, chunk=5)
     assert serial.rows == parallel.rows == threaded.rows
 
 
 def test_csv_output(tmp_path: Path) -> None:
-    result = tournament([bots.GreedyBot(), bots.RandomBot(seed=1)], games=6, progress=False)
+    result = round_robin([bots.GreedyBot(), bots.RandomBot(seed=1)], games=6, progress=False)
     path = tmp_path / "rows.csv"
     result.to_csv(path)
     rows = list(csv.DictReader(path.open()))
@@ -69,7 +69,7 @@ def test_csv_output(tmp_path: Path) -> None:
 
 
 def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
-    tournament([bots.GreedyBot(), bots.RandomBot(seed=1)], games=4, progress=True)
+    round_robin([bots.GreedyBot(), bots.RandomBot(seed=1)], games=4, progress=True)
     assert "4/4" in capsys.readouterr().err
 
 
@@ -80,14 +80,14 @@ def test_progress_bar(capsys: pytest.CaptureFixture[str]) -> None:
 ])
 def test_bad_arguments(kwargs, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        tournament(progress=False, **kwargs)
+        round_robin(progress=False, **kwargs)
 
 
 def test_the_table_fits_long_bot_names() -> None:
     class Named(bots.GreedyBot):
         name = "a greedy bot with a long name"
 
-    lines = tournament([Named(), bots.RandomBot(seed=1)], games=2, progress=False).table().splitlines()
+    lines = round_robin([Named(), bots.RandomBot(seed=1)], games=2, progress=False).table().splitlines()
     assert len({len(line) for line in lines}) == 1
 
 
@@ -108,7 +108,7 @@ def test_games_are_made_lazily_so_a_huge_tournament_starts_at_once() -> None:
     started = time.perf_counter()
     try:
         with pytest.raises(RuntimeError, match="boom"):
-            tournament([Boom(), bots.RandomBot(seed=1)], games=MAX_GAMES, progress=False)
+            round_robin([Boom(), bots.RandomBot(seed=1)], games=MAX_GAMES, progress=False)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -128,15 +128,15 @@ class CountingPool(ThreadPoolExecutor):
 def test_an_executor_gets_a_bounded_window_of_chunks() -> None:
     with CountingPool(2) as pool:
         with pytest.raises(RuntimeError, match="boom"):
-            tournament([Boom(), bots.RandomBot(seed=1)], games=MAX_GAMES, executor=pool, progress=False, chunk=1)
+            round_robin([Boom(), bots.RandomBot(seed=1)], games=MAX_GAMES, executor=pool, progress=False, chunk=1)
     assert pool.submitted < 1000
 
 
 def test_more_chunks_than_the_window_give_the_same_rows() -> None:
     entrants = [bots.RandomBot(seed=8), bots.GreedyBot(), bots.RandomBot(seed=9)]
-    serial = tournament(entrants, games=100, seed=4, progress=False, chunk=1)
+    serial = round_robin(entrants, games=100, seed=4, progress=False, chunk=1)
     with CountingPool(2) as pool:
-        threaded = tournament(entrants, games=100, seed=4, executor=pool, progress=False, chunk=1)
+        threaded = round_robin(entrants, games=100, seed=4, executor=pool, progress=False, chunk=1)
     assert pool.submitted == 300
     assert serial.rows == threaded.rows
     assert [r["game"] for r in threaded.rows] == list(range(300))
@@ -151,19 +151,19 @@ def test_more_chunks_than_the_window_give_the_same_rows() -> None:
 ])
 def test_bad_arguments_raise_a_needle_error(kwargs, message: str) -> None:
     with pytest.raises(TournamentError, match=message) as info:
-        tournament(progress=False, **kwargs)
+        round_robin(progress=False, **kwargs)
     assert isinstance(info.value, NeedleError)
 
 
-def _small() -> Tournament:
-    return tournament([bots.GreedyBot(), bots.RandomBot(seed=1)], games=6, progress=False)
+def _small() -> RoundRobin:
+    return round_robin([bots.GreedyBot(), bots.RandomBot(seed=1)], games=6, progress=False)
 
 
 def test_a_failed_csv_write_leaves_the_old_file_untouched(tmp_path: Path) -> None:
     path = tmp_path / "rows.csv"
     path.write_text("old results\n")
     result = _small()
-    broken = Tournament(result.names, result.rows[:3] + [{}] + result.rows[3:])  # fails after 3 rows
+    broken = RoundRobin(result.names, result.rows[:3] + [{}] + result.rows[3:])  # fails after 3 rows
     with pytest.raises(KeyError):
         broken.to_csv(path)
     assert path.read_text() == "old results\n"

@@ -1,7 +1,8 @@
 // The whole widget as a pure function of (state, ui) -> DOM. No model, no listeners. The layout is
-// here; what fills each part of it is the features' views (features.js): `views.header`, `board`
-// (the game), `left` (under the board), `side` (beside it), `rows` (across both columns under them),
-// `analysis` (the full-width area below) and `cover` (the hotseat cover, instead of all the others).
+// here; what fills each part of it is the features' views (features.js): `views.header`, `tabletop`
+// (the game, in the felt box `.nw-board`; not the class's board, board.js), `left` (under the tabletop),
+// `side` (beside it), `rows` (across both columns under them), `analysis` (the full-width area below) and
+// `cover` (the hotseat cover, instead of all the others).
 
 import { h } from "./dom.js";
 import { viewsIn } from "./features.js";
@@ -44,7 +45,7 @@ export function renderApp(state, ui) {
   if (state.cover) return h("div", { class: "nw-app" }, header(state, ui), viewsIn("cover", state, ui));
   // A player's knowledge (heat map and figures), and the teacher's view (where the needles are, the
   // next cards) above the two players' knowledge, are rows across both columns: the side column holds
-  // the replay bar, as tall as the board, for every perspective that has odds.
+  // the replay bar, as tall as the tabletop, for every perspective that has odds.
   const row = infoAsRow(state);
   const analysis = viewsIn("analysis", state, ui);
   return h(
@@ -54,11 +55,11 @@ export function renderApp(state, ui) {
     h(
       "div",
       { class: ["nw-main", state.table.perspective === "teacher" ? "nw-main-teacher" : null, row ? "nw-main-rows" : null] },
-      h("div", { class: "nw-left" }, h("div", { class: "nw-board" }, viewsIn("board", state, ui)), viewsIn("left", state, ui)),
+      h("div", { class: "nw-left" }, h("div", { class: "nw-board" }, viewsIn("tabletop", state, ui)), viewsIn("left", state, ui)),
       h("div", { class: "nw-side" }, viewsIn("side", state, ui)),
       viewsIn("rows", state, ui),
     ),
-    // The full-width area below the board: the "what if" toolbar, the branch form and the panels.
+    // The full-width area below the tabletop: the "what if" toolbar, the branch form and the panels.
     analysis.length ? h("div", { class: "nw-analysis", "data-key": "analysis" }, analysis) : null,
   );
 }

@@ -23,5 +23,5 @@ export const errorFeature = {
   name: "error",
   initial: () => ({ dismissed: null }),
   reduce: (slice, action) => (action.ui === "error-dismiss" ? { ...slice, dismissed: action.id } : slice),
-  views: { board: renderErrorLine, cover: renderErrorLine },
+  views: { tabletop: renderErrorLine, cover: renderErrorLine },
 };

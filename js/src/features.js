@@ -20,7 +20,7 @@ import { linesFeature } from "./variations.js";
 import { branchFeature } from "./whatif.js";
 import { worldsFeature } from "./worlds.js";
 
-// The order is the order of their views within each part of the layout (app.js): on the board the
+// The order is the order of their views within each part of the layout (app.js): on the tabletop the
 // branch banner, the paused banner, the table and controls, the error line; in the analysis area the
 // "what if" toolbar and the branch form, then the worlds, then the graph, then the review; in the header
 // the perspective switch, "Save picture", then the follow bar of a class on a line of its own, then the

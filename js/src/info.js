@@ -239,7 +239,7 @@ function teacherInfo(state, info) {
   ];
 }
 
-/** The teacher's "what each player knows", side by side across the whole width under the board and
+/** The teacher's "what each player knows", side by side across the whole width under the tabletop and
  * the side column (so the side column keeps the width it has for every perspective); null for any other
  * perspective, and once the round is over (both needles are public then: the teacher's panel says where). */
 export function renderTeacherKnowledge(state) {
@@ -319,7 +319,7 @@ export function renderInfo(state, { row = false } = {}) {
 }
 
 /** Is the knowledge panel a row across both columns (a player's knowledge, the teacher's view), the
- * side column then holding the replay bar alone? A quiz keeps its panel beside the board, where the
+ * side column then holding the replay bar alone? A quiz keeps its panel beside the tabletop, where the
  * odds appear once the answer is revealed. */
 export function infoAsRow(state) {
   return state.mode !== "quiz" && Boolean(state.info && (state.info.kind === "player" || state.info.kind === "teacher"));

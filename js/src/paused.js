@@ -29,5 +29,5 @@ export function renderPaused(state) {
 
 export const pausedFeature = {
   name: "paused",
-  views: { board: renderPaused },
+  views: { tabletop: renderPaused },
 };

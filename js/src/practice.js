@@ -1,5 +1,5 @@
 // The practice panel (mode "practice"): a review's marked decision as an exercise, "You played X. Find a
-// better move." The student plays an attempt with the normal buttons (the board's controls send "act";
+// better move." The student plays an attempt with the normal buttons (the tabletop's controls send "act";
 // Python judges it and never plays it); here: the prompt, the feedback in a polite live region, the
 // attempts so far, "Try again", "Show the better move" and "Next", the better move with the candidates'
 // values once solved or shown, and after the last exercise the summary. Pure (state, ui) -> DOM, Python's

@@ -1,6 +1,6 @@
 // The card table: the opponent's zone at the top, the piles and the status in the middle,
 // the own zone at the bottom (for a spectator or the teacher: Player 2 top, Player 1 bottom).
-// The table feature: the table and the controls (controls.js) on the board; its UI slice `ui.table`
+// The table feature: the table and the controls (controls.js) on the tabletop; its UI slice `ui.table`
 // holds the cards selected in the hand and whether the discard history is open.
 
 import { h, srOnly } from "./dom.js";
@@ -403,5 +403,5 @@ export const tableFeature = {
   },
   key: tableKey,
   connect: (ctx) => ({ rendered: followCursor(ctx) }),
-  views: { board: (state, ui) => [renderTable(state, ui), renderControls(state, ui)] },
+  views: { tabletop: (state, ui) => [renderTable(state, ui), renderControls(state, ui)] },
 };

@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { playerName } from "./names.js";
-import { LESSON_MODES } from "./shared.js";
+import { DRILL_MODES } from "./shared.js";
 
 export const WORLD_LABELS = { real: "the real cards", sampled: "a possible world" };
 
@@ -63,12 +63,12 @@ function toggle({ key, label, name, pressed, request, ui, reason, reasonId, cont
 /** The toolbar of the analysis area, or null when Python offers none of it: the toggles side by side
  * at its start, then why any of them is closed. */
 export function renderToolbar(state, ui) {
-  // A lesson (a quiz, practice) reveals the figures itself, after each answer: only the review, once a
+  // A drill (a quiz, practice) reveals the figures itself, after each answer: only the review, once a
   // quiz is done (practice offers none).
-  const quiz = LESSON_MODES.includes(state.mode);
+  const drill = DRILL_MODES.includes(state.mode);
   const uid = ui.uid || "nw";
   const tools = [];
-  if (!quiz && offer(state, "worlds")) {
+  if (!drill && offer(state, "worlds")) {
     const open = Boolean(state.worlds);
     tools.push(toggle({
       key: "tool-worlds", label: "Possible worlds", name: "Possible worlds", pressed: open, controls: `${uid}-worlds`,
@@ -76,7 +76,7 @@ export function renderToolbar(state, ui) {
       reason: offerReason(state, "worlds"), reasonId: `${uid}-worlds-why`,
     }));
   }
-  if (!quiz && offer(state, "graph")) {
+  if (!drill && offer(state, "graph")) {
     const open = Boolean(state.graph);
     tools.push(toggle({
       key: "tool-graph", label: "Graph", name: "Graph", pressed: open, controls: `${uid}-graph`,
@@ -84,7 +84,7 @@ export function renderToolbar(state, ui) {
       reason: offerReason(state, "graph"), reasonId: `${uid}-graph-why`,
     }));
   }
-  if (!quiz && offer(state, "branch")) {
+  if (!drill && offer(state, "branch")) {
     const reason = offerReason(state, "branch");
     tools.push(toggle({
       key: "tool-branch", label: "Play from here…", name: "Play from here",
@@ -230,7 +230,7 @@ export const branchFeature = {
   ])),
   focus: ["tool-branch", "branch-back"],
   views: {
-    board: renderBranchBanner,
+    tabletop: renderBranchBanner,
     analysis: (state, ui) => [renderToolbar(state, ui), renderBranchForm(state, ui)],
   },
 };

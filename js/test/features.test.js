@@ -8,7 +8,7 @@ import { VIEW_NAMES } from "../src/index.js";
 import { initialUi, reduceUi, syncUi } from "../src/ui.js";
 import { FIXTURE_NAMES, MODES, stateFrom } from "./helpers.js";
 
-const PARTS = ["header", "board", "left", "side", "rows", "analysis", "cover"];
+const PARTS = ["header", "tabletop", "left", "side", "rows", "analysis", "cover"];
 
 function views() {
   const out = [];

@@ -304,7 +304,7 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     from concurrent.futures import ProcessPoolExecutor
 
     from ..players.bots import make_bot
-    from ..players.sim import tournament
+    from ..players.sim import round_robin
 
     if len(args.bots) < 2:
         raise NeedleError("simulate needs at least two --bots")
@@ -314,9 +314,9 @@ def _simulate(args: argparse.Namespace, out: TextIO) -> int:
     progress = not args.no_progress
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            result = tournament(entrants, args.games, args.seed, executor=pool, progress=progress)
+            result = round_robin(entrants, args.games, args.seed, executor=pool, progress=progress)
     else:
-        result = tournament(entrants, args.games, args.seed, progress=progress)
+        result = round_robin(entrants, args.games, args.seed, progress=progress)
     print(result.table(), file=out)
     reasons = ", ".join(f"{k} {v}" for k, v in result.reasons().items())
     print(f"endings: {reasons}", file=out)

@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from ..classroom.record import RECORD_WORLDS, Outcome, Record, seat_figures
+from ..classroom.record import RECORD_WORLDS, FinishedGame, Record, seat_figures
 from ..players import sim
 from ..players.bots import GreedyBot
 from ..players.noisy import NoisyBot
@@ -68,7 +68,7 @@ def play_pool(shares: Sequence[float] = SHARES, deals: int = 48, seed: int = 0, 
             game = sim.play_game(bot0, bot1, seed=seed + k)
             replay = game.replay()
             seats = (student, None) if seat == 0 else (None, student)
-            entry, = record.add(Outcome(f"deal {k}/student {student}", f"deal {k}", replay, seats, "greedy"))
+            entry, = record.add(FinishedGame(f"deal {k}/student {student}", f"deal {k}", replay, seats, "greedy"))
             jobs.append((entry, (replay.to_dict(), seat, worlds)))
     results = executor.map(_figures, [a for _, a in jobs]) if executor else map(_figures, [a for _, a in jobs])
     for (entry, _), (adjusted, skill, luck) in zip(jobs, results, strict=True):

@@ -30,7 +30,7 @@ from ..screen.plugin import Request, request, requests_of
 from .errors import ClassError
 
 if TYPE_CHECKING:
-    from .record import Outcome, Record
+    from .record import FinishedGame, Record
     from .room import Member
 
 __all__ = ["Activity", "FRAMES_PER_MESSAGE", "Handled", "request", "requests_of"]
@@ -122,7 +122,7 @@ class Activity:
         """
         return ()
 
-    def outcomes(self, known: Container[str] = ()) -> list[Outcome]:
+    def outcomes(self, known: Container[str] = ()) -> list[FinishedGame]:
         """The finished games of this activity that count in the class's record (`classroom.record`), but for
         those whose source is in `known` (recorded already): the room records each once, reviews it in the
         background and keeps it across lessons and restarts.
@@ -130,7 +130,7 @@ class Activity:
         return []
 
     def shown_game(self, index: int) -> tuple[str, int] | None:
-        """The recorded game student `index`'s screen shows now, as (its outcome's source, the student's seat),
+        """The recorded game student `index`'s screen shows now, as (its source, the student's seat),
         once it is over: the room adds the student's own review of it to the screen. None: no such game.
         """
         return None

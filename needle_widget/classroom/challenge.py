@@ -27,7 +27,7 @@ from ..screen.session import Session
 from ..screen.synced import Synced
 from .activity import Activity, Handled, request
 from .errors import ClassError
-from .record import Outcome, Record
+from .record import FinishedGame, Record
 
 __all__ = ["Challenge", "Played"]
 
@@ -128,10 +128,10 @@ class Challenge(Activity):
         """The record's name of student `index`'s game."""
         return f"challenge {self.id}/student {index}"
 
-    def outcomes(self, known: Container[str] = ()) -> list[Outcome]:
+    def outcomes(self, known: Container[str] = ()) -> list[FinishedGame]:
         """The finished games not `known` (the student at seat 0, the bot at seat 1)."""
-        return [Outcome(self.source(index), f"challenge {self.id}", played.game.replay(), (index, None),
-                        self.opponent) for index, played in self.games.items()
+        return [FinishedGame(self.source(index), f"challenge {self.id}", played.game.replay(), (index, None),
+                             self.opponent) for index, played in self.games.items()
                 if played.finished and self.source(index) not in known]
 
     def shown_game(self, index: int) -> tuple[str, int] | None:

@@ -39,7 +39,7 @@ from ..screen.session import Session
 from ..screen.synced import Synced
 from .activity import Activity, Handled, request
 from .errors import ClassError
-from .record import Outcome, Record
+from .record import FinishedGame, Record
 
 __all__ = ["Match", "Table", "MAX_DEALS"]
 
@@ -345,11 +345,11 @@ class Match(Activity):
         """The record's name of table `table`'s game of round `round`."""
         return f"match {self.id}/table {table.number}/deal {round + 1}"
 
-    def outcomes(self, known: Container[str] = ()) -> list[Outcome]:
+    def outcomes(self, known: Container[str] = ()) -> list[FinishedGame]:
         """The finished rounds not `known`, at every table (the seats as played; the students a bot stood in for)."""
-        return [Outcome(self.source(t, r["round"]), f"match {self.id} · deal {r['deal'] + 1}",
-                        Replay.from_dict(r["replay"]), tuple(r["seats"]),
-                        self.opponent if None in r["seats"] else None, tuple(r["stood_in"]))
+        return [FinishedGame(self.source(t, r["round"]), f"match {self.id} · deal {r['deal'] + 1}",
+                             Replay.from_dict(r["replay"]), tuple(r["seats"]),
+                             self.opponent if None in r["seats"] else None, tuple(r["stood_in"]))
                 for t in self.tables for r in t.results if self.source(t, r["round"]) not in known]
 
     def shown_game(self, index: int) -> tuple[str, int] | None:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import quote
 from ..screen.frames import pack
 from ..screen.patches import diff
-from .record import Entry, review_exercises, review_state
+from .record import RecordEntry, review_exercises, review_state
 from .recorder import Recorder
 from .roster import KEEP_IN_BOX, Member, Roster
 from .seal import next_seq, seal
@@ -72,7 +72,7 @@ class Outbox:
             self._room.warn(f"the screen of {member.name} could not be made: {type(failure).__name__}: "
                             f"{quote(str(failure))}")
 
-    def reviewed(self, entry: Entry) -> None:
+    def reviewed(self, entry: RecordEntry) -> None:
         """The student's review of `entry`'s game is ready: sent if their screen shows that game."""
         member = self._roster.get(entry.student)
         activity = self._room.activity

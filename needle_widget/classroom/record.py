@@ -1,7 +1,7 @@
 """The class's record over a term: every finished game of a challenge or a match, each student's figure for
 it, and standings that claim no more than the evidence.
 
-Each finished game (an activity's `Outcome`) becomes one `Entry` per student seat: the student, the deal and
+Each finished game (an activity's `FinishedGame`) becomes one `RecordEntry` per student seat: the student, the deal and
 seat they held (what pairs them with a classmate who held the same cards), the raw result, and once reviewed
 the game's one figure: the **luck-adjusted score** of the student's seat, the review's `luck_adjusted`
 (its start value plus its skill, `review.review` at `RECORD_WORLDS` worlds, on a seed the room derives from its
@@ -41,15 +41,15 @@ from ..review.values import Valuation, score
 from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
 from .errors import ClassError
 
-__all__ = ["Outcome", "Entry", "Record", "RECORD_WORLDS", "FIELDS", "left_figure", "review_exercises", "seat_figures",
-           "seat_ledger", "seat_review", "review_state"]
+__all__ = ["FinishedGame", "RecordEntry", "Outcome", "Entry", "Record", "RECORD_WORLDS", "FIELDS", "left_figure",
+           "review_exercises", "seat_figures", "seat_ledger", "seat_review", "review_state"]
 
 RECORD_WORLDS = DEFAULT_WORLDS
 """Worlds per decision in the reviews behind the record's figures: the Review panel's default budget, so a
 game's figure on the board is the one its Review panel shows. Measured (`needle-widget bench record`,
 docs/REVIEW.md "A class's record"): 0.13 s a student's game on one core."""
 FIELDS = ("adjusted", "result")
-"""What `Record.scores` gives a game: its figure (`Entry.figure`) or its result (`Entry.scored`)."""
+"""What `Record.scores` gives a game: its figure (`RecordEntry.figure`) or its result (`RecordEntry.scored`)."""
 NOTE_RECORD = ("Luck-adjusted score: each game's result with the luck of the cards taken out (the student's "
                "decisions valued from what they could see, as the Review panel does), averaged over their games, "
                "with its 95% interval. Two students are ordered only when the games they share (the same deal "
@@ -60,8 +60,9 @@ NOTE_RECORD = ("Luck-adjusted score: each game's result with the luck of the car
 
 
 def left_figure(adjusted: float, result: float) -> float:
-    """The figure of a game the student left, a bot finishing it (`Entry.stood_in`): `min(0, adjusted - result)`,
-    from the seat's ledger of the game as finished (`adjusted`, its luck-adjusted score) and its result (1, 1/2, 0).
+    """The figure of a game the student left, a bot finishing it (`RecordEntry.stood_in`):
+    `min(0, adjusted - result)`, from the seat's ledger of the game as finished (`adjusted`, its luck-adjusted
+    score) and its result (1, 1/2, 0).
 
     The game counts as lost: a loss (0) with the game's luck taken out is `adjusted - result` (0 minus the luck),
     and the record takes the luck out only where that lowers the figure, so it is never above 0 nor above the figure
@@ -76,7 +77,7 @@ def left_figure(adjusted: float, result: float) -> float:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class FinishedGame:
     """A finished game an activity hands the record: a `source` naming it uniquely ("match 1/table 2/deal 1"),
     the `deal` it was dealt from ("match 1 · deal 1": students who held its same seat are paired), its replay,
     the student at each seat (None: a bot, named `bot`), and the students a bot stood in for.
@@ -91,7 +92,7 @@ class Outcome:
 
 
 @dataclass
-class Entry:
+class RecordEntry:
     """One student's seat in one finished game: the raw result, and once reviewed its figure (`figure`: for a game
     the student left, `left_figure`). Its fields are what `Record.to_dict` saves, as they were before that rule.
     """
@@ -139,6 +140,12 @@ class Entry:
     def key(self) -> tuple[str, int]:
         """What pairs it: the deal and the seat."""
         return self.deal, self.seat
+
+
+Outcome = FinishedGame
+"""The earlier name of `FinishedGame`, kept for code that imports it."""
+Entry = RecordEntry
+"""The earlier name of `RecordEntry`, kept for code that imports it."""
 
 
 def seat_figures(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
@@ -190,7 +197,7 @@ def review_state(reviewed: dict[str, Any], worlds: int = RECORD_WORLDS) -> dict[
 class Record:
     """The room's record: every finished game's entries (see the module docstring)."""
 
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[RecordEntry] = field(default_factory=list)
     games: dict[str, int] = field(default_factory=dict)
     """Each recorded game's source -> its number (1, 2, ...)."""
     worlds: int = RECORD_WORLDS
@@ -198,7 +205,7 @@ class Record:
     def __len__(self) -> int:
         return len(self.games)
 
-    def add(self, outcome: Outcome) -> list[Entry]:
+    def add(self, outcome: FinishedGame) -> list[RecordEntry]:
         """Record a finished game (once: a source already recorded adds nothing); its new entries."""
         if outcome.source in self.games:
             return []
@@ -211,25 +218,26 @@ class Record:
         for seat, student in enumerate(outcome.seats):
             if student is None:
                 continue
-            new.append(Entry(number, outcome.source, outcome.deal, student, seat, outcome.seats[1 - seat],
+            new.append(RecordEntry(number, outcome.source, outcome.deal, student, seat, outcome.seats[1 - seat],
                              outcome.bot if outcome.seats[1 - seat] is None else None,
                              score(result, seat), result.scores[seat] - result.scores[1 - seat],
                              student in outcome.stood_in))
         self.entries.extend(new)
         return new
 
-    def entry(self, source: str, seat: int) -> Entry | None:
+    def entry(self, source: str, seat: int) -> RecordEntry | None:
         """The entry of `source`'s seat `seat`, if a student held it."""
         number = self.games.get(source)
         return next((e for e in self.entries if e.game == number and e.seat == seat), None)
 
-    def pending(self) -> list[Entry]:
+    def pending(self) -> list[RecordEntry]:
         """Entries still to review."""
         return [e for e in self.entries if e.adjusted is None and not e.failed]
 
     def scores(self, field_: str = "adjusted") -> dict[int, dict[tuple[str, int], float]]:
-        """Each student's counted games: key (deal, seat) -> `field_`: "adjusted" (`Entry.figure`) or "result"
-        (`Entry.scored`); a game the student left counts as lost in both. Another field raises ClassError.
+        """Each student's counted games: key (deal, seat) -> `field_`: "adjusted" (`RecordEntry.figure`) or
+        "result" (`RecordEntry.scored`); a game the student left counts as lost in both. Another field raises
+        ClassError.
         """
         if field_ not in FIELDS:
             raise ClassError(f"The record scores by {' or '.join(map(repr, FIELDS))}, not {quote(field_)}")
@@ -285,7 +293,7 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (the replays are saved apart, one a game)."""
-        columns = [f.name for f in fields(Entry)]
+        columns = [f.name for f in fields(RecordEntry)]
         return {"format": "needle-record-1", "worlds": self.worlds, "games": self.games, "columns": columns,
                 "entries": [[getattr(e, c) for c in columns] for e in self.entries]}
 
@@ -293,6 +301,6 @@ class Record:
     def from_dict(cls, data: dict[str, Any]) -> Record:
         """The inverse of `to_dict`."""
         columns = data["columns"]
-        return cls([Entry(**dict(zip(columns, row, strict=True))) for row in data["entries"]], dict(data["games"]),
-                   data.get("worlds", RECORD_WORLDS))
+        return cls([RecordEntry(**dict(zip(columns, row, strict=True))) for row in data["entries"]],
+                   dict(data["games"]), data.get("worlds", RECORD_WORLDS))
 

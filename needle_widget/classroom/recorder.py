@@ -20,7 +20,7 @@ from .activity import Activity
 from .errors import ClassError
 from .jobs import Jobs
 from .keeper import Keeper
-from .record import Entry, Record, seat_ledger, seat_review
+from .record import Record, RecordEntry, seat_ledger, seat_review
 from .seal import seed_of
 
 __all__ = ["MAX_PANELS", "Recorder"]
@@ -38,7 +38,7 @@ class Recorder:
 
     def __init__(self, lock: threading.RLock, keeper: Keeper, secret: bytes,
                  activities: Callable[[], Iterable[Activity]], *, reviews: Executor | None, worlds: int | None,
-                 ended: Callable[[], None], ready: Callable[[Entry], None]) -> None:
+                 ended: Callable[[], None], ready: Callable[[RecordEntry], None]) -> None:
         self._lock, self._keeper, self._secret, self._activities = lock, keeper, secret, activities
         self._ready = ready
         self.record = Record() if worlds is None else Record(worlds=worlds)
@@ -49,7 +49,7 @@ class Recorder:
 
     def collect(self) -> None:
         """Record the activities' finished games not yet recorded, and queue their reviews (the lock is held)."""
-        added: list[Entry] = []
+        added: list[RecordEntry] = []
         for activity in self._activities():
             for outcome in activity.outcomes(self.record.games):
                 added += self.record.add(outcome)
@@ -83,7 +83,7 @@ class Recorder:
             self._review(entry, self.replay(entry.game).to_dict())
 
     def review_of(self, game: tuple[str, int]) -> dict[str, Any] | None:
-        """The student's own review of `game` (its outcome's source, their seat), or None until it is computed:
+        """The student's own review of `game` (its source, their seat), or None until it is computed:
         one reviewed before a restart is asked for again, once (the lock is held).
         """
         reviewed = self._panels.get(game)
@@ -106,7 +106,7 @@ class Recorder:
     def _save(self) -> None:
         self._keeper.save("record", self.record.to_dict(), "saving the record")
 
-    def _review(self, entry: Entry, replay: dict[str, Any]) -> None:
+    def _review(self, entry: RecordEntry, replay: dict[str, Any]) -> None:
         """Queue the figures of `entry` and then its student's review of the game."""
         worlds, seed = self.record.worlds, self._seed(entry.source)
 
@@ -129,7 +129,7 @@ class Recorder:
         """
         return seed_of(self._secret, "review", source)
 
-    def _reviewed(self, entry: Entry, result: dict[str, Any] | None) -> None:
+    def _reviewed(self, entry: RecordEntry, result: dict[str, Any] | None) -> None:
         """A student's review of their game is ready: kept, and `ready` told."""
         if result is None:
             return

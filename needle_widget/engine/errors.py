@@ -80,8 +80,8 @@ class InvalidAction(IllegalAction):
 
 
 class TournamentError(ArgumentError):
-    """Arguments `sim.tournament` cannot run: too few bots, a bad game count or seed, an odd game count
-    for a duplicate match, a bad review budget.
+    """Arguments `sim.round_robin` (and so `needle_widget.tournament`) cannot run: too few bots, a bad game count
+    or seed, an odd game count for a duplicate match, a bad review budget.
     """
 
 

@@ -66,7 +66,7 @@ from ..engine.errors import ArgumentError, IllegalAction, NeedleError, Perspecti
 from ..engine.game import Game
 from ..engine.rules import Rules
 
-__all__ = ["MAX_TRIES", "PlayerPlan", "Pool", "SpectatorPlan", "Step", "plan_for"]
+__all__ = ["MAX_TRIES", "PlayerPlan", "Pool", "SeenAction", "SpectatorPlan", "Step", "plan_for"]
 
 MAX_TRIES = 5_000
 """The most proposals the spectator's rejection sampler makes for one world before it gives up."""
@@ -84,8 +84,8 @@ _Hidden = tuple[list[list[int]], dict[int, int], list[int | None]]
 """One accepted spectator proposal: (each pool's cards by position, the token each steal took by action
 index, each player's needle or None)."""
 
-class Step(NamedTuple):
-    """One action to re-apply: None for the opponent's hidden needle pick."""
+class SeenAction(NamedTuple):
+    """One action of the history as p saw it, to re-apply in a world: None for the opponent's hidden needle pick."""
 
     action: Action | None
     stolen: Card | None
@@ -93,6 +93,10 @@ class Step(NamedTuple):
     """The pool this action's reshuffle makes, or None."""
     player: int
     """Who acted."""
+
+
+Step = SeenAction
+"""The earlier name of `SeenAction`, kept for code that imports it."""
 
 
 class Pool:
@@ -125,7 +129,7 @@ class PlayerPlan:
         self.first_player = first_player
         self.dealt: list[int] = []
         self.pools: list[Pool] = []
-        self.steps: list[Step] = []
+        self.steps: list[SeenAction] = []
         self.needle_hand: list[int] = []
         """Live round, q has picked: p's hand cards that can be q's needle (with pool 0's undrawn positions)."""
         self.needle_picked = False
@@ -365,7 +369,7 @@ class _Walk:
             self.plan.needle_picked = True
         elif kind == "choose_needle" and action is None:
             raise ReplayError(f"view history[{k}]: Player {self.p + 1}'s own needle pick is hidden")
-        self.plan.steps.append(Step(action, stolen, made, player))
+        self.plan.steps.append(SeenAction(action, stolen, made, player))
 
     def leave_q(self, k: int, card: int) -> None:
         """`card` leaves q's hand in p's sight: known to be there, or revealed from a q-slot of its pool."""

@@ -16,7 +16,7 @@ from ..classroom.student import STUDENT_REQUESTS
 from ..engine.figures import PERCENT_EXAMPLES, percent
 from ..engine.seats import PERSPECTIVE_LABELS, PERSPECTIVES, player_name
 from ..screen.contract import BOARD, FOLLOW, SCREEN, VIEW_NAMES, js_defaults
-from ..screen.session import AUTOPLAY_MODES, LESSONS, MODES
+from ..screen.session import AUTOPLAY_MODES, DRILLS, MODES
 from .widget import MAX_PICTURE, MAX_REQUEST_ID, PNG_DATA_URL, REQUESTS, SPEEDS
 
 SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
@@ -25,7 +25,7 @@ SHARED_JS = pathlib.Path("js") / "src" / "shared.js"
 
 def shared_constants() -> dict[str, Any]:
     """The names and lists the front end shares with Python, each from its one Python source:
-    perspectives and their labels (seats.py), the autoplay speeds and modes (with the lessons: one seat, no
+    perspectives and their labels (seats.py), the autoplay speeds and modes (with the drills: one seat, no
     panels), the requests (`widget`; a class screen's, `CLASS_REQUESTS`), the
     synced traits of a screen, of a class's screen and of the board, with the defaults and view names the
     front end reads them with (the screen contract, `screen.contract`), and how shares
@@ -38,7 +38,7 @@ def shared_constants() -> dict[str, Any]:
         "PLAYER_NAMES": [player_name(0), player_name(1)],
         "MODES": list(MODES),
         "AUTOPLAY_MODES": list(AUTOPLAY_MODES),
-        "LESSON_MODES": list(LESSONS),
+        "DRILL_MODES": list(DRILLS),
         "SPEEDS": list(SPEEDS),
         "TRAITS": sorted(SCREEN),
         "FOLLOW_TRAITS": sorted(FOLLOW),

@@ -4,7 +4,7 @@ The session decides what this screen may see and do; `synced` builds what it rec
 features (`screen.features`) add their traits and requests. Here: the traits, the constructors, and
 the plumbing of a request (its id, its handler from the registry, the one place errors are shown).
 The timers and the panels' worker are the `runner`'s; pictures for `save_png` are `pictures`'. The
-methods of the notes (`notesmethods`), the quiz and practice (`lessonmethods`) and the panels
+methods of the notes (`notesmethods`), the drills, quiz and practice (`drillmethods`), and the panels
 (`panelmethods`) are mixins of `NeedleWidget`, each saying what it needs of the widget.
 """
 
@@ -40,8 +40,8 @@ from ..teaching.practicerun import PracticeRun
 from ..teaching.quiz import QUIZ_WORLDS, QuizQuestion, questions_from_notes
 from .answering import MAX_ERROR, MAX_REQUEST_ID
 from .bundles import MISSING as _MISSING  # noqa: F401 (the module as it was: tests read widget._MISSING)
+from .drillmethods import PracticeMethods, QuizMethods
 from .follow import FollowWidget
-from .lessonmethods import PracticeMethods, QuizMethods
 from .notesmethods import NotesMethods
 from .panelmethods import PanelMethods
 from .pictures import MAX_PICTURE, PNG_DATA_URL, Pictures

@@ -1,3 +1,3 @@
 """Players: the bots (`bots`, and `search`'s SearchBot, which plays by trying options in sampled worlds),
-and games and tournaments between them on any executor (`sim`).
+and games and round robins between them on any executor (`sim`).
 """

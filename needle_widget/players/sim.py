@@ -1,9 +1,10 @@
-"""Simulation: play bots against each other, one game or whole tournaments.
+"""Simulation: play bots against each other, one game or a whole round robin (`round_robin`: every pair of
+bots, raw rows; the review layer's `needle_widget.tournament` is this with the luck taken out).
 
-A tournament may be a duplicate match (`duplicate=True`): every deal is played twice, with the
+A round robin may be a duplicate match (`duplicate=True`): every deal is played twice, with the
 seats swapped, so what the deal gives one seat it gives each bot once. A `scorer` adds columns to
 each game's row (the review layer's luck-adjusted scores: `needle_widget.review.matches`), and
-`Tournament.summary` gives each bot's mean score with a 95% interval taken over deals, the unit
+`RoundRobin.summary` gives each bot's mean score with a 95% interval taken over deals, the unit
 that is independent (both games of a deal share its cards).
 """
 
@@ -29,7 +30,7 @@ from ..engine.rules import Rules
 from .bots import Bot, bot_seed
 
 MAX_GAMES = 10_000_000
-"""The most games per pair of bots that `tournament` accepts (its rows are kept in memory)."""
+"""The most games per pair of bots that `round_robin` accepts (its rows are kept in memory)."""
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution: intervals are mean ± Z95 standard errors."""
 COLUMNS = ("game", "seed", "player1", "player2", "winner", "reason", "score1", "score2", "turns")
@@ -66,7 +67,7 @@ def play_game(bot0: Bot, bot1: Bot, seed: int | None = None, rules: Rules | None
 
 @dataclass(frozen=True)
 class GameSpec:
-    """One game of a tournament: which two entrants, in which seats, with which seed."""
+    """One game of a round robin: which two entrants, in which seats, with which seed."""
 
     index: int
     seed: int
@@ -105,8 +106,8 @@ def _play_specs(entrants: Sequence[Any], rules: Rules | None, specs: Sequence[Ga
 
 
 @dataclass
-class Tournament:
-    """What `tournament` returns: one row per game, and a summary per entrant.
+class RoundRobin:
+    """What `round_robin` returns: one row per game, and a summary per entrant.
 
     Rows name entrants by their labels (`names`); `summary` gives games, wins,
     losses, draws and the win rate among decided games. A duplicate match (`duplicate`),
@@ -309,7 +310,7 @@ def _run_bounded(
             future.cancel()
 
 
-def tournament(
+def round_robin(
     bots: Sequence[Any],
     games: int,
     seed: int = 0,
@@ -321,14 +322,14 @@ def tournament(
     duplicate: bool = False,
     scorer: Scorer | None = None,
     scores: Sequence[str] = (),
-) -> Tournament:
+) -> RoundRobin:
     """Every pair of `bots` plays `games` games, seats alternated; game i of a pair has seed `seed + i`.
 
     `duplicate=True` makes it a duplicate match: deal k of a pair (seed `seed + k`) is played twice,
     the pair in order (game 2k) and the seats swapped (game 2k + 1), and the rows carry `deal` (k);
     `games` must then be even. `scorer(game)` is called after each game, in the process that played
     it, and its columns are added to the row (`Scorer`); `scores` names the per-seat scores among them
-    that the summary reports (`Tournament.scores`). The luck-adjusted match of the review layer
+    that the summary reports (`RoundRobin.scores`). The luck-adjusted match of the review layer
     (`needle_widget.tournament`) is this with a scorer that reviews both seats.
 
     `executor`: any `concurrent.futures.Executor` runs the games in chunks, e.g.
@@ -343,7 +344,7 @@ def tournament(
     raise `TournamentError`.
 
     >>> from needle_widget import bots
-    >>> t = tournament([bots.GreedyBot(), bots.RandomBot(seed=1)], games=20, seed=3, progress=False)
+    >>> t = round_robin([bots.GreedyBot(), bots.RandomBot(seed=1)], games=20, seed=3, progress=False)
     >>> len(t.rows), [s["games"] for s in t.summary]
     (20, [20, 20])
     """
@@ -393,4 +394,11 @@ def tournament(
     for r in rows:
         r["player1"], r["player2"] = names[r["player1"]], names[r["player2"]]
         r["winner"] = None if r["winner"] is None else names[r["winner"]]
-    return Tournament(names, rows, duplicate, tuple(scores))
+    return RoundRobin(names, rows, duplicate, tuple(scores))
+
+
+tournament = round_robin
+"""The earlier name of `round_robin`, kept for code that calls it (the luck-adjusted `needle_widget.tournament`
+is `review.matches.tournament`)."""
+Tournament = RoundRobin
+"""The earlier name of `RoundRobin`, kept for code that imports it."""

@@ -9,10 +9,22 @@
 docs/REVIEW.md explains the method and its limits.
 """
 
-from .exercises import Attempt, Exercise, exercise_at, exercises
+from .exercises import Attempt, AttemptResult, Exercise, exercise_at, exercises
 from .marks import LABELS, THRESHOLDS, accuracy, label
-from .review import DEFAULT_WORLDS, MORE, CandidateValue, Entry, LuckTerm, Review, Reviewer, judge, review, reviews
+from .review import (
+    DEFAULT_WORLDS,
+    MORE,
+    CandidateValue,
+    Decision,
+    Entry,
+    LuckTerm,
+    Review,
+    Reviewer,
+    judge,
+    review,
+    reviews,
+)
 
-__all__ = ["DEFAULT_WORLDS", "LABELS", "MORE", "THRESHOLDS", "Attempt", "CandidateValue", "Entry", "Exercise",
-           "LuckTerm", "Review", "Reviewer", "accuracy", "exercise_at", "exercises", "judge", "label", "review",
-           "reviews"]
+__all__ = ["DEFAULT_WORLDS", "LABELS", "MORE", "THRESHOLDS", "Attempt", "AttemptResult", "CandidateValue", "Decision",
+           "Entry", "Exercise", "LuckTerm", "Review", "Reviewer", "accuracy", "exercise_at", "exercises", "judge",
+           "label", "review", "reviews"]

@@ -20,7 +20,7 @@ accepted.
 >>> x.prompt(), len(x.history)
 ('Step 1: you played Choose needle A♣. Find a better move.', 0)
 >>> x.check(x.played).outcome, x.check(x.best).solved
-(<Outcome.SAME: 'the move played'>, True)
+(<AttemptResult.SAME: 'the move played'>, True)
 >>> exercises([review(replay, 0, worlds=8)])     # GreedyBot's game: nothing marked, nothing to practise
 []
 """
@@ -44,11 +44,11 @@ from ..inference.worlds import MAX_WORLDS, sample
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
 from .marks import DEFAULT_POINTS, LABELS, custom_thresholds, points
-from .review import MORE, CandidateValue, Entry, Review, Reviewer, doing, judge
+from .review import MORE, CandidateValue, Decision, Review, Reviewer, doing, judge
 from .story import seat_story
 from .values import Settings
 
-__all__ = ["FORMAT", "Attempt", "Exercise", "Outcome", "exercise_at", "exercise_from", "exercises"]
+__all__ = ["FORMAT", "Attempt", "AttemptResult", "Exercise", "Outcome", "exercise_at", "exercise_from", "exercises"]
 
 FORMAT = "needle-exercise-1"
 """The version of an exercise's JSON form (`Exercise.to_dict`)."""
@@ -63,7 +63,7 @@ MAX_HISTORY = 2_000
 """The most lines of history an exercise read from a file may carry (a game of 300 turns has about 1,400)."""
 
 
-class Outcome(Enum):
+class AttemptResult(Enum):
     """How an attempt went."""
 
     SOLVED = "solved"
@@ -71,11 +71,15 @@ class Outcome(Enum):
     SAME = "the move played"
 
 
+Outcome = AttemptResult
+"""The earlier name of `AttemptResult`, kept for code that imports it."""
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One attempt at an exercise: the outcome and the review's figures for the action attempted."""
 
-    outcome: Outcome
+    outcome: AttemptResult
     action: Action
     label: str
     loss: float
@@ -89,14 +93,14 @@ class Attempt:
     @property
     def solved(self) -> bool:
         """Whether the attempt is accepted."""
-        return self.outcome is Outcome.SOLVED
+        return self.outcome is AttemptResult.SOLVED
 
     def message(self) -> str:
         """The feedback, told to the seat: "Good: ..." or "Try again: ..."."""
         points = round(100 * self.loss)
-        if self.outcome is Outcome.SAME:
+        if self.outcome is AttemptResult.SAME:
             return f"That is the move you played ({self.action}). Try another."
-        if self.outcome is Outcome.SOLVED:
+        if self.outcome is AttemptResult.SOLVED:
             close = ("the best found" if self.action == self.best else "as good as the best found, within the noise"
                      if points == 0 else f"within {points} point{'s' * (points != 1)} of the best found")
             return (f"Good: {doing(self.action, False)} wins {percent(self.value)} of {self.worlds:,} worlds you "
@@ -188,12 +192,12 @@ class Exercise:
                                 f"play {legal}")
         entry = self._judged(action)
         best = entry.value_of(entry.best)
-        outcome = (Outcome.SAME if action == self.played
-                   else Outcome.SOLVED if entry.label in ACCEPTED else Outcome.TRY_AGAIN)
+        outcome = (AttemptResult.SAME if action == self.played
+                   else AttemptResult.SOLVED if entry.label in ACCEPTED else AttemptResult.TRY_AGAIN)
         return Attempt(outcome, action, entry.label, entry.loss, entry.se, entry.value_of(action).value, entry.best,
                        best.value, entry.worlds)
 
-    def _judged(self, action: Action) -> Entry:
+    def _judged(self, action: Action) -> Decision:
         settings = self.settings
         model = settings.model if settings is not None else _model(self.model)
         policy = settings.policy if settings is not None else None
@@ -304,12 +308,12 @@ def _model(name: Any) -> Any:
     return make_bot(name)
 
 
-def exercise_from(review: Review, entry: Entry) -> Exercise:
+def exercise_from(review: Review, entry: Decision) -> Exercise:
     """The exercise of one of `review`'s entries (its story must be kept: reviews from `review`/`Reviewer` keep it)."""
     given: tuple[object, object] = (review, entry)  # checked: a caller may pass anything
     if not isinstance(given[0], Review):
         raise ArgumentError(f"exercise_from needs a review (review(replay, seat)), not {quote(review)}")
-    if not isinstance(given[1], Entry):
+    if not isinstance(given[1], Decision):
         raise ArgumentError(f"exercise_from needs one of the review's entries (review.entries), not {quote(entry)}")
     story = review.story
     if story is None:

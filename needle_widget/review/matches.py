@@ -1,6 +1,6 @@
 """Duplicate matches and luck-adjusted tournaments: bots compared with the luck of the deal taken out.
 
-`tournament(bots, games, duplicate=True, luck_adjusted=True)` is `players.sim.tournament` (every
+`tournament(bots, games, duplicate=True, luck_adjusted=True)` is `players.sim.round_robin` (every
 parameter and row of it) with two ways of cutting the luck (docs/REVIEW.md, "Duplicate matches and
 luck", has the method and the measured figures):
 
@@ -41,7 +41,7 @@ from ..engine.rules import Rules
 from ..inference.worlds import MAX_WORLDS
 from ..players import sim
 from ..players.bots import GreedyBot
-from ..players.sim import Tournament
+from ..players.sim import RoundRobin
 from ..records.replay import Replay
 from .story import check_seat, seat_story
 from .values import Settings, Valuation, mean, score, value_decision
@@ -170,8 +170,8 @@ def tournament(
     duplicate: bool = False,
     luck_adjusted: bool = False,
     review_worlds: int = MATCH_WORLDS,
-) -> Tournament:
-    """Every pair of `bots` plays `games` games (`players.sim.tournament`: the same parameters, rows and
+) -> RoundRobin:
+    """Every pair of `bots` plays `games` games (`players.sim.round_robin`: the same parameters, rows and
     summary), optionally as a duplicate match and with luck-adjusted scores.
 
     `duplicate=True`: deal k of a pair (seed `seed + k`) is played twice, the seats swapped; `games`
@@ -193,5 +193,5 @@ def tournament(
     if chunk is None:
         chunk = LUCK_CHUNK if luck_adjusted else 200
     scorer = LuckScorer(review_worlds) if luck_adjusted else None
-    return sim.tournament(bots, games, seed, executor, progress, rules, chunk, duplicate=duplicate, scorer=scorer,
-                          scores=("adjusted",) if luck_adjusted else ())
+    return sim.round_robin(bots, games, seed, executor, progress, rules, chunk, duplicate=duplicate, scorer=scorer,
+                           scores=("adjusted",) if luck_adjusted else ())

@@ -1,4 +1,4 @@
-"""What a review finds: each decision's `Entry` (its candidates' `CandidateValue`s, its loss and mark), the
+"""What a review finds: each `Decision` (its candidates' `CandidateValue`s, its loss and mark), the
 `LuckTerm`s between decisions, and the whole `Review` of one seat with its summaries, all in words and as JSON.
 They are made by `needle_widget.review.review` (`review`, `Reviewer`, `judge`).
 
@@ -23,7 +23,7 @@ from . import marks
 from .story import SeatStory
 from .values import Settings, mean
 
-__all__ = ["CandidateValue", "Entry", "LuckTerm", "Review", "doing"]
+__all__ = ["CandidateValue", "Decision", "Entry", "LuckTerm", "Review", "doing"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class CandidateValue:
 
 
 @dataclass(frozen=True)
-class Entry:
+class Decision:
     """One decision of the seat with more than one legal action (see the module docstring).
 
     `loss` is the best candidate's value minus the chosen one's, never negative, with its paired
@@ -117,6 +117,10 @@ class Entry:
                 "worlds": self.worlds, "choices": self.choices, "explain": self.explain()}
 
 
+Entry = Decision
+"""The earlier name of `Decision`, kept for code that imports it."""
+
+
 @dataclass(frozen=True)
 class LuckTerm:
     """What the game did to the seat between two of its decisions (or after its last): the value before
@@ -151,14 +155,14 @@ class LuckTerm:
 
 @dataclass(frozen=True)
 class Review:
-    """One seat's review: the entries (one per decision with a choice), the luck terms and the ledger.
+    """One seat's review: the entries (a `Decision` per decision with a choice), the luck terms and the ledger.
 
     `start_value + skill_total + luck_total == end_value` (to rounding), by telescoping. `complete`
     is False while a `Reviewer` is still working (then the ledger covers the entries so far).
     """
 
     seat: int
-    entries: tuple[Entry, ...]
+    entries: tuple[Decision, ...]
     luck: tuple[LuckTerm, ...]
     start_value: float
     end_value: float

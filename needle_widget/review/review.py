@@ -29,12 +29,12 @@ from ..engine.errors import ArgumentError, BotError, NeedleError, quote
 from ..inference.worlds import MAX_WORLDS
 from ..records.replay import Replay
 from . import marks
-from .results import CandidateValue, Entry, LuckTerm, Review, doing
+from .results import CandidateValue, Decision, Entry, LuckTerm, Review, doing
 from .story import Moment, SeatStory, seat_story
 from .values import Settings, Valuation, mean, score, std_error, value_decision, value_now
 
-__all__ = ["DEFAULT_WORLDS", "MORE", "CandidateValue", "Entry", "LuckTerm", "Review", "Reviewer", "decide", "doing",
-           "judge", "review", "reviews"]
+__all__ = ["DEFAULT_WORLDS", "MORE", "CandidateValue", "Decision", "Entry", "LuckTerm", "Review", "Reviewer", "decide",
+           "doing", "judge", "review", "reviews"]
 
 DEFAULT_WORLDS = 96
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
@@ -58,7 +58,7 @@ class Reviewer:
         self.story: SeatStory = seat_story(replay, seat)
         self._known = self._check_known(known)
         self._valued: list[tuple[Valuation, Valuation | None]] = []
-        self._entries: list[Entry] = []
+        self._entries: list[Decision] = []
         self._end: tuple[float, ...] | None = None
 
     @staticmethod
@@ -232,7 +232,7 @@ def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | 
 
 
 def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None = None, seed: int = 0,
-          model: Any = None, policy: Any = None, more: int = MORE, thresholds: Any = None) -> Entry:
+          model: Any = None, policy: Any = None, more: int = MORE, thresholds: Any = None) -> Decision:
     """The entry of one decision: `action` played from `view` (a seat's `game.view(seat)`) at `step` (the
     index of the action in its game), valued as `review` values it (the same worlds for the same seed).
     A view that is not a player's, an action not legal in it or a step that is not a count raises
@@ -306,7 +306,7 @@ def _loss(rows: Sequence[Sequence[float]], chosen: int) -> tuple[float, float, b
 
 
 def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None],
-           thresholds: tuple[float, float, float] | None = None) -> Entry:
+           thresholds: tuple[float, float, float] | None = None) -> Decision:
     v, extra = valued
     rows = v.rows if extra is None else tuple(a + b for a, b in zip(v.rows, extra.rows, strict=True))
     n = len(rows[0])
@@ -315,7 +315,7 @@ def _entry(moment: Moment, valued: tuple[Valuation, Valuation | None],
     best = _argmax(means, v.chosen)
     loss, se, chosen_best = _loss(rows, v.chosen)
     skill_se = std_error([c - r for c, r in zip(v.rows[v.chosen], v.reference, strict=True)])
-    return Entry(moment.step, moment.view["perspective"], moment.action, v.candidates[best], values, loss, se,
+    return Decision(moment.step, moment.view["perspective"], moment.action, v.candidates[best], values, loss, se,
                  marks.label(loss, se, chosen_best, thresholds), mean(v.rows[v.chosen]), mean(v.reference), n,
                  moment.choices,
                  skill_se, std_error(v.rows[v.chosen]))

@@ -187,7 +187,7 @@ class Analysis:
         with opponent `model` ("random" or "greedy"); `seed` starts the worlds from that seed.
         """
         open_ = _check_bool(open_, "open")
-        _not_in_lesson(self._session, open_)
+        _not_in_drill(self._session, open_)
         seats = self.worlds_seats(perspective)
         if seat is not None and (type(seat) not in (int, str) or seat not in seats):
             raise PerspectiveError(f"Cannot show the worlds of {quote(seat)} in the {PERSPECTIVE_LABELS[perspective]}"
@@ -224,7 +224,7 @@ class Analysis:
     def show_graph(self, perspective: Perspective, open_: Any = True, seat: Any = None, model: Any = None) -> None:
         """Open (or close) the game's graph for `seat` (the teacher's choice) and opponent `model`."""
         open_ = _check_bool(open_, "open")
-        _not_in_lesson(self._session, open_)
+        _not_in_drill(self._session, open_)
         seats = self.graph_seats(perspective)
         if open_ and not seats:
             raise PerspectiveError(self.offers(perspective)["graph"]["reason"])
@@ -365,7 +365,7 @@ class Analysis:
         return Job(compute, store)
 
 
-def _not_in_lesson(session: Session, open_: bool) -> None:
+def _not_in_drill(session: Session, open_: bool) -> None:
     closed = session.closed_reason()
     if open_ and closed is not None:
         raise ArgumentError(closed)

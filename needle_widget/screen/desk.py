@@ -158,8 +158,8 @@ class Desk:
     def new_game_reason(self) -> str | None:
         """Why "New game" is closed now (public words: modes and the round, never a card or a seed), or None."""
         s = self.session
-        if s.lesson is not None:
-            return f"Not during {s.lesson}"
+        if s.drill is not None:
+            return f"Not during {s.drill}"
         if not s.live:
             return "New game is for a live game, not a replay"
         in_branch = self._in_branch("for a new game")
@@ -244,11 +244,11 @@ class Desk:
     def lines(self, perspective: Perspective) -> list[tuple[int, Variation]]:
         """The variations `perspective` may open here, with their index in the record's `variations`: the
         record as shown (`Session.record`: in spoiler-free review only the sampled worlds up to the step);
-        none during a lesson (a quiz, practice), which shows one line. A screen lists those of its
+        none during a drill (a quiz, practice), which shows one line. A screen lists those of its
         `real_perspective()`.
         """
         home = self.home
-        if home.lesson is not None:
+        if home.drill is not None:
             return []
         book = home.notes_book()
         shown = set(home.record().variations_for(perspective)) if book.variations else set()
@@ -256,8 +256,8 @@ class Desk:
 
     def line_reason(self) -> str | None:
         """Why no variation may be opened now (public words), or None."""
-        if self.home.lesson is not None:
-            return f"Not during {self.home.lesson}"
+        if self.home.drill is not None:
+            return f"Not during {self.home.drill}"
         return self._in_branch("to open a variation")
 
     @property
@@ -268,7 +268,7 @@ class Desk:
     def open_line(self, index: Any, to: Any = None) -> None:
         """Show the variation `index` (of the record's `variations`, one this screen's perspective may open)
         at step `to` of its line (default: its first move), as a replay of its own; `back()` (or `main`)
-        returns to the game. Refused (nothing changes) in a branch, a lesson, or for a variation not open here.
+        returns to the game. Refused (nothing changes) in a branch, a drill, or for a variation not open here.
         """
         reason = self.line_reason()
         if reason is not None:
@@ -306,8 +306,8 @@ class Desk:
 
     def lines_editable(self, perspective: Perspective) -> str | None:
         """None if the browser may promote, remove or rename variations now; else why not (public words)."""
-        if self.home.lesson is not None:
-            return f"Variations cannot be changed during {self.home.lesson}"
+        if self.home.drill is not None:
+            return f"Variations cannot be changed during {self.home.drill}"
         if perspective != "teacher":
             return "Switch to the teacher's view to change variations"
         return self._in_branch("to change variations")

@@ -2,7 +2,7 @@
 and never tests the mode's name.
 
 The names the rest of the package knows the modes by (`MODES`, `AUTOPLAY_MODES`, `REPLAY_MODES`,
-`LESSONS`, `SCREENS`, `SEAT_MODES`) are derived from the table; `needle_widget.jupyter.shared` sends some
+`DRILLS`, `SCREENS`, `SEAT_MODES`) are derived from the table; `needle_widget.jupyter.shared` sends some
 of them to the front end.
 
 >>> MODE_RULES["quiz"].one_seat, MODE_RULES["quiz"].replay, MODE_RULES["quiz"].autoplay
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from ..engine.seats import Perspective
 
-__all__ = ["AUTOPLAY_MODES", "LESSONS", "MODES", "MODE_RULES", "REPLAY_MODES", "SCREENS", "SEAT_MODES", "ModeRules",
-           "Screen"]
+__all__ = ["AUTOPLAY_MODES", "DRILLS", "LESSONS", "MODES", "MODE_RULES", "REPLAY_MODES", "SCREENS", "SEAT_MODES",
+           "ModeRules", "Screen"]
 
 Screen = int | str
 """Whose screen a session is: a seat (0, 1), a class screen ("spectator", "teacher") or hotseat's "shared"."""
@@ -37,9 +37,9 @@ class ModeRules:
     only, and the bots answer it by themselves. `shared`: one screen passed between the seats, covered for
     whoever is to move. `you`: the screen's seat is named "You". `judged`: its moves go to a referee, which
     judges them and plays none (no bots either). `horizon`: a quiz, shown up to the step it has reached, spoiler-free.
-    `lesson`: a mode that teaches from one seat (it shows that seat only and closes the possible worlds, the
-    graph, "Play from here", "New game" and the notes' editing): its name in a sentence ("a quiz");
-    `closed`: why those panels are closed.
+    `drill`: the mode is a drill, one seat trained on its own (it shows that seat only and closes the possible
+    worlds, the graph, "Play from here", "New game" and the notes' editing): its name in a sentence ("a quiz");
+    `closed`: why those panels are closed. A drill is not the classroom's `Lesson`, a replay the teacher leads.
     """
 
     screens: tuple[Screen, ...]
@@ -53,13 +53,18 @@ class ModeRules:
     you: bool = False
     judged: bool = False
     horizon: bool = False
-    lesson: str | None = None
+    drill: str | None = None
     closed: str | None = None
 
     @property
     def one_seat(self) -> bool:
-        """A lesson: the screen shows its own seat only."""
-        return self.lesson is not None
+        """A drill: the screen shows its own seat only."""
+        return self.drill is not None
+
+    @property
+    def lesson(self) -> str | None:
+        """The earlier name of `drill`, kept for code that reads it."""
+        return self.drill
 
     def default_screen(self, perspective: Perspective) -> Screen:
         """The screen of a session made with `perspective` and no screen given."""
@@ -72,9 +77,9 @@ MODE_RULES: dict[str, ModeRules] = {
     "watch": ModeRules(("teacher", "spectator"), autoplay=True, autoplay_bots=True),
     "replay": ModeRules(("teacher", "spectator"), replay=True, autoplay=True),
     "live": ModeRules((0, 1, "spectator", "teacher"), seat_default=True, autoplay=True, people_play=True),
-    "quiz": ModeRules((0, 1), replay=True, horizon=True, lesson="a quiz",
+    "quiz": ModeRules((0, 1), replay=True, horizon=True, drill="a quiz",
                       closed="the quiz reveals the models' figures once you have answered"),
-    "practice": ModeRules((0, 1), seat_default=True, people_play=True, you=True, judged=True, lesson="practice",
+    "practice": ModeRules((0, 1), seat_default=True, people_play=True, you=True, judged=True, drill="practice",
                           closed="find the better move from what you could see"),
 }
 """Every mode's rules, in the order the modes are listed (`MODES`)."""
@@ -84,11 +89,13 @@ AUTOPLAY_MODES = tuple(mode for mode, rules in MODE_RULES.items() if rules.autop
 """Modes with a play/pause button (js/src/replaybar.js `hasAutoplay`); play and hotseat are played by people."""
 REPLAY_MODES = tuple(mode for mode, rules in MODE_RULES.items() if rules.replay)
 """Modes that show a replay (the others a live game)."""
-LESSONS: dict[str, tuple[str, str]] = {mode: (rules.lesson, rules.closed or "") for mode, rules in MODE_RULES.items()
-                                       if rules.lesson is not None}
-"""Modes that teach from one seat: they show that seat only, and close the possible worlds, the graph, "Play
-from here", "New game" and the notes' editing. Each mode's name in a sentence ("Not during a quiz"), and why
-the panels are closed."""
+DRILLS: dict[str, tuple[str, str]] = {mode: (rules.drill, rules.closed or "") for mode, rules in MODE_RULES.items()
+                                      if rules.drill is not None}
+"""The drills, modes that train one seat on its own: they show that seat only, and close the possible worlds, the
+graph, "Play from here", "New game" and the notes' editing. Each mode's name in a sentence ("Not during a quiz"),
+and why the panels are closed."""
+LESSONS = DRILLS
+"""The earlier name of `DRILLS`, kept for code that imports it."""
 SCREENS: dict[str, tuple[Screen, ...]] = {mode: rules.screens for mode, rules in MODE_RULES.items()}
 """The screens each mode allows; the first is the default where the perspective does not choose it."""
 SEAT_MODES = tuple(mode for mode, rules in MODE_RULES.items() if rules.seat_default)

@@ -83,8 +83,8 @@ class Notepad(Feature):
     def editable(self, perspective: Perspective) -> str | None:
         """None if the browser may edit the notes now; else why not (public words)."""
         session = self._desk.session
-        if session.lesson is not None:
-            return f"Notes cannot be changed during {session.lesson}"
+        if session.drill is not None:
+            return f"Notes cannot be changed during {session.drill}"
         if perspective != "teacher":
             return "Switch to the teacher's view to write notes"
         return None

@@ -43,7 +43,7 @@ from ..engine import actions as A
 from ..engine.errors import ArgumentError
 from ..engine.figures import percent
 from ..engine.seats import Perspective, player_name
-from ..review.exercises import Attempt, Exercise, Outcome
+from ..review.exercises import Attempt, AttemptResult, Exercise
 from ..teaching.practicerun import PracticeRun
 from .desk import Desk, Job
 from .plugin import Feature, Trait, request
@@ -54,7 +54,7 @@ __all__ = ["PracticeMode"]
 
 JUDGING = "Judging your move"
 """What the panel (and the act buttons' reason) say while a move is judged."""
-OUTCOMES = {Outcome.SOLVED: "solved", Outcome.TRY_AGAIN: "try_again", Outcome.SAME: "same"}
+OUTCOMES = {AttemptResult.SOLVED: "solved", AttemptResult.TRY_AGAIN: "try_again", AttemptResult.SAME: "same"}
 
 
 def _points(share: float) -> str:

@@ -46,7 +46,7 @@ from ..engine.errors import ArgumentError, PerspectiveError, quote
 from ..engine.seats import Perspective, player_name
 from ..inference.worlds import MAX_WORLDS
 from ..records.replay import Replay
-from ..review import DEFAULT_WORLDS, LABELS, Entry, Review, Reviewer
+from ..review import DEFAULT_WORLDS, LABELS, Decision, Review, Reviewer
 from ..review.exercises import Exercise, exercises
 from ..review.marks import DEFAULT_POINTS, NOISE, check_thresholds
 from .desk import Desk, Job
@@ -125,7 +125,7 @@ def _r(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
-def _entry_dict(e: Entry) -> dict[str, Any]:
+def _entry_dict(e: Decision) -> dict[str, Any]:
     chosen = e.value_of(e.action)
     best = e.value_of(e.best)
     ranked = sorted(e.values, key=lambda v: -v.value)
@@ -254,7 +254,7 @@ class ReviewPanel(Feature):
         """
         s = self._desk.session
         if s.judged:
-            return f"Not during {s.lesson}: moves are judged here, and the round is not played on"
+            return f"Not during {s.drill}: moves are judged here, and the round is not played on"
         if self._record() is None:
             if s.horizon is not None and s.horizon < len(s.full_record()):
                 return "The review opens once the quiz is done"

@@ -16,7 +16,7 @@ that is not a trait or a timer:
   (`horizon`, set by `needle_widget.screen.quizmode`), with no acting, autoplay or panels;
 - practice mode: a live position shown from one seat only, whose moves are judged by a referee
   (`set_referee`, `needle_widget.screen.practicemode`) and never played: nothing after the
-  position is ever shown. Quiz and practice are `LESSONS`: one seat, no panels.
+  position is ever shown. Quiz and practice are `DRILLS`: one seat, no panels.
 
 What each mode allows is one table, `modes.MODE_RULES`: the session reads the rules of its mode
 (`mode_rules`), never the mode's name. Which steps the browser may ask for is `needle_widget.screen.stepping`.
@@ -53,12 +53,15 @@ from ..records.notes import Note
 from ..records.replay import Replay
 from . import guard
 from .botplay import BotPlay, check_number, check_speed
-from .modes import AUTOPLAY_MODES, LESSONS, MODE_RULES, MODES, REPLAY_MODES, SCREENS, SEAT_MODES, ModeRules, Screen
+from .modes import AUTOPLAY_MODES, DRILLS, MODE_RULES, MODES, REPLAY_MODES, SCREENS, SEAT_MODES, ModeRules, Screen
 from .plugin import request
 from .stepping import quiz_refusal, spoiler_free_refusal, whole_refusal
 
-__all__ = ["AUTOPLAY_MODES", "LESSONS", "MODES", "REPLAY_MODES", "SCREENS", "SEAT_MODES", "Referee", "Screen",
-           "Session", "check_number", "check_speed", "new_or_given"]
+__all__ = ["AUTOPLAY_MODES", "DRILLS", "LESSONS", "MODES", "REPLAY_MODES", "SCREENS", "SEAT_MODES", "Referee",
+           "Screen", "Session", "check_number", "check_speed", "new_or_given"]
+
+LESSONS = DRILLS
+"""The earlier name of `DRILLS` (`modes.DRILLS`), kept for code that imports it from here."""
 
 
 class Referee(Protocol):
@@ -183,14 +186,19 @@ class Session(BotPlay):
         self._fit()
 
     @property
+    def drill(self) -> str | None:
+        """A mode of `DRILLS` (quiz, practice): its name in a sentence ("a quiz", "practice"); else None."""
+        return self.mode_rules.drill
+
+    @property
     def lesson(self) -> str | None:
-        """A mode of `LESSONS` (quiz, practice): its name in a sentence ("a quiz", "practice"); else None."""
-        return self.mode_rules.lesson
+        """The earlier name of `drill`, kept for code that reads it."""
+        return self.drill
 
     def closed_reason(self) -> str | None:
-        """Why the possible worlds, the graph and "Play from here" are closed in this mode (`LESSONS`), or None."""
+        """Why the possible worlds, the graph and "Play from here" are closed in this mode (`DRILLS`), or None."""
         rules = self.mode_rules
-        return None if rules.lesson is None else f"Not during {rules.lesson}: {rules.closed}"
+        return None if rules.drill is None else f"Not during {rules.drill}: {rules.closed}"
 
     @property
     def judged(self) -> bool:
@@ -266,8 +274,8 @@ class Session(BotPlay):
             return None
         if self._within is not None and len(self._entitled_here()) == len(PERSPECTIVES):
             return self._within.hidden_reason()  # closed by the screen this one is shown on
-        if self.lesson is not None:
-            return f"{self.lesson[0].upper()}{self.lesson[1:]} shows one seat's view"
+        if self.drill is not None:
+            return f"{self.drill[0].upper()}{self.drill[1:]} shows one seat's view"
         if self._require_live().phase == "over":
             return "Hidden on this screen, even after the round"
         return "Hidden while the round is live"

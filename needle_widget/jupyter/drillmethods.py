@@ -19,8 +19,8 @@ from ..teaching.quiz import QuizQuestion
 __all__ = ["PracticeMethods", "QuizMethods"]
 
 
-class _Lesson:
-    """What the lessons' mixins need of the widget: its `mode`, its features (`_features`) and
+class _Drill:
+    """What the drills' mixins need of the widget: its `mode`, its features (`_features`) and
     `_python(change, ...)`, which makes a change from Python (errors raised, every open view following).
     """
 
@@ -31,8 +31,8 @@ class _Lesson:
         def _python(self, change: Callable[..., None], *args: Any, **kwargs: Any) -> None: ...
 
 
-class QuizMethods(_Lesson):
-    """A mixin of `NeedleWidget`: the quiz mode's questions and answers (see `_Lesson` for what it needs)."""
+class QuizMethods(_Drill):
+    """A mixin of `NeedleWidget`: the quiz mode's questions and answers (see `_Drill` for what it needs)."""
 
     @property
     def _quiz(self) -> QuizMode | None:
@@ -68,8 +68,8 @@ class QuizMethods(_Lesson):
         self._python(self._require_quiz().go, index)
 
 
-class PracticeMethods(_Lesson):
-    """A mixin of `NeedleWidget`: the practice mode's attempts and results (see `_Lesson` for what it needs)."""
+class PracticeMethods(_Drill):
+    """A mixin of `NeedleWidget`: the practice mode's attempts and results (see `_Drill` for what it needs)."""
 
     def _require_practice(self) -> PracticeMode:
         found = next((f for f in self._features if isinstance(f, PracticeMode)), None)
