@@ -1,13 +1,12 @@
-"""A class's screens in Jupyter, as the classroom asks for them (`engine.hosts`): the teacher's board
+"""A class's screens in Jupyter, made when the classroom's conveniences ask for one: the teacher's board
 (`room.board()`), a student's challenge game or a match table's finished round from the teacher's seat
 (`room.open_replay(name)`, `room.open_table(n, round)`), a match table live (`room.open_table(n)`) and the
-teacher's widget that leads a lesson (`lesson.widget()`). The package's root provides them; the classroom
-imports nothing of Jupyter.
+teacher's widget that leads a lesson (`lesson.widget()`). The classroom imports this module inside those methods
+only (the layer contract lists each such import), so importing the classroom imports nothing of Jupyter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..engine.actions import Steal
@@ -16,7 +15,7 @@ from ..records.replay import Replay
 from .board import BoardWidget
 from .widget import NeedleWidget
 
-__all__ = ["SCREENS", "TableWidget", "board", "lead", "position", "replay", "table"]
+__all__ = ["TableWidget", "board", "lead", "position", "replay", "table"]
 
 
 class Lesson(Protocol):
@@ -146,9 +145,3 @@ def table(room: Any, number: int, **kwargs: Any) -> TableWidget:
     kwargs.setdefault("perspective", "teacher")
     first = room.table_replay(number)
     return TableWidget(game=first.game_at(len(first)), mode="watch", **kwargs).follow(room, number)
-
-
-SCREENS: dict[str, Callable[..., BoardWidget | NeedleWidget]] = {
-    "class.board": board, "class.replay": replay, "class.lead": lead, "class.table": table,
-}
-"""The screens this module provides, by the name the classroom asks for."""
