@@ -41,11 +41,21 @@ from needle_widget.teaching.quiz import questions_from_notes
 JS_TEST = Path(__file__).resolve().parents[1] / "js" / "test"
 FIXTURES = JS_TEST / "fixtures.json"
 WHATIF_STATES = JS_TEST / "whatif_states.json"
+STEP_RULES = JS_TEST / "step_rules.json"
 
 
 def fixtures_text() -> str:
     """js/test/fixtures.json as Python makes it now."""
     return json.dumps(example_states(), indent=1, ensure_ascii=False) + "\n"
+
+
+def step_rules_text() -> str:
+    """js/test/step_rules.json as Python makes it now: a case for every branch of every step rule
+    (`screen.stepping.step_cases`), which js/test/steprules.test.js runs on the front end's copy.
+    """
+    from needle_widget.screen.stepping import step_cases
+
+    return json.dumps(step_cases(), indent=1, ensure_ascii=False) + "\n"
 
 
 def whatif_states_text() -> str:
@@ -260,9 +270,10 @@ def _notes_and_quiz() -> dict[str, dict[str, Any]]:
 
 
 def main() -> None:
-    """Rewrite js/test/fixtures.json and js/test/whatif_states.json from what Python makes now."""
+    """Rewrite js/test/fixtures.json, whatif_states.json and step_rules.json from what Python makes now."""
     FIXTURES.write_text(fixtures_text(), encoding="utf-8")
     WHATIF_STATES.write_text(whatif_states_text(), encoding="utf-8")
+    STEP_RULES.write_text(step_rules_text(), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -57,9 +57,6 @@ def test_the_step_rules_the_js_copy_is_pinned_to_are_python_s_now() -> None:
     """js/test/step_rules.json is Python's `stepping.step_cases()` (js/test/steprules.test.js runs each case on the
     front end's copy, js/src/steprules.js); regenerate it with `python tests/js_fixtures.py`.
     """
-    import json
+    from js_fixtures import STEP_RULES, step_rules_text
 
-    from needle_widget.screen.stepping import step_cases
-
-    text = json.dumps(step_cases(), indent=1, ensure_ascii=False) + "\n"
-    assert (JS / "test" / "step_rules.json").read_text(encoding="utf-8") == text
+    assert STEP_RULES.read_text(encoding="utf-8") == step_rules_text()

@@ -73,7 +73,10 @@ class OwnPractice:
         if self._working or self._closed or not self.source.desk.has_work():
             return
         self._working = True
-        threading.Thread(target=self._judge, name="needle-own-practice", daemon=True).start()
+        try:
+            threading.Thread(target=self._judge, name="needle-own-practice", daemon=True).start()
+        except RuntimeError:  # no threads here (Pyodide): judged at once, on this thread
+            self._judge()
 
     def _judge(self) -> None:
         try:

@@ -103,7 +103,7 @@ def position(widget: NeedleWidget, replay: Replay) -> tuple[int | None, int] | N
     it: gone, or being changed in Python meanwhile; a step of a branch before where it starts). Read from the
     widget's desk, not its traits: a trait's observer runs before the widget's other traits are copied.
     """
-    desk = widget._desk
+    desk = widget.source.desk
     index, step = desk.line_index, desk.session.step
     if index is None:  # the game; or a line the desk has not found in the replay (gone, or being changed)
         return (None, step) if desk.session is desk.home else None

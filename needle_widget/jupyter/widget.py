@@ -286,6 +286,11 @@ class NeedleWidget(NotesMethods, QuizMethods, PracticeMethods, PanelMethods, Scr
     open_line = _call(Desk.open_line)
 
     @property
+    def source(self) -> DeskSource:
+        """The screen source this widget binds (`screen.source.DeskSource`): its desk, features and request table."""
+        return self._local
+
+    @property
     def deals(self) -> tuple[int, ...]:
         """The seed of each deal this widget has played, the first game's first (`new_game`; empty for a replay)."""
         return self._desk.deals
