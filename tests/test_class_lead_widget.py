@@ -40,3 +40,49 @@ def test_the_lead_widget_follows_the_lesson_and_steps_on_from_where_the_class_is
     settle(room, ann)
     assert widget.step == 11 and lesson.step == 2
     ann.close(), room.close()
+
+
+def test_following_the_lesson_out_of_a_variation_moves_the_class_once(tmp_path: Any) -> None:
+    """The lesson goes from a variation back to the game from Python: the widget follows it there without moving
+    the class anywhere else on the way (leaving the variation is the widget following, not the teacher's step).
+    """
+    from test_class_variations import MINE, with_lines
+
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
+    replay = with_lines(examples.load("long_with_reshuffle"), 10)
+    lesson = room.lead(replay, perspective="assigned")
+    widget = lesson.widget()
+    try:
+        lesson.go(10)
+        lesson.go(11, line=MINE)
+        settle(room, ann)
+        assert widget.variations["current"] == MINE and widget.step == 11
+        positions = []
+        unsubscribe = room.subscribe(lambda: positions.append(lesson.position))
+        lesson.go(20)
+        settle(room, ann)
+        unsubscribe()
+        assert set(positions) == {(None, 20)}, positions
+        assert widget.variations["current"] is None and widget.step == 20
+    finally:
+        widget.close()
+    ann.close(), room.close()
+
+
+def test_a_former_lesson_s_widget_moves_nothing_and_follows_nothing(tmp_path: Any) -> None:
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
+    first = room.lead(examples.load("detective"), perspective=0)
+    old = first.widget()
+    try:
+        old.step = 5
+        second = room.lead(examples.load("found_early"), perspective=0)
+        second.go(3)
+        settle(room, ann)
+        old.step = 8  # stepping the old lesson's widget: the class stays in the new lesson, at its step
+        settle(room, ann)
+        assert second.step == 3 and ann.step == 3 and old.step == 8 and old.error is None
+    finally:
+        old.close()
+    ann.close(), room.close()

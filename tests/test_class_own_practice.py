@@ -126,3 +126,42 @@ def test_twin_deals_give_the_student_the_same_practice(tmp_path: Any, monkeypatc
         finally:
             ann.close(), room.close()
     assert screens[0] == screens[1]
+
+
+def test_the_student_is_sent_a_practice_seed_of_their_own_never_the_review_s(tmp_path: Any) -> None:
+    """The record's review worlds are drawn on a seed from the room's secret that no student's kernel is sent
+    (issue 43); the exercises carry a seed of their own for the practice's judging, from the same secret.
+    """
+    from needle_widget.classroom.seal import seed_of, unseal
+
+    room, ann = finished(tmp_path)
+    try:
+        source = "challenge 1/student 0"
+        review_seed, practice_seed = seed_of(SECRET, "review", source), seed_of(SECRET, "practice", source)
+        assert ann._got.exercises and {x.seed for x in ann._got.exercises} == {practice_seed}
+        box = tmp_path / "room" / "in" / "0"
+        texts = [str(unseal(ann._key, ann.room, "in.0", p.read_bytes())[1]) for p in box.iterdir()
+                 if p.name.endswith(".msg")]
+        ann.request({"kind": "review", "open": True})
+        ann.request({"kind": "practice", "open": True})
+        texts.append(str(ann.state()))
+        assert texts and not any(str(review_seed) in text for text in texts)
+    finally:
+        ann.close(), room.close()
+
+
+def test_practice_ends_when_the_class_needs_the_student(tmp_path: Any) -> None:
+    from needle_widget import examples
+
+    room, ann = finished(tmp_path)
+    try:
+        ann.request({"kind": "review", "open": True})
+        ann.request({"kind": "practice", "open": True})
+        assert ann.state()["mode"] == "practice"
+        room.lead(examples.load("detective"), perspective=0)  # the teacher starts a lesson
+        pump(room, ann)
+        state = ann.state()
+        assert state["mode"] != "practice" and state["follow"]["status"] == "live"
+        assert "Your practice ended: the teacher started something new" in state["follow"]["text"]
+    finally:
+        ann.close(), room.close()

@@ -87,3 +87,66 @@ def test_a_lesson_step_sends_a_patch_and_a_lost_message_is_healed_by_one_whole_r
         ann.go(k), fresh.go(k)
         assert ann.state() == fresh.state()
     ann.close(), fresh.close(), room.close()
+
+
+def test_a_kernel_that_does_not_say_it_takes_patches_gets_whole_frames(tmp_path: Any, monkeypatch: Any) -> None:
+    """A student's kernel of an earlier release says nothing of patches in its hello: the room sends it whole
+    frames, as before.
+    """
+    from needle_widget.classroom import student as student_module
+
+    monkeypatch.setattr(student_module, "PATCHES", None)
+    room = classroom.open(f"folder:{tmp_path}/room", secret=SECRET, start=False)
+    ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
+    lesson = room.lead(examples.load("detective"), perspective="assigned")
+    settle(room, ann)
+    for k in range(1, 4):
+        lesson.go(k)
+        settle(room, ann)
+    box = tmp_path / "room" / "in" / "0"
+    sent = [unseal(ann._key, ann.room, "in.0", p.read_bytes())[1] for p in box.iterdir() if p.name.endswith(".msg")]
+    assert [m for m in sent if m.get("frames")] and all(m.get("patch") is None for m in sent)
+    assert ann.step == 3
+    ann.close(), room.close()
+
+
+def test_a_screen_whose_whole_resend_is_lost_too_asks_again(tmp_path: Any, monkeypatch: Any) -> None:
+    """A step lost, then the whole screen the student asked for lost too: the next patch finds the screen still
+    out of step, and it asks again (after RESYNC_AFTER seconds, 0 here); the third answer brings it up to date.
+    """
+    from needle_widget.classroom import inbox as inbox_module
+    from needle_widget.classroom import student as student_module
+
+    monkeypatch.setattr(student_module, "RESYNC_AFTER", 0.0)
+    monkeypatch.setattr(inbox_module, "RESEND_GAP", 0.0)
+    hellos = []
+    hello = student_module.Student._hello
+    monkeypatch.setattr(student_module.Student, "_hello", lambda self: (hellos.append(1), hello(self))[1])
+    room = classroom.open(f"folder:{tmp_path}/room", secret=SECRET, start=False)
+    ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
+    lesson = room.lead(examples.load("detective"), perspective="assigned")
+    settle(room, ann)
+    box = tmp_path / "room" / "in" / "0"
+
+    def newest() -> Any:
+        return max(p for p in box.iterdir() if p.name.endswith(".msg"))
+
+    lesson.go(1)
+    room.pump()
+    newest().unlink()  # step 1 lost
+    lesson.go(2)
+    room.pump()
+    ann.pump()  # step 2 patches step 1's frame: out of step, the first hello
+    room.pump()
+    room.pump()
+    resend = newest()
+    assert unseal(ann._key, ann.room, "in.0", resend.read_bytes())[1]["reset"]
+    resend.unlink()  # the whole screen lost too
+    lesson.go(3)
+    room.pump()
+    ann.pump()  # step 3 patches the lost resend's frame: out of step again, and it asks again
+    for _ in range(3):
+        settle(room, ann)
+    assert len(hellos) == 3  # joining, and the two losses
+    assert ann.step == 3 and ann.state()["step"] == 3
+    ann.close(), room.close()

@@ -16,7 +16,7 @@ from .activities import owner_of
 from .activity import Handled
 from .channel import Message, box_parts
 from .errors import ClassError, UnreadableMessage
-from .outbox import RESEND_GAP, Outbox
+from .outbox import PATCHES, RESEND_GAP, Outbox
 from .roster import Member, Roster
 from .seal import MAX_REQUEST, unseal
 
@@ -104,6 +104,7 @@ class Inbox:
         kind = message["t"]
         if kind == "hello":
             member.joined = True
+            member.patches = message.get("patches") == PATCHES
             self._outbox.resend(member, at=member.resent + RESEND_GAP)
             return False
         activity = self._room.activity

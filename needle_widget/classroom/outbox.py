@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import quote
 from ..screen.frames import pack
-from ..screen.patches import diff
+from ..screen.patches import VERSION, diff
 from .record import RecordEntry, review_exercises, review_state
 from .recorder import Recorder
 from .roster import KEEP_IN_BOX, Member, Roster
@@ -29,9 +29,11 @@ from .seal import next_seq, seal
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["Outbox", "RESEND_GAP"]
+__all__ = ["Outbox", "PATCHES", "RESEND_GAP"]
 
 log = logging.getLogger("needle_widget.classroom")
+PATCHES = VERSION
+"""The version of patches (`screen.patches.VERSION`) a student's kernel says it takes, in its hello."""
 RESEND_GAP = 0.5
 """Seconds between two full resends to one student (a rejoin in a loop gets one per gap, not one per hello)."""
 
@@ -128,7 +130,8 @@ class Outbox:
         """
         frames = message.get("frames")
         if isinstance(frames, list) and frames:
-            base = None if message.get("reset") or not self.patches else member.chain
+            patched = self.patches and member.patches
+            base = None if message.get("reset") or not patched else member.chain
             items = frames if base is None else [diff(before, frame) for before, frame in zip([base[2], *frames],
                                                                                                frames, strict=False)]
             message = {**message, "frames": pack(items), "patch": None if base is None else [base[0], base[1]]}

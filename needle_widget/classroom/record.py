@@ -26,6 +26,7 @@ in its own entry, so a term of games costs one small save a game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
@@ -167,15 +168,20 @@ def seat_ledger(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
 
 
 def seat_review(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
-                seed: int = REVIEW_SEED, known: Mapping[int, Valuation] | None = None) -> dict[str, Any]:
+                seed: int = REVIEW_SEED, known: Mapping[int, Valuation] | None = None,
+                practice_seed: int | None = None) -> dict[str, Any]:
     """The review of `seat` (the Review panel's `reviews[i]`, `screen.reviewpanel.review_dict`), from that seat's
     story alone: what its student is shown of their own finished game, with its marked decisions as exercises
     under "exercises" (`review.exercises`, each `Exercise.to_dict`: what the seat knew then, nothing after),
-    which the student practises in their own kernel; `known`: the decisions `seat_ledger` valued (the same
-    review, sooner). Runs on any executor.
+    which the student practises in their own kernel, their attempts judged on worlds of `practice_seed` (the
+    review's `seed` stays the room's: default, the review's own); `known`: the decisions `seat_ledger` valued (the
+    same review, sooner). Runs on any executor.
     """
     reviewed = review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed, known=known)
-    return {**review_dict(reviewed, "ready"), "exercises": [x.to_dict() for x in exercises([reviewed])]}
+    marked = exercises([reviewed])
+    if practice_seed is not None:
+        marked = [dataclasses.replace(x, seed=practice_seed) for x in marked]
+    return {**review_dict(reviewed, "ready"), "exercises": [x.to_dict() for x in marked]}
 
 
 def review_exercises(reviewed: dict[str, Any]) -> list[dict[str, Any]]:

@@ -90,7 +90,8 @@ class Recorder:
         entry = self.record.entry(*game)
         if reviewed is None and entry is not None and entry.adjusted is not None and game not in self._asked:
             self._asked.add(game)  # reviewed before a restart: the student's review is made again
-            self._jobs.submit(partial(seat_review, seed=self._seed(entry.source)),
+            self._jobs.submit(partial(seat_review, seed=self._seed(entry.source),
+                                      practice_seed=self._practice_seed(entry.source)),
                               (self.replay(entry.game).to_dict(), game[1], self.record.worlds),
                               lambda result: self._reviewed(entry, result))
         return reviewed
@@ -118,10 +119,17 @@ class Recorder:
                 else:
                     (entry.adjusted, entry.skill, entry.luck), known = result
                 self._save()
-            self._jobs.submit(partial(seat_review, known=known, seed=seed), (replay, entry.seat, worlds),
+            self._jobs.submit(partial(seat_review, known=known, seed=seed,
+                                      practice_seed=self._practice_seed(entry.source)), (replay, entry.seat, worlds),
                               lambda result: self._reviewed(entry, result))
 
         self._jobs.submit(partial(seat_ledger, seed=seed), (replay, entry.seat, worlds), figured)
+
+    def _practice_seed(self, source: str) -> int:
+        """The seed of the worlds a student's practice of game `source`'s mistakes judges attempts on: their own, from
+        the room's secret, never the review's (`_seed`), which no student's kernel is sent.
+        """
+        return seed_of(self._secret, "practice", source)
 
     def _seed(self, source: str) -> int:
         """The seed of the worlds that value game `source`'s decisions in the record: from the room's secret, so

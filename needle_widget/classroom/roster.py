@@ -48,6 +48,8 @@ class Member:
     """The variations a lesson sent them, by index (`Lesson.screens`): each as it was when its frames went out."""
     catalogue: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     """The list of those variations they were sent last."""
+    patches: bool = False
+    """Their kernel takes patches (its hello said so, `outbox`): a kernel of an earlier release gets whole frames."""
     chain: tuple[int, int, Any] | None = None
     """The last frame sealed for them, as (the message's number, its place in the message, the frame): the next
     frames go as patches of it (`outbox`); None until a frame is sent, and after a full resend's start."""
@@ -55,7 +57,7 @@ class Member:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (no key: it is derived again from the room's secret)."""
         return {"index": self.index, "name": self.name, "seat": self.seat, "joined": self.joined,
-                "last_in": self.last_in}
+                "last_in": self.last_in, "patches": self.patches}
 
 
 def checked_seat(name: str, seat: int | str | None) -> int | None:
@@ -118,6 +120,7 @@ class Roster:
         """Put the member `Member.to_dict` saved back on the roster (reopening a room)."""
         member = self._member(saved["index"], saved["name"], saved["seat"])
         member.joined, member.last_in = saved["joined"], saved["last_in"]
+        member.patches = saved.get("patches") is True
         self._members[member.index] = member
         return member
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from ..engine import actions as A
 from ..engine.errors import NeedleError, quote
 from ..screen.contract import empty_state
+from ..screen.patches import VERSION as PATCHES
 from ..screen.plugin import request as answers
 from ..screen.plugin import requests_of
 from ..screen.quizmode import answer_sent, quiz_overlay
@@ -42,6 +44,8 @@ from .tickets import student_key
 __all__ = ["Student", "IDLE", "OutOfStep", "STUDENT_REQUESTS"]
 
 log = logging.getLogger("needle_widget.classroom")
+RESYNC_AFTER = 5.0
+"""Seconds after which a screen still waiting for the whole screen asks for it again (a resend lost too)."""
 IDLE: dict[str, Any] = {
     **empty_state(), "mode": "replay", "perspective": 0, "perspectives": [0], "spoilers": False,
     "seats": ["Player 1", "Player 2"], "act_reason": "Waiting for the teacher",
@@ -75,6 +79,8 @@ class Student:
         self._title: str | None = None
         self._review_open = False
         self._practice: OwnPractice | None = None
+        self._ended: str | None = None
+        """Why one's own practice ended without the student asking, until the next message from the room."""
         self._leads = True
         self._live: int | None = None
         self._looking: int | None = None
@@ -83,8 +89,8 @@ class Student:
         self._pending_act = False
         self._note: str | None = None
         self._heard = False
-        self._resyncing = True
-        """The whole screen is asked for (the hello below, or after a lost message) and not come yet."""
+        self._resyncing, self._hello_at = True, time.monotonic()
+        """The whole screen is asked for (the hello below, or after a lost message) and not come yet, since when."""
         self._in = channel.tail(f"in.{index}")
         try:
             self._out = channel.tail(f"out.{index}")
@@ -92,7 +98,7 @@ class Student:
             self._out = 0
         self.link = Link(channel, lambda: {f"in.{self.index}": self._in}, self._handle, self._status,
                          f"student {index}")
-        self._post({"t": "hello"})
+        self._hello()
 
     def __repr__(self) -> str:
         return (f"Student({self.name or self.index!r} in {self.room!r}, showing={self._kind!r}, "
@@ -141,20 +147,27 @@ class Student:
         if changed:
             self._notify()
 
+    def _hello(self) -> None:
+        """Ask the room for the whole screen ("hello", saying this kernel takes patches: `classroom.outbox`)."""
+        self._resyncing, self._hello_at = True, time.monotonic()
+        self._post({"t": "hello", "patches": PATCHES})
+
     def _resync(self, why: str) -> None:
         """A message was lost on the way: ask the room for the whole screen again (once, until it comes)."""
-        if self._resyncing:
+        if self._resyncing and time.monotonic() - self._hello_at < RESYNC_AFTER:
             log.debug("class (student %d): %s, while the whole screen is on its way", self.index, why)
             return
         log.warning("class (student %d): %s; asking for the whole screen again", self.index, why)
-        self._resyncing = True
-        self._post({"t": "hello"})
+        self._hello()
 
     def _take(self, m: dict[str, Any], seq: int = 0) -> None:
         frames = self._got.decode(m, seq)
         if frames is not None:
             self._resyncing = False
         kind, ident = m["kind"], m["id"]
+        asked = (self._quiz or {}).get("index")
+        if self._practice is not None and (kind, ident) != (self._kind, self._id):
+            self._end_practice("the teacher started something new")
         if m["reset"] or (kind, ident) != (self._kind, self._id):
             self._got.clear()
             self._looking, self._review_open, self._looking_line = None, False, None
@@ -174,6 +187,15 @@ class Student:
         self._pending_act = False
         if self._looking is not None and self._got.frame_at(self._looking_line, self._looking) is None:
             self._looking = self._looking_line = None
+        if self._practice is not None:
+            latest = self._got.frame_at(self._live_line, self._live) or {}
+            quiz = self._quiz or {}
+            if quiz.get("index") is not None and quiz.get("index") != asked and quiz.get("reveal") is None:
+                self._end_practice("the teacher asks a question")
+            elif latest.get("can_act"):
+                self._end_practice("it is your move")
+        if self._ended is not None:
+            self._note = f"{self._note}. {self._ended}" if self._note else self._ended
 
     def _status(self, connected: bool, why: str | None) -> None:
         self._notify()
@@ -346,6 +368,7 @@ class Student:
             return
         if self._practice is not None:
             return
+        self._ended = None
         offer = ((self._got.frame_at(None, self.step) or {}).get("offers") or {}).get("review") or {}
         if not offer.get("seats"):
             why = offer.get("reason") or "the review opens once your game is over"
@@ -354,10 +377,12 @@ class Student:
             raise ClassError("Nothing to practise: your review marked no mistake")
         self._practice = OwnPractice(self._got.exercises, self.name or "student", self._notify, self._lock)
 
-    def _end_practice(self) -> None:
+    def _end_practice(self, why: str | None = None) -> None:
+        """Back to the class from one's own practice (`why`: the class needs the student, said in the follow bar)."""
         practice, self._practice = self._practice, None
         if practice is not None:
             practice.close()
+        self._ended = None if why is None else f"Your practice ended: {why}"
 
     def _request_review(self, open_: Any) -> None:
         """Open or close the student's own review of their finished game (the room sent it with the game)."""

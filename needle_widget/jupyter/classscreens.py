@@ -51,25 +51,40 @@ def lead(lesson: Lesson, **kwargs: Any) -> NeedleWidget:
     `lesson.go(step)`, and the lesson moved from elsewhere (`lesson.go`, `next`, `ask`, a restart's reopening)
     moves it, so that its next step goes on from where the class is. A variation it shows (opened from the move
     list, or played by "Play from here", which adds one) takes the class into it: `lesson.go(step, line=index)`;
-    back to the game, the class follows back. While the teacher plays a branch, the widget stays on it.
+    back to the game, the class follows back. While the teacher plays a branch, the widget stays on it; once the
+    room leads a later lesson, this widget moves nothing and follows nothing.
     """
     kwargs.setdefault("perspective", "teacher")
     widget = NeedleWidget.from_replay(lesson.replay, step=lesson.step, **kwargs)
-    _show(widget, lesson)
+    room = getattr(lesson, "room", None)
+    following = [False]  # the widget is being moved to where the lesson is: that move is not the teacher's
+
+    def current() -> bool:
+        return room is None or getattr(room, "lesson", lesson) is lesson  # a later lesson's room leaves this one
+
+    def follow() -> None:
+        if not current():
+            return
+        following[0] = True
+        try:
+            _show(widget, lesson)
+        finally:
+            following[0] = False
 
     def moved(_change: dict[str, Any]) -> None:
         shown = position(widget, lesson.replay)
-        if shown is None or shown == _at(lesson):
+        if following[0] or not current() or shown is None or shown == _at(lesson):
             return
         if shown[0] is None:
             lesson.go(shown[1])
         else:
             lesson.go(shown[1], line=shown[0])
 
+    follow()
     widget.observe(moved, names=["step", "variations"])
-    subscribe = getattr(getattr(lesson, "room", None), "subscribe", None)
+    subscribe = getattr(room, "subscribe", None)
     if callable(subscribe):
-        widget.on_changes(subscribe, lambda: _show(widget, lesson))
+        widget.on_changes(subscribe, follow)
     return widget
 
 

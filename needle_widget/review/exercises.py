@@ -242,9 +242,9 @@ class Exercise:
         values = data.get("values")
         if not isinstance(values, list) or not 1 <= len(values) <= len(moves) + 1:
             raise ArgumentError(f"An exercise's values must be a list of its candidates, not {quote(values)}")
-        if not all(isinstance(v, dict) and {"action", "value", "se"} <= set(v) for v in values):
-            raise ArgumentError(f"An exercise's candidate must have an action, a value and an se: "
-                                f"{quote(next(v for v in values if not isinstance(v, dict) or len(v) < 3))}")
+        bad = [v for v in values if not isinstance(v, dict) or not {"action", "value", "se"} <= set(v)]
+        if bad:
+            raise ArgumentError(f"An exercise's candidate must have an action, a value and an se: {quote(bad[0])}")
         cands = tuple(CandidateValue(_action(v["action"], legal, "candidate"), _number(v["value"], "value", 1.0),
                                      _number(v["se"], "se", 1.0)) for v in values)
         valued = {v.action for v in cands}

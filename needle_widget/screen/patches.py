@@ -29,7 +29,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["apply", "diff"]
+__all__ = ["VERSION", "apply", "diff"]
+
+VERSION = 1
+"""The version of patches a class screen's kernel takes (its hello says it: an earlier release gets whole frames)."""
 
 _SMALL = 64
 """A dict or a list whose patch would be about as long as itself is sent whole (a rough count of its items)."""
