@@ -121,7 +121,8 @@ class Challenge(Activity):
         if challenge != self.id:
             raise ClassError(self.absent)
         before = self.played(member.index).finished
-        self.act(member.index, action)
+        self.answer_screen(member, "act", {"action": action})  # the local widget's handler, on the seat's session
+        self.played(member.index).session.run_bots()
         return Handled(finished=not before and self.played(member.index).finished)
 
     def source(self, index: int) -> str:
