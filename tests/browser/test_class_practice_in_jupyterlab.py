@@ -119,6 +119,9 @@ def test_a_student_practises_the_mistakes_of_their_own_match_game(jupyter: dict,
     practise = key(root, "review-practice")
     expect(practise).to_have_text("Practise your mistakes (2)")
     expect(practise).to_be_enabled()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    key(root, "review-practice").locator("xpath=ancestor::section[1]").screenshot(
+        path=str(ARTIFACTS / "class_review_practise.png"))  # the review panel with its offer to practise
     practise.click()
 
     # ---- (2) the practice screen: Ann's seat, her first marked decision --------------------------------------
