@@ -86,3 +86,33 @@ def test_a_former_lesson_s_widget_moves_nothing_and_follows_nothing(tmp_path: An
     finally:
         old.close()
     ann.close(), room.close()
+
+
+def test_asking_the_same_question_again_at_the_same_step_asks_it_once(tmp_path: Any) -> None:
+    """A teacher's cell run twice (issue 45: a second "Question 3" appeared)."""
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    lesson = room.lead(examples.load("detective"), perspective=0)
+    lesson.go(4)
+    first = lesson.ask("needle")
+    assert lesson.ask("needle") is first and len(lesson.asked) == 1
+    assert lesson.ask("needle", step=6) is not first and len(lesson.asked) == 2  # another step: another question
+    room.close()
+
+
+def test_the_students_screens_say_when_the_teacher_closes_the_room(tmp_path: Any) -> None:
+    """Issue 45: after `room.close()` the students' screens said "Following the teacher ... live" for minutes."""
+    room = classroom.open(f"folder:{tmp_path}/room", start=False)
+    ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
+    room.lead(examples.load("detective"), perspective=0).go(3)
+    settle(room, ann)
+    assert ann.state()["follow"]["status"] == "live"
+    room.close()
+    ann.pump()
+    follow = ann.state()["follow"]
+    assert follow["status"] == "closed" and "closed the class" in follow["text"] and not follow["can_live"]
+    assert ann.state()["step"] == 3  # the screen keeps what it showed
+    again = classroom.open(f"folder:{tmp_path}/room", start=False)  # reopened: the screen follows again
+    settle(again, ann)
+    settle(again, ann)
+    assert ann.state()["follow"]["status"] == "live"
+    ann.close(), again.close()

@@ -189,3 +189,15 @@ def test_a_teacher_s_thresholds_set_the_marks_and_travel_with_the_exercises(blun
     for bad in ((3, 6), (6, 3, 12), (0, 6, 12), (3, 6, 101), "3,6,12", (3, 6, float("nan"))):
         with pytest.raises(ArgumentError, match="thresholds must be three numbers of points"):
             review(replay, 0, worlds=4, thresholds=bad)
+
+
+def test_an_inaccuracy_s_prompt_reads_an_inaccuracy() -> None:
+    """Issue 45: "(a inaccuracy)"."""
+    import dataclasses
+
+    from needle_widget import examples
+    from needle_widget.review.exercises import exercise_at
+
+    x = exercise_at(examples.load("found_early"), 0, worlds=8)
+    assert "(an inaccuracy)" in dataclasses.replace(x, label="inaccuracy").prompt()
+    assert "(a mistake)" in dataclasses.replace(x, label="mistake").prompt()

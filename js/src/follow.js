@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 
 const STATUS_CLASS = {
   live: "nw-follow-live", looking: "nw-follow-looking", waiting: "nw-follow-waiting", offline: "nw-follow-off",
-  practice: "nw-follow-looking",
+  practice: "nw-follow-looking", closed: "nw-follow-off",
 };
 
 /** The `follow` trait, or null on a screen that follows nobody. */
@@ -19,6 +19,7 @@ export function followOf(state) {
 /** Why "Back to live" is disabled, or null when it is not. */
 export function liveReason(f) {
   if (f.can_live) return null;
+  if (f.status === "closed") return "The teacher has closed the class";
   if (f.connected === false) return "Offline: the class is out of reach";
   return f.status === "live" ? "You are following the teacher live" : "Nothing to go back to yet";
 }

@@ -186,9 +186,13 @@ class Lesson(Activity):
     def ask(self, kind: str, step: int | None = None) -> Asked:
         """Ask every student a question of `kind` ("needle", "next_draw", "winner", "pile_or_steal", "your_move")
         at `step` (default the class's step; the class goes there): each student from the seat they are shown.
-        A question still open is closed first (revealed).
+        A question still open is closed first (revealed). The question asked last, asked again at the same step
+        (a cell run twice), is not asked twice: it is returned as it is.
         """
         step = self.step if step is None else step
+        latest = self.asked[-1] if self.asked else None
+        if latest is not None and (latest.kind, latest.step) == (kind, step):
+            return latest  # the same question again (a cell run twice): asked once
         asked = self.quiz.question(kind, step)
 
         def change() -> None:

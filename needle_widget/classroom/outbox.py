@@ -98,6 +98,12 @@ class Outbox:
 
         self._room.link.do(f"the whole screen for in.{member.index}", _Outgoing(self, member, take), at=at)
 
+    def closing(self) -> None:
+        """Tell every joined student that the room closes (their screens keep what they show, and say so)."""
+        for member in self._roster:
+            if member.joined:
+                self._queue(member, [{"t": "closed", "room": self._room.name}])
+
     def _send(self, member: Member, note: str | None = None) -> None:
         if member.resend:  # the queued full resend takes it
             member.note = note or member.note

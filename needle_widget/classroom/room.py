@@ -507,7 +507,11 @@ class Room:
             self._ticker.start()
 
     def close(self) -> None:
-        """Stop the workers after posting what is queued; the room stays in the channel to reopen."""
+        """Tell the students' screens that the room closes, stop the workers after posting what is queued; the room
+        stays in the channel to reopen.
+        """
+        with self._lock:
+            self._outbox.closing()
         if self._ticker is not None:
             self._ticker.stop()
         self._ticker = None

@@ -89,6 +89,8 @@ class Student:
         self._pending_act = False
         self._note: str | None = None
         self._heard = False
+        self._closed_room = False
+        """The room said it closes (`Room.close`): the follow bar says so until it sends again."""
         self._resyncing, self._hello_at = True, time.monotonic()
         """The whole screen is asked for (the hello below, or after a lost message) and not come yet, since when."""
         self._in = channel.tail(f"in.{index}")
@@ -136,7 +138,9 @@ class Student:
                 except ClassError as bad:
                     log.warning("class (student %d): ignored a message: %s", self.index, bad)
                     continue
-                if isinstance(message, dict) and message.get("t") == "screen":
+                if isinstance(message, dict) and message.get("t") == "closed":
+                    self._closed_room, changed = True, True
+                elif isinstance(message, dict) and message.get("t") == "screen":
                     try:
                         self._take(message, seq)
                         changed = True
@@ -162,6 +166,7 @@ class Student:
 
     def _take(self, m: dict[str, Any], seq: int = 0) -> None:
         frames = self._got.decode(m, seq)
+        self._closed_room = False  # the room (reopened) sends again
         if frames is not None:
             self._resyncing = False
         kind, ident = m["kind"], m["id"]
@@ -275,7 +280,9 @@ class Student:
             return {"status": "practice", "text": text, "live_step": self._live, "can_live": True,
                     "name": self.name or "", "room": self.room, "connected": connected, "kind": self._kind,
                     "title": self._title}
-        if not connected:
+        if self._closed_room:
+            status, text = "closed", "The teacher has closed the class: your screen keeps what it showed"
+        elif not connected:
             status, text = "offline", f"The class's channel does not answer: retrying. ({self.link.why})"
         elif not self._heard or self._kind == "idle":
             status, text = "waiting", "Waiting for the teacher to start"

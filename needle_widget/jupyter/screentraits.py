@@ -116,8 +116,8 @@ class ScreenTraits(traitlets.HasTraits):
 class FollowTraits(ScreenTraits):
     """A class's screen: a screen's traits and `follow` (`screen.contract.FOLLOW`)."""
 
-    follow = traitlets.Dict(allow_none=True, default_value=None, help='Following a class: {status: "live" | "looking" | "waiting" | "offline", text, live_step, can_live, name, room, connected}; None on a widget that follows nobody.').tag(sync=True)
-    """Following a class: {status: "live" | "looking" | "waiting" | "offline", text, live_step, can_live, name, room, connected}; None on a widget that follows nobody."""
+    follow = traitlets.Dict(allow_none=True, default_value=None, help='Following a class: {status: "live" | "looking" | "waiting" | "offline" | "practice" (one\'s own practice) | "closed" (the teacher closed the room), text, live_step, can_live, name, room, connected}; None on a widget that follows nobody.').tag(sync=True)
+    """Following a class: {status: "live" | "looking" | "waiting" | "offline" | "practice" (one's own practice) | "closed" (the teacher closed the room), text, live_step, can_live, name, room, connected}; None on a widget that follows nobody."""
 
 
 

@@ -159,7 +159,8 @@ class Exercise:
 
     def prompt(self) -> str:
         """The task, told to the seat: "Step 13: you played Discard A♦ (a blunder). Find a better move."."""
-        mark = f" (a {self.label})" if self.label not in ACCEPTED else ""
+        article = "an" if self.label[:1] in "aeiou" else "a"
+        mark = f" ({article} {self.label})" if self.label not in ACCEPTED else ""
         return f"Step {self.step + 1}: you played {self.played}{mark}. Find a better move."
 
     def solution(self) -> str:

@@ -125,7 +125,8 @@ STATE: tuple[str, ...] = tuple(name for name in SCREEN if name not in ("error", 
 
 FOLLOW: dict[str, Slot] = {
     "follow": Slot("optional_dict", None, """Following a class: {status: "live" | "looking" | "waiting" |
-        "offline", text, live_step, can_live, name, room, connected}; None on a widget that follows nobody."""),
+        "offline" | "practice" (one's own practice) | "closed" (the teacher closed the room), text, live_step,
+        can_live, name, room, connected}; None on a widget that follows nobody."""),
 }
 """The traits only a class's screen has (the follower's), beside `SCREEN`."""
 
