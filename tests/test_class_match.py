@@ -58,9 +58,11 @@ def test_students_are_seated_two_a_table_and_a_bot_takes_the_odd_seat(url):
         pump(room, ann, bob, cy)
         assert [t.players for t in match.tables] == [(0, 1), (2, None)]
         texts = [s.state()["follow"]["text"] for s in (ann, bob, cy)]
-        assert texts == ["Match · deal 1 of 1 · you are Player 1, against a classmate",
-                         "Match · deal 1 of 1 · you are Player 2, against a classmate",
+        assert texts == ["Match · deal 1 of 1 · you are Player 1, against Bob",
+                         "Match · deal 1 of 1 · you are Player 2, against Ann",
                          "Match · deal 1 of 1 · you are Player 2, against the bot"]  # table 2 the other way round
+        assert room.table_replay(1).players == ("Ann", "Bob")  # issue 45: the tables name who sits there
+        assert room.table_replay(2).players == ("greedy", "Cy")
         assert [s.state()["mode"] for s in (ann, bob, cy)] == ["play"] * 3
         assert [s.state()["perspectives"] for s in (ann, bob, cy)] == [[0], [1], [1]]
         assert ann.state()["can_act"] and not bob.state()["can_act"]

@@ -103,7 +103,8 @@ class Match(Activity):
 
     def __init__(self, players: list[int], deals: int = 2, seed: int | None = None, opponent: str = "greedy", *,
                  ident: int = 1, rules: Rules | None = None, seeds: list[int] | None = None,
-                 replace_after: float | None = None, clock: Callable[[], float] | None = None) -> None:
+                 replace_after: float | None = None, clock: Callable[[], float] | None = None,
+                 names: dict[int, str] | None = None) -> None:
         if type(deals) is not int or not 1 <= deals <= MAX_DEALS:
             raise ClassError(f"A match plays 1 to {MAX_DEALS} deals, not {quote(deals)}")
         if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
@@ -120,6 +121,8 @@ class Match(Activity):
         rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self.seeds = list(seeds) if seeds is not None else [rng.getrandbits(63) for _ in range(deals)]
         self.opponent, self.id, self.rules = opponent.strip().lower(), ident, rules or Rules()
+        self.names = dict(names or {})
+        """The students' names by index: each table's seats and titles name who sits there."""
         self.replace_after, self._clock = replace_after, clock or _monotonic
         self.title = f"Match of {len(self.seeds)} deals"
         pairs = [(players[i], players[i + 1] if i + 1 < len(players) else None) for i in range(0, len(players), 2)]
@@ -139,7 +142,6 @@ class Match(Activity):
     def _deal(self, table: Table, replay: Replay | None = None) -> None:
         seed = self.seeds[table.round]
         game = Game(seed=seed, rules=self.rules) if replay is None else replay.game_at(len(replay))
-        game.players = (self._name_at(table, 0), self._name_at(table, 1))
         table.game, table.sessions, table.synced, table.stand_ins, table.finishers = game, {}, {}, {}, {}
         for seat in (0, 1):
             if table.at_seat(seat) is None:
@@ -148,10 +150,12 @@ class Match(Activity):
             bots = play_bots(game, make_bot(self.opponent, seed=seed), seat) if other is None else {}
             session = Session(game, seat, mode="play", bots=bots)
             table.sessions[seat], table.synced[seat] = session, Synced(Desk(session))
+        game.players = (self._name_at(table, 0), self._name_at(table, 1))  # after the bots named their seats
         self._follow(table)
 
     def _name_at(self, table: Table, seat: int) -> str:
-        return self.opponent if table.at_seat(seat) is None else "human"
+        index = table.at_seat(seat)
+        return self.opponent if index is None else self.names.get(index, "human")
 
     def _follow(self, table: Table) -> None:
         """Let the bots answer (the table's, and any standing in), then every screen show the latest step."""
@@ -275,7 +279,7 @@ class Match(Activity):
         frame = self.frame(member.index)
         step = frame["steps"]
         opponent = table.at_seat(1 - shown[1])
-        against = "the bot" if opponent is None else "a classmate"
+        against = "the bot" if opponent is None else self.names.get(opponent, "a classmate")
         title = (f"Match · deal {table.round + 1} of {len(self.seeds)} · you are {player_name(shown[1])}, "
                  f"against {against}")
         return [{"kind": self.kind, "id": self.id, "reset": reset, "live": step, "title": title, "first": step,
@@ -398,10 +402,16 @@ class Match(Activity):
         players = [i for t in data["tables"] for i in t["players"] if i is not None]
         match = cls(players, len(data["seeds"]), opponent=data["opponent"], ident=data["id"],
                     rules=Rules.from_dict(data["rules"]), seeds=data["seeds"],
-                    replace_after=data.get("replace_after"))
+                    replace_after=data.get("replace_after"), names=_names(room, players))
         for table, saved in zip(match.tables, data["tables"], strict=True):
             table.round, table.results = saved["round"], saved["results"]
             match._deal(table, Replay.from_dict(saved["game"]) if saved["game"] else None)
             for seat in saved.get("stand_ins", []):
                 match._stand_in(table, seat)
         return match
+
+
+def _names(room: Any, players: list[int]) -> dict[int, str]:
+    """The names `room` knows of `players` (none for a room that names nobody)."""
+    name = getattr(room, "student_name", None)
+    return {i: name(i) for i in players} if callable(name) else {}

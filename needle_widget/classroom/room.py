@@ -236,15 +236,16 @@ class Room:
     def match(self, deals: int = 2, seed: int | None = None, opponent: str = "greedy", *,
               replace_after: float | None = 120.0) -> Match:
         """The students play each other (`classroom.match`): seated two a table in the order invited (a bot
-        `opponent` takes an odd seat), every table playing the same `deals`, each twice with the seats
-        swapped. The room holds the deals and the games; each student's screen shows their own seat. A
-        student whose move has waited `replace_after` seconds (None: never) has a bot stand in for the rest
-        of that deal, marked in the table's results; they play again from the next deal.
+        `opponent` takes an odd seat; each seat named for who holds it), every table playing the same `deals`,
+        each twice with the seats swapped. The room holds the deals and the games; each student's screen shows
+        their own seat. A student whose move has waited `replace_after` seconds (None: never) has a bot stand in
+        for the rest of that deal, marked in the table's results; they play again from the next deal.
         """
         with self._lock:
             latest = self._latest.get(Match.kind)
             match = Match([m.index for m in self._roster], deals, seed, opponent,
-                          ident=latest.id + 1 if latest is not None else 1, replace_after=replace_after)
+                          ident=latest.id + 1 if latest is not None else 1, replace_after=replace_after,
+                          names={m.index: m.name for m in self._roster})
             if isinstance(latest, Match):
                 self._end(latest)
         return self.show(match)  # type: ignore[return-value]

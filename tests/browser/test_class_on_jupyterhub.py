@@ -241,8 +241,8 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         # ---- a match: Ann and Bob play each other by clicking; the board shows the table live ------------------
         kernel_eval(teacher, "match = room.match(deals=1, seed=3)")
         ann, bob = widget_root(pages["ann"]), widget_root(pages["bob"])
-        expect(key(ann, "follow")).to_contain_text("you are Player 1, against a classmate")
-        expect(key(bob, "follow")).to_contain_text("you are Player 2, against a classmate")
+        expect(key(ann, "follow")).to_contain_text("you are Player 1, against Bob")
+        expect(key(bob, "follow")).to_contain_text("you are Player 2, against Ann")
         expect(ann.locator(".nw-mode")).to_have_text("Class")
         ann.get_by_role("grid", name="Pick your needle").locator("button:not([aria-disabled=true])").first.click()
         expect(bob.locator(".nw-events")).to_contain_text("Player 1 picked a needle.")
