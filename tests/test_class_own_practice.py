@@ -158,10 +158,13 @@ def test_practice_ends_when_the_class_needs_the_student(tmp_path: Any) -> None:
         ann.request({"kind": "review", "open": True})
         ann.request({"kind": "practice", "open": True})
         assert ann.state()["mode"] == "practice"
-        room.lead(examples.load("detective"), perspective=0)  # the teacher starts a lesson
+        lesson = room.lead(examples.load("detective"), perspective=0)  # the teacher starts a lesson
         pump(room, ann)
         state = ann.state()
         assert state["mode"] != "practice" and state["follow"]["status"] == "live"
         assert "Your practice ended: the teacher started something new" in state["follow"]["text"]
+        lesson.go(2)
+        pump(room, ann)
+        assert "Your practice ended" not in ann.state()["follow"]["text"]  # said once, not for the rest of the class
     finally:
         ann.close(), room.close()

@@ -57,15 +57,22 @@ def test_patches_make_the_same_screens_as_whole_frames_for_a_fraction_of_the_byt
     assert sum(patched_bytes) * 3 < sum(whole_bytes), (sum(patched_bytes), sum(whole_bytes))
 
 
-def test_a_lesson_step_sends_a_patch_and_a_lost_message_is_healed_by_one_whole_resend(tmp_path: Any) -> None:
+def lesson_room(tmp_path: Any, steps: int) -> tuple[Any, Any, Any, Any]:
+    """A room leading 'detective' to Ann at Player 1's seat, moved on to step `steps` one step at a time: (room,
+    Ann, the lesson, Ann's in-box folder).
+    """
     room = classroom.open(f"folder:{tmp_path}/room", secret=SECRET, start=False)
     ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
     lesson = room.lead(examples.load("detective"), perspective="assigned")
     settle(room, ann)
-    for k in range(1, 6):
+    for k in range(1, steps + 1):
         lesson.go(k)
         settle(room, ann)
-    box = tmp_path / "room" / "in" / "0"
+    return room, ann, lesson, tmp_path / "room" / "in" / "0"
+
+
+def test_a_lesson_step_sends_a_patch_and_a_lost_message_is_healed_by_one_whole_resend(tmp_path: Any) -> None:
+    room, ann, lesson, box = lesson_room(tmp_path, 5)
     messages = {int(p.name[:-4]): unseal(ann._key, ann.room, "in.0", p.read_bytes())[1]
                 for p in box.iterdir() if p.name.endswith(".msg")}
     steps = [m for _, m in sorted(messages.items()) if m.get("frames") and m["first"] >= 1]
@@ -96,14 +103,7 @@ def test_a_kernel_that_does_not_say_it_takes_patches_gets_whole_frames(tmp_path:
     from needle_widget.classroom import student as student_module
 
     monkeypatch.setattr(student_module, "PATCHES", None)
-    room = classroom.open(f"folder:{tmp_path}/room", secret=SECRET, start=False)
-    ann = classroom.join(room.url, room.invite("Ann", seat=0).code, start=False)
-    lesson = room.lead(examples.load("detective"), perspective="assigned")
-    settle(room, ann)
-    for k in range(1, 4):
-        lesson.go(k)
-        settle(room, ann)
-    box = tmp_path / "room" / "in" / "0"
+    room, ann, _lesson, box = lesson_room(tmp_path, 3)
     sent = [unseal(ann._key, ann.room, "in.0", p.read_bytes())[1] for p in box.iterdir() if p.name.endswith(".msg")]
     assert [m for m in sent if m.get("frames")] and all(m.get("patch") is None for m in sent)
     assert ann.step == 3

@@ -80,7 +80,7 @@ class Student:
         self._review_open = False
         self._practice: OwnPractice | None = None
         self._ended: str | None = None
-        """Why one's own practice ended without the student asking, until the next message from the room."""
+        """Why one's own practice ended without the student asking: said in the follow bar with that message."""
         self._leads = True
         self._live: int | None = None
         self._looking: int | None = None
@@ -199,8 +199,9 @@ class Student:
                 self._end_practice("the teacher asks a question")
             elif latest.get("can_act"):
                 self._end_practice("it is your move")
-        if self._ended is not None:
+        if self._ended is not None:  # said once, with the message that ended the practice
             self._note = f"{self._note}. {self._ended}" if self._note else self._ended
+            self._ended = None
 
     def _status(self, connected: bool, why: str | None) -> None:
         self._notify()

@@ -1,10 +1,10 @@
 """ScreenWidget: what every widget showing one screen of the game shares, whatever its source.
 
-`screen_traits()` makes the synced traits of the screen contract (`screen.contract.SCREEN`, the one
-list of them) as traitlets; the widgets of a screen (`widget.NeedleWidget` of a desk in this kernel,
-`follow.FollowWidget` of a student's seat in a class) each declare them in their own body
-(`locals().update(screen_traits())`). `ScreenWidget` holds the front end's bundle; binding the source
-and the plumbing of a request are `SourceWidget`'s.
+The widgets of a screen (`widget.NeedleWidget` of a desk in this kernel, `follow.FollowWidget` of a student's
+seat in a class) take their synced traits from `screentraits` (typed class attributes generated from the screen
+contract, `screen.contract.SCREEN`); `screen_traits()` makes the same traits as a dict, for a class built
+otherwise. `ScreenWidget` holds the front end's bundle; binding the source and the plumbing of a request are
+`SourceWidget`'s.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def check_scale(value: Any) -> float:
 
 class ScreenWidget(SourceWidget):
     """The base of a widget that shows one screen of the game with the game's front end (widget.js): the bundle
-    and the scale. A subclass declares the traits (`locals().update(screen_traits())` in its body) and binds
-    their source (`SourceWidget`).
+    and the scale. A subclass inherits its traits (`screentraits.ScreenTraits`) and binds its source
+    (`SourceWidget`).
     """
 
     _esm = bundle("widget.js", MISSING)

@@ -4,7 +4,7 @@ A screen is one perspective's view of the game in a browser. Whoever computes it
 this kernel, a class's room for a student's kernel, the one-file HTML export) sends the traits named
 here, and nothing else. Everything that lists the traits comes from this module:
 
-- the widgets' traitlets (`jupyter.screenwidget.screen_traits`, the board's and the follower's),
+- the widgets' traitlets (`jupyter/screentraits.py`, generated: the screen's, the follower's and the board's),
 - `Synced.state()`'s names (`STATE`, tested), a frame's fixed values (`frame_fixed`), a student's
   screen before the room answers (`empty_state`),
 - the front end's list of traits, their defaults and the names its views read them under
