@@ -30,6 +30,7 @@ from needle_widget.players import sim
 from needle_widget.players.bots import GreedyBot, OddsBot, RandomBot, by_preference
 from needle_widget.players.noisy import NoisyBot
 from needle_widget.records.replay import Replay
+from needle_widget.review.verdict import points_text
 from needle_widget.screen import guard
 
 WORLDS, SEED = 8, 7
@@ -144,7 +145,7 @@ def test_a_game_the_student_left_counts_as_lost():
     assert next(s.mean for s in record.standings() if s.student == 1) == left.figure
     rows = {r["name"]: r for r in record.board("teacher", {0: "Ann", 1: "Bob"})["rows"]}
     assert (rows["Bob"]["raw"], rows["Bob"]["games"], rows["Bob"]["stood_in"]) == ("0–0–1", 0, 1)
-    assert rows["Bob"]["raw_mean"] == "0.00" and rows["Bob"]["adjusted"] == f"{left.figure:.2f}"
+    assert rows["Bob"]["raw_mean"] == "0" and rows["Bob"]["adjusted"] == points_text(left.figure)
     with pytest.raises(ClassError, match="not 'luck'"):
         record.scores("luck")
 

@@ -1,6 +1,6 @@
 """The review's verdict in words (needle_widget/review/verdict.py): what it says for each reading of the ledger,
 that its figures are the ledger's (in points of win chance, the marks' unit), the noise, and a luck-adjusted
-result outside 0-1 explained. Its secrecy is the review's: `Review.to_dict` and the panel's state carry it, and
+result outside 0-100 explained. Its secrecy is the review's: `Review.to_dict` and the panel's state carry it, and
 tests/test_review.py and tests/test_review_panel.py compare those byte for byte between twins.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 from needle_widget import examples
 from needle_widget.review import review
-from needle_widget.review.verdict import ABOUT, NOISE, outside_note, sentence, verdict
+from needle_widget.review.verdict import ABOUT, NOISE, in_points, outside_note, sentence, verdict
 
 
 @pytest.mark.parametrize("skill, skill_se, luck, luck_se, says", [
@@ -56,8 +56,9 @@ def test_the_verdict_s_figures_are_the_ledger_s_and_add_up_to_the_result(name, s
     """The points it names are the ledger's skill and luck (rounded), and start + skill + luck = the result."""
     r = review(examples.load(name), seat, worlds=16)
     text = r.verdict()
-    named = [int(n) for n in re.findall(r"(\d+) points?", re.sub(r"±\d+ points?", "", text))]
-    shown = [round(100 * abs(x)) for x, se in ((r.skill_total, r.skill_se), (r.luck_total, r.luck_se))
+    told = re.sub(r"±\d+ points?|\(the costliest: [^)]*\)|at step \d+ \(\d+ points?\)", "", text)
+    named = [int(n) for n in re.findall(r"(\d+) points?", told)]
+    shown = [abs(in_points(x)) for x, se in ((r.skill_total, r.skill_se), (r.luck_total, r.luck_se))
              if abs(x) - NOISE * se > ABOUT]
     assert sorted(named) == sorted(shown), (text, r.skill_total, r.luck_total)
     assert r.start_value + r.skill_total + r.luck_total == pytest.approx(r.end_value)
@@ -75,8 +76,9 @@ def test_the_luck_s_noise_is_the_luck_adjusted_result_s_which_telescopes():
 
 def test_a_luck_adjusted_result_outside_0_to_1_is_explained_not_hidden():
     r = review(examples.load("found_early"), 0, worlds=8)
-    assert outside_note(r) is None and "outside 0-1" not in r.verdict()
+    assert outside_note(r) is None and "is outside" not in r.verdict()
     past = dataclasses.replace(r, end_value=r.end_value + 1.5)  # a ledger whose luck-adjusted result passes 1
     note = outside_note(past)
-    assert note is not None and f"{past.luck_adjusted:.2f}, is outside 0-1" in note and "unbiased but noisy" in note
+    assert note is not None and f"{in_points(past.luck_adjusted)} points, is outside 0-100" in note
+    assert "unbiased but noisy" in note
     assert verdict(past).endswith(note)

@@ -7,7 +7,6 @@
 // are listed.
 
 import { h, percent, srOnly } from "./dom.js";
-import { signed } from "./ledger.js";
 import { playerName } from "./names.js";
 
 /** The labels that get a mark in the list of moves and on the slider (best and good stay unmarked). */
@@ -57,6 +56,18 @@ export function stepMarks(state) {
 /** 0.5 -> "0.50", -1.25 -> "−1.25": an expected score (1 a win, ½ a draw, 0 a loss), or the luck-adjusted result. */
 export function score(x) {
   return typeof x === "number" && Number.isFinite(x) ? x.toFixed(2).replace("-", "−") : "–";
+}
+
+/** The unit of the summary's figures, as the verdict and the class board say it (review/verdict.py `UNIT`). */
+export const UNIT = "points of win chance (a win is 100, a draw 50, a loss 0)";
+
+/** 0.724 -> "72", -0.25 -> "−25", 0.125 -> "13": an expected score (or a change of one) in whole points of win
+ * chance, halves away from zero, as Python's `verdict.in_points` writes the same binary value. `signed`: "+19". */
+export function points(x, signed = false) {
+  if (typeof x !== "number" || !Number.isFinite(x)) return "–";
+  const n = Math.floor(Math.abs(100 * x) + 0.5);
+  if (n === 0) return "0";
+  return x < 0 ? `−${n}` : signed ? `+${n}` : String(n);
 }
 
 // ---- the list of moves and the slider ------------------------------------------------------------
@@ -110,8 +121,8 @@ function words(entry) {
 
 function resultWords(r) {
   if (typeof r.end_value !== "number") return "–";
-  if (!r.finished) return `${score(r.end_value)} (not finished)`;
-  return r.end_value === 1 ? "won (1)" : r.end_value === 0 ? "lost (0)" : `drew (${score(r.end_value)})`;
+  if (!r.finished) return `${points(r.end_value)} (not finished)`;
+  return r.end_value === 1 ? "won (100)" : r.end_value === 0 ? "lost (0)" : `drew (${points(r.end_value)})`;
 }
 
 function summaryTable(reviews, legend) {
@@ -120,21 +131,21 @@ function summaryTable(reviews, legend) {
     "div",
     { class: "nw-table-scroll" },
     h("table", { class: "nw-data-table nw-review-summary" },
-      h("caption", null, "Summary"),
+      h("caption", null, `Summary: luck, result and luck-adjusted in ${UNIT}`),
       h("thead", null, h("tr", null,
         h("th", { scope: "col" }, "Seat"),
         h("th", { scope: "col" }, "Accuracy"),
         marked.map((l) => h("th", { scope: "col" }, h("span", { class: `nw-mark-${l.label}`, "aria-hidden": "true" }, `${l.mark} `), l.plural || l.words)),
-        h("th", { scope: "col" }, "Luck"),
-        h("th", { scope: "col" }, "Result"),
-        h("th", { scope: "col" }, "Luck-adjusted"))),
+        h("th", { scope: "col" }, "Luck (points)"),
+        h("th", { scope: "col" }, "Result (points)"),
+        h("th", { scope: "col" }, "Luck-adjusted (points)"))),
       h("tbody", null, reviews.map((r) => h("tr", null,
         h("th", { scope: "row" }, r.name || playerName(r.seat)),
         h("td", null, typeof r.accuracy === "number" ? `${Math.round(r.accuracy)}` : "–"),
         marked.map((l) => h("td", null, String((r.counts || {})[l.label] ?? 0))),
-        h("td", null, signed(r.luck_total)),
+        h("td", null, points(r.luck_total, true)),
         h("td", { class: "nw-td-text" }, resultWords(r)),
-        h("td", null, score(r.luck_adjusted)))))),
+        h("td", null, points(r.luck_adjusted)))))),
   );
 }
 

@@ -21,7 +21,7 @@ function teacherBoard(overrides = {}) {
     calibration: [{ band: "20%–40%", count: 4, said: "31%", happened: "1 of 4 (25%)" }],
     can_reveal: true, reveal_reason: null,
     challenge: { opponent: "GreedyBot", note: "One deal for everyone.", rows: [
-      { name: "Ann", status: "finished", result: "Won 45–30", score: 15, luck: "-3.2", adjusted: "18.2", can_open: true },
+      { name: "Ann", status: "finished", result: "Won 45–30", score: 15, luck: "+19", adjusted: "81", can_open: true },
       { name: "Bo", status: "playing", result: "Playing (step 14)", score: null, luck: null, adjusted: null, can_open: false }] },
     ...overrides,
   };
@@ -121,13 +121,18 @@ describe("the board", () => {
     const { root, model } = open(teacherBoard());
     const ranking = root.querySelector(".nb-ranking");
     expect(Array.from(ranking.querySelectorAll("thead th")).map((t) => t.textContent))
-      .toEqual(["Name", "Result", "Score", "Luck", "Luck-adjusted", "Replay"]);
+      .toEqual(["Name", "Result", "Margin", "Luck (points)", "Luck-adjusted (points)", "Replay"]);
+    // The unit of the figures: points of win chance, a win 100 (issue 45: "Luck-adjusted" had no unit).
+    expect(ranking.querySelector("caption").textContent)
+      .toContain("in points of win chance (a win is 100, a draw 50, a loss 0)");
+    expect([...ranking.querySelector("tbody tr").children].map((c) => c.textContent).slice(0, 5))
+      .toEqual(["Ann", "Won 45–30", "15", "+19", "81"]);
     expect(buttons(root, "Open Bo's replay")).toHaveLength(0);
     click(button(root, "Open Ann's replay"));
     expect(model.sent).toEqual([{ kind: "open", name: "Ann" }]);
     const projector = open(projectorBoard());
     const heads = Array.from(projector.root.querySelectorAll(".nb-ranking thead th")).map((t) => t.textContent);
-    expect(heads).toEqual(["Game", "Result", "Score", "Luck", "Luck-adjusted"]);
+    expect(heads).toEqual(["Game", "Result", "Margin", "Luck (points)", "Luck-adjusted (points)"]);
   });
 
   it("shows a game still playing with dashes, not null", () => {
@@ -142,18 +147,23 @@ describe("the board", () => {
 
   it("shows the record's places as ranges where students cannot be told apart, and counts only on the projector", () => {
     const rows = [
-      { place: "1", name: "Ann", games: 12, adjusted: "0.71", interval: "0.62 to 0.80", raw: "8–1–3", raw_mean: "0.71",
+      { place: "1", name: "Ann", games: 12, adjusted: "71", interval: "62 to 80", raw: "8–1–3", raw_mean: "71",
         provisional: false, stood_in: 0, level: null },
-      { place: "2–3", name: "Bo", games: 12, adjusted: "0.52", interval: "0.41 to 0.63", raw: "6–0–6", raw_mean: "0.50",
+      { place: "2–3", name: "Bo", games: 12, adjusted: "52", interval: "41 to 63", raw: "6–0–6", raw_mean: "50",
         provisional: false, stood_in: 1, level: "Cy" },
-      { place: "2–3", name: "Cy", games: 3, adjusted: "0.44", interval: "0.10 to 0.78", raw: "1–0–2", raw_mean: "0.33",
+      { place: "2–3", name: "Cy", games: 3, adjusted: "44", interval: "10 to 78", raw: "1–0–2", raw_mean: "33",
         provisional: true, stood_in: 0, level: "Bo" }];
     const { root } = open(teacherBoard({ record: { games: 19, worlds: 96, provisional: 8, pending: 0, note: "How.", rows } }));
     const section = byKey(root, "record");
     expect(section.getAttribute("aria-label")).toBe("The class's record");
     const cells = [...section.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
-    expect(cells[0]).toEqual(["1", "Ann", "12", "0.71", "0.62 to 0.80", "8–1–3", "–"]);
-    expect(cells[1]).toEqual(["2–3", "Bo", "12 (+1 stood in)", "0.52", "0.41 to 0.63", "6–0–6", "Cy"]);
+    expect(cells[0]).toEqual(["1", "Ann", "12", "71", "62 to 80", "8–1–3", "–"]);
+    expect(cells[1]).toEqual(["2–3", "Bo", "12 (+1 stood in)", "52", "41 to 63", "6–0–6", "Cy"]);
+    // Each figure's unit in its column's head and the caption (issue 45: "Luck-adjusted" had no unit).
+    expect([...section.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual(["Place", "Name", "Games",
+      "Luck-adjusted (points)", "95% interval (points)", "Won–drew–lost", "Cannot tell apart yet from"]);
+    expect(section.querySelector("caption").textContent).toContain("points of win chance (a win is 100, a draw 50, a loss 0)");
+    expect(section.querySelector("caption").textContent).toContain("students who share one listed by won–drew–lost");
     expect(cells[2][1]).toBe("Cy provisional");
     const projector = open(teacherBoard({ view: "projector", students: null,
       record: { games: 19, worlds: 96, provisional: 8, pending: 2, note: "How.", rows: null, students: 3, placed: 1 } }));

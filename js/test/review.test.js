@@ -6,7 +6,7 @@ import states from "./whatif_states.json";
 import { renderApp } from "../src/app.js";
 import { initialUi, reduceUi } from "../src/ui.js";
 import { ledger, signed } from "../src/ledger.js";
-import { entryAt, luckAt, reviewFor, score, shownSeat, stepMarks, tabStop } from "../src/review.js";
+import { entryAt, luckAt, points, reviewFor, score, shownSeat, stepMarks, tabStop } from "../src/review.js";
 import { click, flush, mountsCleanedAfterEach, synced } from "./helpers.js";
 
 const open = mountsCleanedAfterEach();
@@ -47,6 +47,13 @@ describe("the ledger", () => {
     expect(signed(null)).toBe("–");
     expect(score(0.5)).toBe("0.50");
     expect(score(-1.25)).toBe("−1.25");
+  });
+
+  it("writes the summary's figures in points of win chance, halves away from zero, as Python does", () => {
+    // needle_widget/review/verdict.py in_points: 0.724 -> 72, 0.125 -> 13, -0.125 -> -13, 1.0 -> 100, -0.004 -> 0
+    expect([0.724, 0.125, -0.125, 1, -0.004, 1.39].map((x) => points(x))).toEqual(["72", "13", "−13", "100", "0", "139"]);
+    expect([0.19, -0.04, 0.001].map((x) => points(x, true))).toEqual(["+19", "−4", "0"]);
+    expect(points(null)).toBe("–");
   });
 });
 
@@ -96,7 +103,16 @@ describe("the review panel", () => {
     expect(rows.length).toBe(1);
     expect(rows[0].textContent).toContain("Player 1");
     expect([...panel.querySelectorAll(".nw-review-summary th")].map((th) => th.textContent)).toEqual(
-      expect.arrayContaining(["Accuracy", "?? blunders", "?! inaccuracies", "Luck", "Result", "Luck-adjusted"]));
+      expect.arrayContaining(["Accuracy", "?? blunders", "?! inaccuracies", "Luck (points)", "Result (points)",
+        "Luck-adjusted (points)"]));
+    // The unit, as the verdict above it and the class board say it (issue 45: "Luck-adjusted" had no unit).
+    expect(panel.querySelector(".nw-review-summary caption").textContent)
+      .toBe("Summary: luck, result and luck-adjusted in points of win chance (a win is 100, a draw 50, a loss 0)");
+    const review = reviewFor(s, 0);
+    const figures = [...rows[0].children].slice(-3).map((c) => c.textContent);
+    const adjusted = Math.round(Math.abs(100 * review.luck_adjusted));
+    expect(figures[2]).toBe(review.luck_adjusted < 0 && adjusted ? `−${adjusted}` : String(adjusted));
+    expect(figures[1]).toMatch(/^(won \(100\)|lost \(0\)|drew \(50\)|\d+ \(not finished\))$/);
     const entry = reviewFor(s, 0).entries.find((e) => e.at === 13);
     const here = panel.querySelector(".nw-review-here");
     expect(here.getAttribute("aria-label")).toBe("Player 1's decision at step 13");

@@ -26,7 +26,6 @@ in its own entry, so a term of games costs one small save a game.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
@@ -39,6 +38,7 @@ from ..review.exercises import exercises
 from ..review.matches import ledger
 from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
 from ..review.values import Valuation, score
+from ..review.verdict import points_text
 from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
 from .errors import ClassError
 
@@ -51,13 +51,16 @@ game's figure on the board is the one its Review panel shows. Measured (`needle-
 docs/REVIEW.md "A class's record"): 0.13 s a student's game on one core."""
 FIELDS = ("adjusted", "result")
 """What `Record.scores` gives a game: its figure (`RecordEntry.figure`) or its result (`RecordEntry.scored`)."""
-NOTE_RECORD = ("Luck-adjusted score: each game's result with the luck of the cards taken out (the student's "
-               "decisions valued from what they could see, as the Review panel does), averaged over their games, "
-               "with its 95% interval. Two students are ordered only when the games they share (the same deal "
-               "from the same seat, else all their games) separate them; otherwise they cannot be told apart "
-               "yet. Provisional: fewer than {n} games. A game a bot finished for a student who left it counts as "
-               "lost (a loss in won–drew–lost, at most 0 in the luck-adjusted score): leaving never raises a "
-               "figure.")
+NOTE_RECORD = ("Luck-adjusted score, in points of win chance (a win is 100, a draw 50, a loss 0): each game's result "
+               "with the luck of the cards taken out (the student's decisions valued from what they could see, as "
+               "the Review panel does), averaged over their games, with its 95% interval, the interval cut to the "
+               "range the average's expected value can take (0 to 100; below 0 only for games left). One game's "
+               "figure can pass 0 or 100: each luck term is a noisy estimate, and the noise averages out over games. "
+               "Two students are ordered only when the games they share (the same deal from the same seat, else all "
+               "their games) separate them; otherwise they cannot be told apart yet, and students who share a place "
+               "are listed by won–drew–lost. Provisional: fewer than {n} games. A game a bot finished for a student "
+               "who left it counts as lost (a loss in won–drew–lost, at most 0 in the luck-adjusted score): leaving "
+               "never raises a figure.")
 
 
 def left_figure(adjusted: float, result: float) -> float:
@@ -173,14 +176,12 @@ def seat_review(replay: dict[str, Any], seat: int, worlds: int = RECORD_WORLDS,
     """The review of `seat` (the Review panel's `reviews[i]`, `screen.reviewpanel.review_dict`), from that seat's
     story alone: what its student is shown of their own finished game, with its marked decisions as exercises
     under "exercises" (`review.exercises`, each `Exercise.to_dict`: what the seat knew then, nothing after),
-    which the student practises in their own kernel, their attempts judged on worlds of `practice_seed` (the
+    which the student practises in their own kernel, their values and attempts on worlds of `practice_seed` (the
     review's `seed` stays the room's: default, the review's own); `known`: the decisions `seat_ledger` valued (the
     same review, sooner). Runs on any executor.
     """
     reviewed = review(Replay.from_dict(replay), seat, worlds=worlds, seed=seed, known=known)
-    marked = exercises([reviewed])
-    if practice_seed is not None:
-        marked = [dataclasses.replace(x, seed=practice_seed) for x in marked]
+    marked = exercises([reviewed], seed=practice_seed)  # valued again on the practice's worlds (`Exercise.on_seed`)
     return {**review_dict(reviewed, "ready"), "exercises": [x.to_dict() for x in marked]}
 
 
@@ -256,15 +257,47 @@ class Record:
         return out
 
     def standings(self, students: list[int] | None = None) -> list[Standing]:
-        """The standings by luck-adjusted score (`review.standings.standings`)."""
+        """The standings by luck-adjusted score (`review.standings.standings`): each interval cut to the range its
+        student's mean can take (`mean_range`), students who share a place range listed by won–drew–lost
+        (`results`: most points, then most wins, then fewest losses), then by mean.
+        """
         scores = self.scores()
         if students is not None:
             scores = {s: v for s, v in scores.items() if s in students}
+        ranges: dict[Hashable, tuple[float, float]] = {s: self.mean_range(s) for s in scores}
+
+        def tiebreak(student: Hashable) -> tuple[float, int, int]:
+            won, drew, lost = self.results(cast(int, student))
+            return -(won + drew / 2), -won, lost
+
         # `standings` takes any keys, but typed as Hashable (invariant in a Mapping): it keeps these, student indices
-        return standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores))
+        return standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores), ranges=ranges, tiebreak=tiebreak)
+
+    def results(self, student: int) -> tuple[int, int, int]:
+        """Student `student`'s won, drew and lost, as the board shows them (a game a bot finished for them: lost)."""
+        mine = [e for e in self.entries if e.student == student]
+        won, drew, lost = (sum(e.scored == r for e in mine) for r in (1, 0.5, 0))
+        return won, drew, lost
+
+    def mean_range(self, student: int) -> tuple[float, float]:
+        """The range the expected value of the student's mean figure can take, to which the interval shown is cut.
+
+        A played game's figure is its result with the luck taken out: as the luck terms have mean 0 (what every
+        figure assumes), its expected value is the game's expected result, 0 to 1, though one game's figure can
+        pass either end (the review's noise). A game the student left has a figure of at most 0 (`left_figure`), of
+        expected value from -1 (a loss less a whole game of luck) to 0. Over n counted games of which k were left:
+        -k/n to (n - k)/n.
+        """
+        counted = [e for e in self.entries if e.student == student and e.counted]
+        if not counted:
+            return 0.0, 1.0
+        left = sum(e.stood_in for e in counted)
+        return -left / len(counted), (len(counted) - left) / len(counted)
 
     def board(self, view: str, names: Mapping[int, str]) -> dict[str, Any] | None:
-        """The board's "record" section: a row a student (teacher's view), or counts only (projector)."""
+        """The board's "record" section: a row a student (teacher's view), or counts only (projector); its figures
+        (`adjusted`, `interval`, `raw_mean`) in points of win chance (`review.verdict.UNIT`).
+        """
         if not self.games:
             return None
         out: dict[str, Any] = {"games": len(self.games), "worlds": self.worlds, "provisional": PROVISIONAL,
@@ -287,14 +320,14 @@ class Record:
         games a bot finished for them, which won–drew–lost and both means count as lost.
         """
         student = cast(int, s.student)  # the key `standings` was given: a student index
-        mine = [e for e in self.entries if e.student == student]
-        won, drew, lost = (sum(e.scored == r for e in mine) for r in (1, 0.5, 0))
-        left = sum(e.stood_in and e.counted for e in mine)
+        won, drew, lost = self.results(student)
+        left = sum(e.stood_in and e.counted for e in self.entries if e.student == student)
         rmean, _, _ = mean_interval(list(raw.get(student, {}).values()))
         level = [names.get(cast(int, o), "?") for o in s.level]
+        interval = None if s.low is None or s.high is None else f"{points_text(s.low)} to {points_text(s.high)}"
         return {"place": s.places, "name": names.get(student, "?"), "games": s.games - left,
-                "adjusted": f"{s.mean:.2f}", "interval": None if s.low is None else f"{s.low:.2f} to {s.high:.2f}",
-                "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else f"{rmean:.2f}",
+                "adjusted": None if s.mean is None else points_text(s.mean), "interval": interval,
+                "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else points_text(rmean),
                 "provisional": s.provisional, "stood_in": left, "level": ", ".join(level) if level else None}
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,6 +13,14 @@ noise), so between what made the exercise and what solves it there are at least 
 review would have let pass is not the mistake the exercise is about. The move played itself is never
 accepted.
 
+**One budget of worlds.** Every figure an exercise shows is on one set of worlds: its `values` (the solution and its
+table) and every attempt are valued on `values_worlds` worlds of `seed`, the review's budget for the move played
+(its `worlds`, or (1 + `more`) times as many where that move's mark was in doubt). An attempt is not valued again
+on more worlds when its own mark is in doubt, as a review would: a move read as "61% of 96 worlds" in an attempt's
+feedback and "67% of 384 worlds" in the table is one figure said twice. An exercise moved to the worlds of another
+seed (`on_seed`: a class's practice, whose kernel is never sent the review's seed) has its values valued again
+there, on the same budget.
+
 >>> from needle_widget import examples
 >>> from needle_widget.review import review
 >>> replay = examples.load("found_early")
@@ -27,6 +35,7 @@ accepted.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
@@ -44,9 +53,9 @@ from ..inference.worlds import MAX_WORLDS, sample
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
 from .marks import DEFAULT_POINTS, LABELS, custom_thresholds, points
-from .review import MORE, CandidateValue, Decision, Review, Reviewer, doing, judge
-from .story import seat_story
-from .values import Settings
+from .review import MORE, CandidateValue, Decision, Review, Reviewer, _entry, doing, judge
+from .story import Moment, seat_story
+from .values import Settings, value_decision
 
 __all__ = ["FORMAT", "Attempt", "AttemptResult", "Exercise", "Outcome", "exercise_at", "exercise_from", "exercises"]
 
@@ -198,13 +207,42 @@ class Exercise:
         return Attempt(outcome, action, entry.label, entry.loss, entry.se, entry.value_of(action).value, entry.best,
                        best.value, entry.worlds)
 
+    def on_seed(self, seed: int) -> Exercise:
+        """The exercise judged on the worlds of `seed` (a class's practice: never the review's seed): the move
+        played valued again there on the same budget (`values_worlds`), so that its values, loss and better move,
+        and every attempt, are on one set of worlds. The mark stays the review's: the prompt says what the review
+        said. Where the move played is the best found on these worlds, the better move is the best of the others.
+        """
+        if type(seed) is not int or not 0 <= seed < 2 ** 63:
+            raise ArgumentError(f"seed must be a non-negative integer below 2**63, not {quote(seed)}")
+        if seed == self.seed:
+            return self
+        settings = None if self.settings is None else dataclasses.replace(self.settings, seed=seed)
+        moved = dataclasses.replace(self, seed=seed, settings=settings)
+        entry = moved._judged(self.played)
+        best = entry.best
+        if best == self.played and len(entry.values) > 1:
+            best = max((v for v in entry.values if v.action != self.played), key=lambda v: v.value).action
+        return dataclasses.replace(moved, loss=entry.loss, se=entry.se, best=best, values=entry.values,
+                                   valued=entry.worlds)
+
     def _judged(self, action: Action) -> Decision:
+        """`action` valued on this exercise's one budget (the module docstring): `values_worlds` worlds of `seed`,
+        the review's worlds and, where its values were refined, the review's further worlds, for every action alike.
+        """
         settings = self.settings
         model = settings.model if settings is not None else _model(self.model)
         policy = settings.policy if settings is not None else None
         bars = None if self.thresholds is None else points(self.thresholds)
-        return judge(self.view, action, self.step, worlds=self.worlds, seed=self.seed, model=model, policy=policy,
-                     more=self.more, thresholds=bars)
+        if self.values_worlds <= self.worlds or not self.more:
+            return judge(self.view, action, self.step, worlds=self.worlds, seed=self.seed, model=model, policy=policy,
+                         more=0, thresholds=bars)
+        chosen = Reviewer.settings_for(self.worlds, self.seed, model, policy, self.more, thresholds=bars)
+        key = f"{self.seat} {self.step}"  # the review's (`Reviewer.jobs`, `judge`): the same worlds
+        base = value_decision(self.view, action, chosen, key)
+        extra = value_decision(self.view, action, chosen, f"{key} more", min(self.more * self.worlds, MAX_WORLDS))
+        moment = Moment(self.step, self.view, action, len(self.view["legal_actions"]))
+        return _entry(moment, (base, extra), chosen.thresholds)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (`from_dict` reads it back); ArgumentError if its review used a rollout policy of its own."""
@@ -354,8 +392,11 @@ def exercise_at(replay: Replay, step: int, action: Action | None = None, *, worl
                     entry.worlds, settings)
 
 
-def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blunder")) -> list[Exercise]:
-    """The decisions of `reviews` (any seats, any games) marked one of `marks`, as exercises, in order."""
+def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blunder"),
+              seed: int | None = None) -> list[Exercise]:
+    """The decisions of `reviews` (any seats, any games) marked one of `marks`, as exercises, in order; `seed`:
+    judged on the worlds of that seed instead of the review's (`Exercise.on_seed`).
+    """
     kinds: object = marks  # checked: a caller may pass anything
     if isinstance(kinds, (str, bytes, dict)) or not isinstance(kinds, Iterable):
         raise ArgumentError(f"marks must be a list of some of {', '.join(LABELS)}, not {quote(marks)}")
@@ -370,4 +411,4 @@ def exercises(reviews: Iterable[Review], marks: Sequence[str] = ("mistake", "blu
         if not isinstance(r, Review):
             raise ArgumentError(f"exercises needs reviews (review(replay, seat)), not {quote(r)}")
         out += [exercise_from(r, e) for e in r.entries if e.label in chosen]
-    return out
+    return out if seed is None else [x.on_seed(seed) for x in out]

@@ -12,7 +12,13 @@ seat: two students who held the same cards). `compare(a, b)` compares two studen
 A student is above another only when the 95% interval of the difference excludes 0; otherwise they are
 level ("cannot tell apart yet"). `standings(scores)` gives each student a place as a range: from 1 + the
 number of students surely above to the class size - the number surely below. Ties in the range are shown as
-such, never broken by a mean that the evidence cannot back.
+such, never broken by a mean that the evidence cannot back: students who share a place range are listed by
+`tiebreak` (the record's: their won–drew–lost, which the teacher reads beside them), then by mean.
+
+What is shown of a student's mean is cut to the range its expected value can take (`ranges`, `clip`): the 95%
+t interval of a mean of bounded figures can pass the bounds ("-0.77 to 1.81" of a figure whose expected value lies
+in 0..1); clipped, it still holds the expected value whenever the t interval did. The comparisons use the intervals
+as computed, unclipped.
 
 >>> a = {("d1", 0): 0.9, ("d2", 0): 0.8, ("d3", 0): 0.85, ("d4", 0): 0.95}
 >>> b = {("d1", 0): 0.2, ("d2", 0): 0.3, ("d3", 0): 0.1, ("d4", 0): 0.25}
@@ -23,15 +29,19 @@ such, never broken by a mean that the evidence cannot back.
 'level'
 >>> [(s.student, s.places) for s in standings({"Ann": a, "Ben": b, "Cai": c})]
 [('Ann', '1'), ('Ben', '2–3'), ('Cai', '2–3')]
+>>> [s.student for s in standings({"Ann": a, "Ben": b, "Cai": c}, tiebreak={"Ben": 1, "Cai": 0}.get)]
+['Ann', 'Cai', 'Ben']
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "compare", "standings", "t95", "mean_interval"]
+__all__ = ["MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "clip", "compare", "standings", "t95",
+           "mean_interval"]
 
 MIN_PAIRED = 3
 """Shared keys needed for a paired comparison (fewer: the students' means are compared unpaired)."""
@@ -84,6 +94,20 @@ def mean_interval(values: Sequence[float]) -> tuple[float | None, float | None, 
     return mean, mean - half, mean + half
 
 
+def clip(low: float | None, high: float | None, floor: float, ceiling: float) -> tuple[float | None, float | None]:
+    """An interval (`low`, `high`) cut to `floor`..`ceiling`, the range the quantity it brackets can take: it
+    holds that quantity whenever the interval did. One wholly outside the range shrinks to the nearer end.
+
+    >>> clip(-0.77, 1.81, 0.0, 1.0), clip(0.2, 0.4, 0.0, 1.0), clip(None, None, 0.0, 1.0)
+    ((0.0, 1.0), (0.2, 0.4), (None, None))
+    >>> clip(1.05, 1.3, 0.0, 1.0)
+    (1.0, 1.0)
+    """
+    if low is None or high is None:
+        return low, high
+    return min(max(low, floor), ceiling), max(min(high, ceiling), floor)
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Student a's scores against student b's: the difference (a - b) with its 95% interval, how it was
@@ -130,9 +154,10 @@ def compare(a: Mapping[Hashable, float], b: Mapping[Hashable, float], min_paired
 
 @dataclass(frozen=True)
 class Standing:
-    """One student's line: games, mean score with its 95% interval, whether it is provisional, the place as a
-    range (`first`..`last`: 1 + those surely above .. class size - those surely below) and the students it
-    cannot be told apart from yet (`level`).
+    """One student's line: games, mean score with its 95% interval (`low`, `high`: cut to the student's range
+    where `standings` was given one), whether it is provisional, the place as a range (`first`..`last`: 1 +
+    those surely above .. class size - those surely below) and the students it cannot be told apart from yet
+    (`level`).
     """
 
     student: Hashable
@@ -152,8 +177,13 @@ class Standing:
 
 
 def standings(scores: Mapping[Hashable, Mapping[Hashable, float]], provisional: int = PROVISIONAL,
-              min_paired: int = MIN_PAIRED) -> list[Standing]:
-    """Every student with a score, best mean first, each placed only as far as the comparisons allow."""
+              min_paired: int = MIN_PAIRED, ranges: Mapping[Hashable, tuple[float, float]] | None = None,
+              tiebreak: Callable[[Hashable], Any] | None = None) -> list[Standing]:
+    """Every student with a score, each placed only as far as the comparisons allow: by place range (its first
+    place, then its last), within one range by `tiebreak(student)` (smallest first: the record's won–drew–lost),
+    then best mean first. `ranges`: each student's range of the expected value of their mean (floor, ceiling),
+    to which the interval shown is cut (`clip`); a student without one keeps the t interval.
+    """
     students = [s for s in scores if scores[s]]
     above = {s: 0 for s in students}
     below = {s: 0 for s in students}
@@ -173,8 +203,10 @@ def standings(scores: Mapping[Hashable, Mapping[Hashable, float]], provisional: 
     rows = []
     for s in students:
         mean, low, high = mean_interval(list(scores[s].values()))
+        if ranges is not None and s in ranges:
+            low, high = clip(low, high, *ranges[s])
         n = len(scores[s])
         rows.append(Standing(s, n, mean, low, high, n < provisional, 1 + above[s], len(students) - below[s],
                              tuple(level[s])))
-    rows.sort(key=lambda r: (r.first, -(r.mean or 0.0)))
+    rows.sort(key=lambda r: (r.first, r.last, () if tiebreak is None else tiebreak(r.student), -(r.mean or 0.0)))
     return rows

@@ -16,7 +16,9 @@
   after the last, the summary.
 
 Everything in `state()` (the `practice_state` trait) comes from the exercise and the attempts: the
-seat's view, its history, the review's figures for its candidates. Two games the seat cannot tell
+seat's view, its history, the review's figures for its candidates. Every figure of one exercise (an attempt's,
+the better move's, the table's) is on the same worlds, as many as its values are over (`Exercise.values_worlds`):
+a move never reads one value in the feedback and another in the table. Two games the seat cannot tell
 apart give the same exercise, so the same state at every stage.
 
 >>> from needle_widget import examples
@@ -276,5 +278,5 @@ class PracticeMode(Feature):
                  "noise": f"±{_points(values[a][1])}", "best": a == x.best, "played": a == x.played,
                  "tried": a in tried} for a in shown]
         return {"text": x.solution(), "worlds": x.values_worlds, "rows": rows,
-                "caption": "Each move's wins in the same worlds you could not tell apart (the review's values), "
-                           "played on by GreedyBot for both seats"}
+                "caption": f"Each move's wins in the same worlds you could not tell apart ({x.values_worlds:,} of "
+                           "them, which judge every try), played on by GreedyBot for both seats"}

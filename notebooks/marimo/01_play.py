@@ -185,10 +185,11 @@ def _(mo):
 
     The class deal, **seed 1511**, is chosen on purpose: from Player 1's seat, GreedyBot's
     needle is neither in your hand nor near the top of the pile, so none of your first moves
-    can end the round by discarding or laying it. If you draw from the pile first, the 9♥
-    offers three sets: 8♦ 9♥ 10♣, 9♥ 10♣ J♦ and 10♣ J♦ Q♣. All three need the 10♣, so you
-    can lay only one of them: which one? Two GreedyBots playing this deal go on for 33 turns:
-    there is a whole game to play and compare.
+    can end the round by discarding or laying it. Your hand already holds a set, 10♣ J♦ Q♣:
+    do you lay it on your first turn for 1 point, or keep J♦ Q♣ for a king (J-Q-K scores 2)?
+    No card you cannot see is named here: a needle picked knowing the top of the pile would be
+    found at your first draw, ending the round. Two GreedyBots playing this deal go on for 33
+    turns: there is a whole game to play and compare.
     """)
     return
 
