@@ -255,7 +255,7 @@ def test_a_student_invited_after_the_match_started_waits(url):
         pump(room, ann, bob)
         late = classroom.join(room.url, room.invite("Cy").code, start=False)
         pump(room, ann, bob, late)
-        assert late.state()["follow"]["text"] == "The match started before you joined: wait for the teacher"
+        assert late.state()["follow"]["text"] == "The match started before you joined: you play in the next one"
         assert not late.state()["can_act"] and ann.state()["can_act"]
         with pytest.raises(ClassError):
             late.act({"type": "draw_pile"})
@@ -432,16 +432,17 @@ def test_the_teacher_opens_a_table_live_and_each_finished_round(url):
         match = room.match(deals=2, seed=3)
         pump(room, ann, bob)
         live = room.open_table(1)
-        assert live.perspective == "teacher" and live.mode == "watch" and len(live.game) == 0
+        assert live.perspective == "teacher" and live.steps == 0 and live.seats == ["Ann", "Bob"]
         ann.act(as_action(ann.state()["table"]["legal_actions"][0]))
         pump(room, ann, bob)
-        assert len(live.game) == len(match.tables[0].game) == 1 and live.step == 1
+        assert live.steps == len(match.tables[0].game) == 1 and live.step == 1
         play_round(room, (ann, bob), random.Random(4))
         table_game = match.tables[0].game
-        assert live.game.result is not None and live.game.snapshot() == table_game.snapshot()
+        assert live.table["phase"] == "over" and live.offers == {}  # no New deal: the view watches
+        assert live.replay.to_dict() == table_game.replay().to_dict()
         ann.request({"kind": "new_game"})
         pump(room, ann, bob)
-        assert live.game.seed == match.seeds[1] and len(live.game) == len(match.tables[0].game)
+        assert live.replay.seed == match.seeds[1] and live.steps == len(match.tables[0].game)
         first = room.open_table(1, round=1)
         assert first.mode == "replay" and first.replay.to_dict() == table_game.replay().to_dict()
         with pytest.raises(ClassError, match="There is no table 3"):
@@ -450,4 +451,4 @@ def test_the_teacher_opens_a_table_live_and_each_finished_round(url):
         mover = next(s for s in (ann, bob) if s.state()["can_act"])  # seats swapped this round
         mover.act(as_action(mover.state()["table"]["legal_actions"][0]))
         pump(room, ann, bob)  # a closed view follows no more
-        assert len(live.game) < len(match.tables[0].game)
+        assert live.steps < len(match.tables[0].game)

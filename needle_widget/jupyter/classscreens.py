@@ -1,18 +1,22 @@
 """A class's screens in Jupyter, made when the classroom's conveniences ask for one: the teacher's board
 (`room.board()`), a student's challenge game or a match table's finished round from the teacher's seat
-(`room.open_replay(name)`, `room.open_table(n, round)`), a match table live (`room.open_table(n)`) and the
+(`room.open_replay(name)`, `room.open_table(n, round)`), a match table watched live (`room.open_table(n)`: a
+`TableWidget` over `classroom.tablesource.TableSource`, which names the seats and starts no game) and the
 teacher's widget that leads a lesson (`lesson.widget()`). The classroom imports this module inside those methods
 only (the layer contract lists each such import), so importing the classroom imports nothing of Jupyter.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from ..engine.actions import Steal
-from ..engine.errors import NeedleError
+from ..classroom.tablesource import TableSource
+from ..engine.errors import ArgumentError, NeedleError, quote
 from ..records.replay import Replay
 from .board import BoardWidget
+from .screentraits import FollowTraits
+from .screenwidget import ScreenWidget, check_scale
+from .sourcewidget import OWN
 from .widget import NeedleWidget
 
 __all__ = ["TableWidget", "board", "lead", "position", "replay", "table"]
@@ -128,35 +132,53 @@ def position(widget: NeedleWidget, replay: Replay) -> tuple[int | None, int] | N
     return index, min(step, variation.end)
 
 
-class TableWidget(NeedleWidget):
-    """Table `number`'s game of a room's match, live from the teacher's seat (every card shown): a watching widget
-    of its own copy of the game, which takes each move the room records (on the kernel's loop, from the room's
-    thread) and the table's next deal when it starts. The teacher may step back to look meanwhile.
+class TableWidget(FollowTraits, ScreenWidget):
+    """Table `number`'s game of a room's match, live from the teacher's seat (every card shown), each seat named for
+    who holds it: `TableWidget(room, number)` (what `room.open_table(n)` returns). It binds the table's view
+    (`classroom.tablesource.TableSource`), which follows each move the room records and the table's next deals; its
+    follow bar names the table, the deal and the players. The teacher may step back to look meanwhile (`go`) and
+    return to where the table is (`live`, or "Back to live"); it offers no new deal and no move, and no request turns
+    it into a game of its own. Closing it leaves the room open.
     """
 
-    def follow(self, room: Any, number: int) -> TableWidget:
-        """Follow table `number` of `room` until closed."""
-        self._room, self._number = room, number
-        self.on_changes(room.subscribe, self._catch_up)
-        return self
+    def __init__(self, room: Any, number: int, *, scale: float = 1.0, **kwargs: Any) -> None:
+        perspective = kwargs.pop("perspective", "teacher")
+        if perspective != "teacher":
+            raise ArgumentError(f"A table's live view is the teacher's (every card shown), not {quote(perspective)}")
+        source = TableSource(room, number)
+        self._source = source
+        self._names = frozenset(self.trait_names(sync=True)) - OWN
+        super().__init__(scale=check_scale(scale), **self._source_state(), **kwargs)
+        self._bind(source)
 
-    def _catch_up(self) -> None:
-        if self._closed:
-            return
-        latest = self._room.table_replay(self._number)
-        game = self.game
-        if latest.seed != game.seed or len(latest) < len(game):
-            if game.result is None:
-                return
-            self.new_game(seed=latest.seed)  # the table's next deal (the teacher's screen may know its seed)
-            game = self.game
-        for step in latest.steps[len(game):]:
-            stolen = step.cards[0] if isinstance(step.action, Steal) and step.cards else None
-            game.apply_recorded(step.action, stolen=stolen, reshuffle=step.reshuffle)
+    @property
+    def source(self) -> TableSource:
+        """The table's view this widget binds."""
+        return cast(TableSource, self._source)
+
+    @property
+    def number(self) -> int:
+        """The table shown (numbered from 1)."""
+        return self.source.number
+
+    @property
+    def replay(self) -> Replay:
+        """The table's game now (the round it plays), as the teacher's replay (`TableSource.replay`)."""
+        return self.source.replay
+
+    def go(self, step: int) -> None:
+        """Look at `step` of the deal shown (its latest step: live again)."""
+        self._ask({"kind": "step", "to": step})
+
+    def live(self) -> None:
+        """Back to where the table is."""
+        self._ask({"kind": "live"})
+
+    def __repr__(self) -> str:
+        follow = self.follow or {}
+        return f"TableWidget(table={self.number}, step={self.step}/{self.steps}, status={follow.get('status')!r})"
 
 
 def table(room: Any, number: int, **kwargs: Any) -> TableWidget:
     """Table `number`'s game live from the teacher's seat (`TableWidget`)."""
-    kwargs.setdefault("perspective", "teacher")
-    first = room.table_replay(number)
-    return TableWidget(game=first.game_at(len(first)), mode="watch", **kwargs).follow(room, number)
+    return TableWidget(room, number, **kwargs)
