@@ -330,12 +330,42 @@ def test_records_from_reveal(replay):
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
 def test_save_load_round_trip(replay, tmp_path, suffix):
+    """What is loaded is what was saved, each score field rounded to 6 significant digits (issue 45: the files
+    held float noise, 0.09000000000000002); saving what was loaded changes nothing more.
+    """
     records = _records(replay) + [Answer("bob", "r", 3, "winner", 1, 1, truth=0, brier=1.0)]
     path = tmp_path / f"answers{suffix}"
     save_answers(records, path)
-    assert load_answers(path) == records
+    loaded = load_answers(path)
+    assert loaded == [Answer.from_dict(answers.rounded_dict(a)) for a in records]
+    for was, now in zip(records, loaded, strict=True):
+        assert (was.student, was.answer, was.truth, was.hit, was.time) == (now.student, now.answer, now.truth,
+                                                                          now.hit, now.time)
+        for name in ("brier", "model_brier", "coverage", "vs_best", "greedy_vs_best"):
+            old, new = getattr(was, name), getattr(now, name)
+            assert (old is None and new is None) or new == pytest.approx(old, rel=1e-5, abs=1e-12)
+    save_answers(loaded, path)
+    assert load_answers(path) == loaded
     save_answers([], path)
     assert load_answers(path) == []
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_saved_scores_carry_no_float_noise_and_small_differences_stay(tmp_path, suffix):
+    """A Brier score of 0.7 against a loss is written 0.09, not 0.09000000000000002; a draw 0.00004 worse than the
+    better one stays worse (rounding to 4 decimals would have made it the better draw); the answer is as given.
+    """
+    noisy = Answer("ann", "r", 3, "winner", 0, 0.7, truth=0, brier=(0.7 - 1) ** 2, model_forecast=0.1 + 0.2)
+    close = Answer("ann", "r", 4, "pile_or_steal", 0, "pile", truth="steal", vs_best=-0.00004)
+    exact = Answer("ann", "r", 5, "winner", 0, 0.333, truth=1, brier=(0.333 - 1) ** 2)
+    path = tmp_path / f"a{suffix}"
+    save_answers([noisy, close, exact], path)
+    text = path.read_text(encoding="utf-8")
+    assert "0.09000000000000002" not in text and "0.30000000000000004" not in text
+    a, b, c = load_answers(path)
+    assert (a.brier, a.model_forecast, a.answer) == (0.09, 0.3, 0.7)
+    assert b.vs_best == -0.00004 and b.vs_best != 0
+    assert c.brier == 0.444889 and c.answer == 0.333
 
 
 def test_save_refuses_unknown_suffix_and_non_answers(tmp_path):
@@ -440,6 +470,6 @@ def test_quiz_run_locks_after_the_reveal(replay, tmp_path):
     run.answer(1, 0.4)
     assert [a.kind for a in run.answers] == ["pile_or_steal", "winner"] and run.answers[0].time == "t1"
     run.save_answers(tmp_path / "ann.csv")
-    assert load_answers(tmp_path / "ann.csv") == list(run.answers)
+    assert load_answers(tmp_path / "ann.csv") == [Answer.from_dict(answers.rounded_dict(a)) for a in run.answers]
     with pytest.raises(QuizQuestionError, match="index 2"):
         run.ask(2)

@@ -15,7 +15,7 @@ from needle_widget import NeedleWidget, bots, examples, worlds
 from needle_widget.engine.errors import NeedleError
 from needle_widget.engine.figures import brier
 from needle_widget.players.sim import play_game
-from needle_widget.teaching.answers import class_table, load_answers
+from needle_widget.teaching.answers import Answer, class_table, load_answers, rounded_dict
 from needle_widget.teaching.quiz import AnswerLocked, QuizQuestion, QuizQuestionError, reveal
 
 ANSWERS = {"cards": None, "probability": 0.3, "choice": "steal"}
@@ -63,7 +63,7 @@ def test_a_whole_quiz_in_the_browser_with_the_answers_recorded_and_exported(tmp_
     for suffix in ("jsonl", "csv"):
         path = tmp_path / f"ann.{suffix}"
         w.save_answers(path)
-        assert load_answers(path) == list(w.answers)
+        assert load_answers(path) == [Answer.from_dict(rounded_dict(a)) for a in w.answers]  # scores to 6 digits
     table = class_table(tmp_path)
     assert [row["student"] for row in table] == ["ann"] and table[0]["answers"] == 10
 

@@ -43,7 +43,7 @@ from .quiz import (
 
 __all__ = [
     "ANSWER_FIELDS", "MAX_ANSWERS", "MAX_FILES", "MAX_FILE_BYTES", "Answer", "QuizRun", "calibration",
-    "class_table", "load_answers", "load_folder", "save_answers",
+    "class_table", "load_answers", "load_folder", "rounded_dict", "save_answers", "SIGNIFICANT",
 ]
 
 MAX_FILE_BYTES = 8 * 2**20
@@ -55,6 +55,12 @@ MAX_FILES = 1000
 MAX_STUDENT_LENGTH = 100
 MAX_REPLAY_LENGTH = 200
 MAX_TIME_LENGTH = 64
+SIGNIFICANT = 6
+"""Significant digits of each score field in an answer file (`save_answers`). Enough to leave every figure as it
+was: a student's Brier score of a forecast given to three decimals is exact ((0.333 - 1)² = 0.444889), the
+models' figures are estimates on a hundred-odd worlds (good to a few hundredths), and a small difference stays
+non-zero (a draw's `vs_best` of -0.00004 is not the better draw; four decimals would make it 0, the better draw).
+Only the float noise goes: 0.09000000000000002 is written 0.09."""
 
 
 class QuizRun:
@@ -248,7 +254,8 @@ def save_answers(answers: Iterable[Answer], path: str | os.PathLike) -> None:
     """Write `answers` to `path`: JSON Lines for a .jsonl suffix, CSV (header ANSWER_FIELDS) for .csv.
 
     In CSV a needle answer is its codes joined by spaces, None an empty cell, a bool
-    true/false. Another suffix raises AnswerFileError, as does anything but Answers.
+    true/false. Each score field is rounded to SIGNIFICANT significant digits (`rounded_dict`): `load_answers`
+    gives back the answers as rounded. Another suffix raises AnswerFileError, as does anything but Answers.
     """
     rows = list(answers)
     given: Sequence[object] = rows  # checked: a caller may pass anything
@@ -257,15 +264,31 @@ def save_answers(answers: Iterable[Answer], path: str | os.PathLike) -> None:
         raise AnswerFileError(f"save_answers: item {bad[0]} is {_quote(rows[bad[0]])}, not an Answer")
     kind = _suffix(path)
     if kind == "jsonl":
-        text = "".join(_json_line(a.to_dict()) for a in rows)
+        text = "".join(_json_line(rounded_dict(a)) for a in rows)
     else:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(ANSWER_FIELDS)
         for a in rows:
-            writer.writerow([_cell(v) for v in (getattr(a, name) for name in ANSWER_FIELDS)])
+            data = rounded_dict(a)
+            writer.writerow([_cell(tuple(v) if name == "answer" and isinstance(v, list) else v)
+                             for name, v in data.items()])
         text = out.getvalue()
     write_text(path, text, "save_answers", AnswerFileError)
+
+
+def rounded_dict(answer: Answer) -> dict[str, Any]:
+    """`answer.to_dict()` with each score field rounded to SIGNIFICANT significant digits: what `save_answers`
+    writes (the answer itself stays as the student gave it).
+
+    >>> rounded_dict(Answer("ann", "r", 3, "winner", 0, 0.7, truth=1, brier=(0.7 - 1) ** 2))["brier"]
+    0.09
+    """
+    data = answer.to_dict()
+    for name in _FLOATS:
+        if data[name] is not None:
+            data[name] = float(f"{data[name]:.{SIGNIFICANT}g}")
+    return data
 
 
 _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
