@@ -117,7 +117,8 @@ def pick_crossed(game: Game) -> Game:
 
 
 LONGEST_BROWSER_FILES = (
-    "test_keys_and_picture", "test_class_in_jupyterlab", "test_class_on_jupyterhub", "test_marimo",
+    "test_keys_and_picture", "test_class_term_in_jupyterlab", "test_class_in_jupyterlab", "test_class_on_jupyterhub",
+    "test_marimo",
     "test_summary_and_deals_in_jupyterlab", "test_widget_in_jupyterlab", "test_whatif_in_jupyterlab",
     "test_stepping_and_reasons", "test_quiz_in_jupyterlab", "test_notebook7_and_voila", "test_wheel_in_browser",
     "test_review_in_jupyterlab", "test_projector_layout",

@@ -187,5 +187,23 @@ def test_a_student_s_screen_stays_the_same_for_twin_matches_through_the_review_a
             accepted.add(asked[0]["kind"])
         assert screen(rooms[0][1][0]) == screen(rooms[1][1][0]), f"request {n}: Ann's screens differ"
     assert {"review", "practice", "act"} <= accepted, accepted
+    # Homework (issue 45): Ann's own exercises, on her screen alike in both rooms, practised alike
+    for room, (ann, _bob) in rooms:
+        request(ann, {"kind": "live"})
+        room.assign_practice()
+    for twin, (room, students) in enumerate(rooms):
+        settle_twin(room, students, channel, twin)
+    assert rooms[0][1][0].state()["follow"]["homework"]["assigned"] >= 1
+    assert screen(rooms[0][1][0]) == screen(rooms[1][1][0])
+    for n, message in enumerate([{"kind": "homework", "open": True}, {"kind": "practice_show", "index": 0},
+                                 {"kind": "practice_next", "index": 0}, {"kind": "live"}]):
+        answers = [request(ann, message) for _, (ann, _bob) in rooms]
+        assert answers[0] == answers[1], (n, message, answers)
+        for twin, (room, students) in enumerate(rooms):
+            settle_twin(room, students, channel, twin)
+        assert screen(rooms[0][1][0]) == screen(rooms[1][1][0]), f"homework request {n}: Ann's screens differ"
+    assert rooms[0][0].homework_progress()["S0"] == rooms[1][0].homework_progress()["S0"]  # Ann: S0
+    histories = [json.dumps(ann.history().__dict__, sort_keys=True, default=str) for _, (ann, _bob) in rooms]
+    assert histories[0] == histories[1] and '"games": [{' in histories[0]  # her term, alike: her own seat's figures
     assert screen(rooms[0][1][1]) != screen(rooms[1][1][1])  # Bob's screens show his own card
     close(rooms)

@@ -67,7 +67,7 @@ def test_a_class_screen_s_requests_are_the_widget_s() -> None:
     shared = set(STUDENT_REQUESTS) & set(REQUESTS)
     assert shared == {"step", "line", "quiz_answer", "act", "new_game", "review"}
     assert all(STUDENT_REQUESTS[kind].fields == REQUESTS[kind].fields for kind in shared)
-    assert set(STUDENT_REQUESTS) - shared == {"live", "practice"}  # the class's own: back to the class, practise
+    assert set(STUDENT_REQUESTS) - shared == {"live", "practice", "homework"}  # the class's own
 
 
 def test_a_student_practises_their_own_game_s_mistakes_with_no_teacher_code(tmp_path: Any) -> None:

@@ -15,6 +15,7 @@ from needle_widget import classroom, examples
 from needle_widget.classroom import ClassError, TicketError
 from needle_widget.classroom.address import parse
 from needle_widget.classroom.tickets import read
+from needle_widget.review.verdict import points_text
 from needle_widget.teaching.answers import class_table, load_answers
 
 
@@ -79,7 +80,7 @@ def test_answers_come_back_are_revealed_and_saved(klass, tmp_path):
     assert ann.state()["quiz_state"]["waiting"].startswith("Sent")
     pump(room, ann, bob, cy)
     board = room.board_state("teacher")
-    assert board["roster"] == {"invited": 3, "joined": 3, "answered": 2}
+    assert board["roster"] == {"invited": 3, "joined": 3, "answered": 2, "online": 3, "timeout": 30.0}
     assert [s["answered"] for s in board["students"]] == [True, True, False]
     assert sum(b["count"] for b in board["distribution"]["bars"]) == 2
     projector = room.board_state("projector")
@@ -123,7 +124,7 @@ def test_a_challenge_is_played_against_the_rooms_bot(klass):
     ann.request({"kind": "review", "open": True})
     review = ann.state()["review"]
     assert review["status"] == "ready" and review["seats"] == [0]
-    assert f"{review['reviews'][0]['luck_adjusted']:.2f}" == rows[0]["adjusted"]
+    assert points_text(review["reviews"][0]["luck_adjusted"]) == rows[0]["adjusted"]  # in points of win chance
     with pytest.raises(ClassError, match="no challenge game"):
         room.replay_of("Nobody")
 

@@ -5,9 +5,15 @@
 
 import { h } from "./dom.js";
 import { renderDistribution } from "./boardbars.js";
+import { UNIT } from "./review.js";
 
 export const VIEW_LABELS = { teacher: "Teacher’s view", projector: "Projector" };
 export const CALIBRATION_COLUMNS = ["Said", "How many", "Said on average", "It happened"];
+/** The columns of the challenge's games (the first "Name" on the teacher's view, "Game" on the projector's). */
+export const CHALLENGE_COLUMNS = ["Result", "Margin", "Luck (points)", "Luck-adjusted (points)"];
+/** The columns of the class's record; its figures in points of win chance (`UNIT`), as Python writes them. */
+export const RECORD_COLUMNS = ["Place", "Name", "Games", "Luck-adjusted (points)", "95% interval (points)",
+  "Won–drew–lost", "Cannot tell apart yet from"];
 
 const yesNo = (v) => (v === true ? "yes" : v === false ? "no" : "–");
 
@@ -33,10 +39,12 @@ function errorLine(error) {
       "data-ui": { ui: "dismiss", id: error.id } }, "×"));
 }
 
-/** "28 of 30 joined · 12 answered", in a polite live region. */
+/** "28 of 30 joined · 25 online · 12 answered", in a polite live region ("online": their kernel spoke within the
+ * room's presence timeout). */
 export function rosterText(roster) {
   if (!roster) return "";
   const parts = [`${roster.joined ?? 0} of ${roster.invited ?? 0} joined`];
+  if (Number.isInteger(roster.online)) parts.push(`${roster.online} online`);
   if (Number.isInteger(roster.answered)) parts.push(`${roster.answered} answered`);
   return parts.join(" · ");
 }
@@ -105,9 +113,9 @@ function challenge(c) {
     c.note ? h("p", { class: "nb-note" }, c.note) : null,
     rows.length
       ? h("table", { class: "nb-table nb-ranking" },
-          h("caption", null, "This deal's games by luck-adjusted score, beside the result (one deal ranks nobody)"),
+          h("caption", null, `This deal's games by luck-adjusted score, in ${UNIT}, beside the result (one deal ranks nobody)`),
           h("thead", null, h("tr", null,
-            [named ? "Name" : "Game", "Result", "Score", "Luck", "Luck-adjusted", named ? "Replay" : null]
+            [named ? "Name" : "Game", ...CHALLENGE_COLUMNS, named ? "Replay" : null]
               .filter(Boolean).map((col) => h("th", { scope: "col" }, col)))),
           h("tbody", null, rows.map((r, i) => h("tr", { class: r.status === "playing" ? "nb-playing" : null },
             h("th", { scope: "row" }, named ? r.name ?? "–" : String(i + 1)),
@@ -149,7 +157,8 @@ function match(m) {
 }
 
 /** The class's record over the term: each student's place (a range while the evidence cannot separate them),
- * games, mean luck-adjusted score with its 95% interval, raw results; counts only on the projector. */
+ * games, mean luck-adjusted score with its 95% interval (in points of win chance), raw results; counts only on
+ * the projector. */
 export function record(r) {
   if (!r) return null;
   const rows = Array.isArray(r.rows) ? r.rows : null;
@@ -161,10 +170,9 @@ export function record(r) {
     r.pending ? h("p", { class: "nb-muted", role: "status" }, `Reviewing ${r.pending} of them…`) : null,
     rows
       ? h("table", { class: "nb-table nb-standings" },
-          h("caption", null, "Places by luck-adjusted score; a range where the games cannot tell students apart yet"),
-          h("thead", null, h("tr", null,
-            ["Place", "Name", "Games", "Luck-adjusted", "95% interval", "Won–drew–lost", "Cannot tell apart yet from"]
-              .map((col) => h("th", { scope: "col" }, col)))),
+          h("caption", null, `Places by luck-adjusted score, in ${UNIT}; a range where the games cannot tell students `
+            + "apart yet, students who share one listed by won–drew–lost"),
+          h("thead", null, h("tr", null, RECORD_COLUMNS.map((col) => h("th", { scope: "col" }, col)))),
           h("tbody", null, rows.map((row) => h("tr", { class: row.provisional ? "nb-provisional" : null },
             h("th", { scope: "row" }, row.place),
             h("td", null, row.name, row.provisional ? h("span", { class: "nb-tag" }, " provisional") : null),
@@ -179,6 +187,42 @@ export function record(r) {
   );
 }
 
+/** The latest homework (`board.homework`): who has done how many of their own exercises (the teacher's view), or
+ * how many students have done all of theirs (the projector). */
+export function homework(hw) {
+  if (!hw) return null;
+  const rows = Array.isArray(hw.rows) ? hw.rows : null;
+  return h(
+    "section",
+    { class: "nb-homework", "data-key": "homework", "aria-label": "Homework" },
+    h("h3", { class: "nb-h" }, `Homework: ${hw.title}`),
+    h("p", { class: "nb-note", "data-key": "homework-counts" },
+      `${hw.finished} of ${hw.students} ${hw.students === 1 ? "student has" : "students have"} done all of theirs.`),
+    rows
+      ? h("table", { class: "nb-table nb-homework-rows" },
+          h("caption", null, "Each student's exercises, from the mistakes of their own games"),
+          h("thead", null, h("tr", null, ["Name", "Done", "Given"].map((col) => h("th", { scope: "col" }, col)))),
+          h("tbody", null, rows.map((row) => h("tr", { class: row.done >= row.assigned ? "nb-done" : null },
+            h("th", { scope: "row" }, row.name),
+            h("td", null, String(row.done)),
+            h("td", null, String(row.assigned))))))
+      : null,
+  );
+}
+
+/** The kinds of what the students' screens show now (`board.headline.kind`). */
+export const HEADLINE_KINDS = ["lesson", "question", "challenge", "match", "idle"];
+
+/** What is on the students' screens now (`board.headline`: {kind, text}; the room decides the words, so that an
+ * earlier lesson's question never headlines above a match), as the board's first heading; null without one. */
+export function headline(board) {
+  const line = board && board.headline;
+  if (!line || typeof line !== "object" || typeof line.text !== "string" || !line.text) return null;
+  const kind = HEADLINE_KINDS.includes(line.kind) ? line.kind : null;
+  return h("h3", { class: ["nb-h", "nb-headline", kind ? `nb-headline-${kind}` : null], "data-key": "headline" },
+    h("span", { class: "nb-headline-kind" }, "Now on the students’ screens: "), line.text);
+}
+
 /** The whole board. `view` is the trait (the board's own says the same once Python answered). */
 export function renderBoard(board, view, ui) {
   const uid = ui.uid || "nb";
@@ -190,6 +234,7 @@ export function renderBoard(board, view, ui) {
     "div",
     { class: ["nb-app", `nb-view-${shown}`] },
     header(board, shown, ui),
+    headline(board),
     h("p", { class: "nb-roster", role: "status", "aria-live": "polite", "data-key": "roster" }, rosterText(board.roster)),
     lessonLine(board.lesson),
     h("div", { class: "nb-columns" },
@@ -198,6 +243,7 @@ export function renderBoard(board, view, ui) {
       shown === "teacher" ? h("div", { class: "nb-col" }, students(board.students)) : null),
     challenge(board.challenge),
     match(board.match),
+    homework(board.homework),
     record(board.record),
   );
 }

@@ -33,13 +33,13 @@ from typing import Any
 from ..engine.errors import quote
 from .address import Address, parse
 from .challenge import Challenge
-from .channel import connect
+from .channel import ReadOnly, connect
 from .errors import ChannelDown, ClassError, TicketError
 from .lesson import Lesson
 from .room import Room, decode_secret, encode_secret, new_secret
 from .seal import require_cipher
 from .student import Student, check_room
-from .tickets import Ticket, read, redis_user
+from .tickets import Ticket, read, redis_user, split_invitation
 
 __all__ = ["open", "join", "teacher_notebook", "Room", "Lesson", "Challenge", "Student", "Ticket", "Address",
            "ClassError", "ChannelDown", "TicketError"]
@@ -47,7 +47,7 @@ __all__ = ["open", "join", "teacher_notebook", "Room", "Lesson", "Challenge", "S
 
 def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = True,  # noqa: A001
          clock: Callable[[], int] | None = None, reviews: Executor | None = None,
-         worlds: int | None = None) -> Room:
+         worlds: int | None = None, read_only: bool = False) -> Room:
     """The room at `url` (`folder:PATH` or `redis://HOST:PORT/DB?room=NAME`): made if new, reopened with
     its students, lesson, answers and challenge if it exists (a teacher's kernel restarted).
 
@@ -56,11 +56,28 @@ def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = T
     behind the class's record run on `reviews` (any `concurrent.futures.Executor`, a dask `Client` for a
     school; by default one thread of the teacher's kernel) at `worlds` worlds a decision (by default
     `record.RECORD_WORLDS`, the Review panel's budget).
+
+    `read_only=True` opens an existing room to read it (an export, `needle-widget class-export`): it is never
+    started, and nothing it does is written (`channel.ReadOnly`), so the teacher's kernel that runs the room and
+    the students see nothing of it. A kernel that opens a room another kernel holds gets a warning
+    (`Room.holder`): two kernels would answer the same students.
     """
     address = parse(url)
     require_cipher()
-    channel = connect(address, create=True)
+    if read_only not in (True, False):
+        raise ClassError(f"read_only must be True or False, not {quote(read_only)}")
+    try:
+        channel: Any = connect(address, create=not read_only)
+    except ClassError:
+        if not read_only:
+            raise
+        raise ClassError(f"There is no room at {quote(address.public)} to read: check the address") from None
     stored = channel.load("secret")
+    if read_only:
+        if stored is None:
+            channel.close()
+            raise ClassError(f"There is no room at {quote(address.public)} to read")
+        channel, start = ReadOnly(channel), False
     if stored is None:
         given: object = secret  # checked: a caller may pass anything
         if secret is not None and (not isinstance(given, bytes) or len(secret) != 32):
@@ -73,13 +90,15 @@ def open(url: str | os.PathLike, *, secret: bytes | None = None, start: bool = T
             raise ClassError(f"The room at {quote(address.public)} exists with another secret: open it without "
                              "secret=, or make a new room")
         secret = existing
-    room = Room(address, channel, secret, clock=clock, reviews=reviews, worlds=worlds)
+    room = Room(address, channel, secret, clock=clock, reviews=reviews, worlds=worlds, read_only=read_only)
     if getattr(channel, "nopass_default", lambda: False)():
         room.warn("Redis lets anyone in as its default user, without a password: the students' own users "
                   "protect nothing until the default user has one (ACL SETUSER default >PASSWORD, or requirepass)")
     state = room.load_state()
     if state is not None:
         room.restore(state)
+    if not read_only:
+        room.hold()
     if start:
         room.start()
     return room
@@ -95,12 +114,15 @@ def teacher_notebook(path: str | os.PathLike, url: str) -> Any:
     return write_teacher(path, str(url))
 
 
-def join(url: str | os.PathLike, ticket: Any, *, start: bool = True,
+def join(url: str | os.PathLike, ticket: Any = None, *, start: bool = True,
          clock: Callable[[], int] | None = None) -> Student:
     """Join the room at `url` with `ticket` (its code, as the teacher gave it): the student's end of the
     class (`Student`); `NeedleWidget.join(url, ticket)` shows it. A restarted kernel joins again with
-    the same ticket and catches up.
+    the same ticket and catches up. One string does too: the invitation `Room.invitation(name)` gives,
+    "ADDRESS#TICKET", as `url` alone.
     """
+    if ticket is None and isinstance(url, str) and "#" in url:
+        url, ticket = split_invitation(url)
     address = parse(url)
     require_cipher()
     room, index, secret = read(ticket)

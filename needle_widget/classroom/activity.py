@@ -122,6 +122,18 @@ class Activity:
         """
         return ()
 
+    def headline(self, board: dict[str, Any]) -> dict[str, str]:
+        """The board's top line while this activity is on the students' screens ({"kind", "text"}), from the
+        board's state (`board`, with this activity's parts in it).
+        """
+        return {"kind": self.kind, "text": self.title or self.kind.capitalize()}
+
+    def arrive(self, member: Member) -> tuple[int, ...]:
+        """`member` joined (their kernel said hello) while this activity is shown: a match seats a latecomer where
+        a bot plays; the students whose screens changed.
+        """
+        return ()
+
     def outcomes(self, known: Container[str] = ()) -> list[FinishedGame]:
         """The finished games of this activity that count in the class's record (`classroom.record`), but for
         those whose source is in `known` (recorded already): the room records each once, reviews it in the

@@ -19,6 +19,7 @@ from ..engine.game import Game
 from ..engine.rules import Rules
 from ..players.bots import BOTS, make_bot
 from ..records.replay import Replay
+from ..review.verdict import points_text, signed_points
 from ..screen.desk import Desk
 from ..screen.features import REQUESTS
 from ..screen.frames import FIXED
@@ -32,9 +33,11 @@ from .record import FinishedGame, Record
 __all__ = ["Challenge", "Played"]
 
 ONLY = "In a challenge you see your own seat only"
-RANKING_NOTE = ("Each game's luck-adjusted score: its result with the luck of the cards taken out (the student's "
-                "decisions valued from what they could see, as their Review panel shows). One deal cannot rank a "
-                "class: the record below places students only where the games they share separate them.")
+RANKING_NOTE = ("Each game's luck-adjusted score, in points of win chance (a win is 100, a draw 50, a loss 0): its "
+                "result with the luck of the cards taken out (the student's decisions valued from what they could "
+                "see, as their Review panel shows); its luck, in the same points, is the result minus it. One "
+                "game's figure can pass 0 or 100 (the review's noise). One deal cannot rank a class: the record "
+                "below places students only where the games they share separate them.")
 
 
 @dataclass
@@ -141,7 +144,9 @@ class Challenge(Activity):
         return (self.source(index), 0) if played is not None and played.finished else None
 
     def row(self, index: int, record: Record) -> dict[str, Any]:
-        """The board's row for student `index` (without name)."""
+        """The board's row for student `index` (without name): its luck and luck-adjusted score in points of win
+        chance (`review.verdict.UNIT`), `score` the margin of the game's points.
+        """
         played = self.games.get(index)
         if played is None:
             return {"status": "not started", "result": "Not started", "score": None, "luck": None,
@@ -158,7 +163,8 @@ class Challenge(Activity):
                "luck": None, "adjusted": None, "can_open": True, "sort": None}
         entry = record.entry(self.source(index), 0)
         if entry is not None and entry.adjusted is not None:
-            row.update(luck=f"{entry.luck:+.2f}", adjusted=f"{entry.adjusted:.2f}", sort=entry.adjusted)
+            luck = entry.result - entry.adjusted if entry.luck is None else entry.luck
+            row.update(luck=signed_points(luck), adjusted=points_text(entry.adjusted), sort=entry.adjusted)
         return row
 
     def board(self, view: str, members: list[Any], record: Record) -> dict[str, Any]:
@@ -170,6 +176,13 @@ class Challenge(Activity):
             row["can_open"] = row["can_open"] and view == "teacher"
             del row["sort"]
         return {"challenge": {"opponent": self.opponent, "rows": ranked, "note": RANKING_NOTE}}
+
+    def headline(self, board: dict[str, Any]) -> dict[str, str]:
+        """"Challenge: one deal against greedy, 3 of 5 games finished"."""
+        rows = board["challenge"]["rows"]
+        done = sum(r.get("status") == "finished" for r in rows)
+        return {"kind": self.kind, "text": f"Challenge: one deal against {self.opponent}, {done} of {len(rows)} games "
+                                           "finished"}
 
     @classmethod
     def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:

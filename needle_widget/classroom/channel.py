@@ -28,7 +28,7 @@ from .address import Address
 from .errors import ChannelDown, ClassError
 from .seal import MAX_MESSAGE, peek_seq
 
-__all__ = ["Channel", "FolderChannel", "Message", "connect", "POLL", "PER_BOX", "PER_BOX_BYTES", "FORMAT",
+__all__ = ["Channel", "FolderChannel", "ReadOnly", "Message", "connect", "POLL", "PER_BOX", "PER_BOX_BYTES", "FORMAT",
            "SIDE_MODE", "BOX_MODE", "MESSAGE_MODE"]
 
 log = logging.getLogger("needle_widget.classroom")
@@ -96,8 +96,58 @@ class Channel(Protocol):
     def grant(self, index: int, user: str, password: str) -> None:
         """Open boxes in.N and out.N for student `index` (on Redis, its own user with this password)."""
 
+    def revoke(self, index: int, user: str) -> None:
+        """Student `index` is off the roster: on Redis its user is deleted (its kernel can no longer read or post);
+        on a shared folder nothing (the room ignores its out-box).
+        """
+
     def close(self) -> None:
         """Let go of the channel's connections."""
+
+
+class ReadOnly:
+    """`channel` for a room opened only to read (`classroom.open(read_only=True)`: an export, a look from another
+    kernel): it reads and loads; every write (a post, a save, a drop, a user made or deleted) does nothing, so the
+    room on the other kernel and the students see nothing of it.
+    """
+
+    def __init__(self, channel: Channel) -> None:
+        self._channel = channel
+        self.address = channel.address
+
+    def read(self, cursors: dict[str, int], timeout: float = 0.0, stop: threading.Event | None = None) -> list[Message]:
+        """Nothing: the students' messages are the room's on the kernel that runs it."""
+        return []
+
+    def tail(self, box: str) -> int:
+        """The channel's."""
+        return self._channel.tail(box)
+
+    def load(self, name: str) -> bytes | None:
+        """The channel's."""
+        return self._channel.load(name)
+
+    def post(self, box: str, seq: int, data: bytes) -> None:
+        """Nothing."""
+
+    def drop(self, box: str, upto: int) -> None:
+        """Nothing."""
+
+    def discard(self, box: str, seq: int) -> None:
+        """Nothing."""
+
+    def save(self, name: str, data: bytes) -> None:
+        """Nothing."""
+
+    def grant(self, index: int, user: str, password: str) -> None:
+        """Nothing."""
+
+    def revoke(self, index: int, user: str) -> None:
+        """Nothing."""
+
+    def close(self) -> None:
+        """The channel's."""
+        self._channel.close()
 
 
 def box_parts(box: str) -> tuple[str, int]:
@@ -449,6 +499,9 @@ class FolderChannel:
         """Nothing: on a shared folder student N's own kernel makes its boxes (`claim`), so that they are its
         account's and its group's, which the teacher's account cannot give them.
         """
+
+    def revoke(self, index: int, user: str) -> None:
+        """Nothing: the student's own boxes are their account's; the room ignores what they post."""
 
     def close(self) -> None:
         """Nothing is held open."""

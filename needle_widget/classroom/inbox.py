@@ -9,6 +9,7 @@ log line (`Room.warn`); one that opens and does not read, or whose request fails
 from __future__ import annotations
 
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..engine.errors import NeedleError, quote
@@ -17,16 +18,19 @@ from .activity import Handled
 from .channel import Message, box_parts
 from .errors import ClassError, UnreadableMessage
 from .outbox import PATCHES, RESEND_GAP, Outbox
+from .presence import gone, seen
 from .roster import Member, Roster
 from .seal import MAX_REQUEST, unseal
 
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["Inbox", "MAX_NOTE"]
+__all__ = ["Inbox", "MAX_NOTE", "QUIET"]
 
 MAX_NOTE = 400
 """The longest refusal a student is sent (characters)."""
+QUIET = frozenset({"here", "bye"})
+"""Messages that only say the student's kernel is there or leaving (`presence`): nothing to save or answer."""
 
 
 class Inbox:
@@ -44,17 +48,19 @@ class Inbox:
         with self._lock:
             return {f"out.{m.index}": m.last_in for m in self._roster}
 
-    def take(self, messages: list[Message]) -> tuple[dict[str, int], bool]:
+    def take(self, messages: list[Message]) -> tuple[dict[str, int], bool, bool]:
         """Take one read's messages: each opened, checked and answered in order, and each student answered
         at most once for the whole read (their screen, with the last request's note), however many they sent.
         A message that opens and does not read, or whose request fails, is consumed: the cursor moves past it.
-        Returns each out-box with the number of the last message taken from it (none taken: {}), and whether a
-        request finished a game.
+        Every message that opens says its student is there (`presence`). Returns each out-box with the number of
+        the last message taken from it (none taken: {}), whether a request finished a game, and whether any message
+        was more than presence (the room then saves).
         """
         done: dict[str, int] = {}
         replies: dict[int, str | None] = {}
-        finished = False
+        finished = changed = False
         room = self._room
+        now = time.monotonic()
         for box, seq, data in sorted(messages, key=lambda m: m[1]):
             side, index = box_parts(box)
             member = self._roster.get(index)
@@ -88,10 +94,20 @@ class Inbox:
             if not isinstance(message, dict) or not isinstance(message.get("t"), str):
                 room.warn(f"ignored a message in {box}: not a request")
                 continue
+            if member.removed:
+                self._outbox.removed(member)
+                continue
+            if seq > member.backlog:  # posted while the room was closed: nothing of who is here now
+                seen(member, now)
+            if message["t"] == "bye":
+                gone(member)
+            if message["t"] in QUIET:
+                continue
+            changed = True
             finished = self._answer(member, message, replies) or finished
         for index, note in replies.items():
             self._outbox.reply(self._roster[index], note)
-        return done, finished
+        return done, finished, changed
 
     def _discard(self, box: str, seq: int) -> None:
         self._room.channel.discard(box, seq)
@@ -106,6 +122,16 @@ class Inbox:
             member.joined = True
             member.patches = message.get("patches") == PATCHES
             self._outbox.resend(member, at=member.resent + RESEND_GAP)
+            activity = self._room.activity
+            for index in activity.arrive(member) if activity is not None else ():
+                if index != member.index:
+                    replies.setdefault(index, None)
+            return False
+        if kind == "homework":  # the room's own, whatever the activity shown
+            try:
+                self._room.homework_report(member, message)
+            except NeedleError as refused:
+                replies[member.index] = _short(str(refused))
             return False
         activity = self._room.activity
         handler = activity.requests().get(kind) if activity is not None else None

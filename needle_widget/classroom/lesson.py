@@ -424,6 +424,18 @@ class Lesson(Activity):
         """
         return lesson_board(self, view, members)
 
+    def headline(self, board: dict[str, Any]) -> dict[str, str]:
+        """The open question and how many answered ("Question 3 (Next draw) at step 12: 4 of 6 joined answered"), or
+        the lesson's step.
+        """
+        question, lesson = board.get("question"), board.get("lesson") or {}
+        if question and not question["revealed"]:
+            answered, joined = board["roster"].get("answered") or 0, board["roster"].get("joined") or 0
+            return {"kind": "question", "text": f"Question {question['index'] + 1} ({question['label']}) at step "
+                                                f"{question['step']}: {answered} of {joined} joined answered"}
+        title = self.title if self.title != "lesson" else f"lesson {self.id}"
+        return {"kind": self.kind, "text": f"Lesson: {title}, step {lesson.get('step')} of {lesson.get('steps')}"}
+
     @classmethod
     def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
         """No lesson yet: no question, nothing to reveal."""

@@ -121,7 +121,7 @@ class Link:
         """One read of the boxes (waiting up to `timeout`) and the handling of what came; False if down."""
         try:
             messages = self.channel.read(self._cursors(), timeout, self._stop)
-        except ChannelDown as down:
+        except (ChannelDown, ClassError) as down:  # ClassError: the channel refuses us (a ticket taken back)
             self._set(False, str(down))
             return False
         self._set(True, None)

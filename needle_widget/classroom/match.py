@@ -69,6 +69,8 @@ class Table:
     """Seats a bot plays for the rest of this round, their student having left them waiting."""
     finishers: dict[int, Any] = field(default_factory=dict)
     """Seats a bot plays to the round's end as the match ends (`Match.end`), their student not having left."""
+    joining: int | None = None
+    """A student who came late and takes the bot's seat at this table from its next round (`Match.arrive`)."""
 
     @property
     def swapped(self) -> bool:
@@ -239,6 +241,31 @@ class Match(Activity):
             changed += [i for i in table.players if i is not None]
         return tuple(changed)
 
+    def arrive(self, member: Any) -> tuple[int, ...]:
+        """A student not seated who joins while the match is on takes the seat the bot plays at a table (the last
+        one, with an odd count): at once if that table's game has not started (nobody has made a move), else from
+        its next round, so nobody's game changes hands in the middle. Without a bot's seat free they wait for the
+        next match. The students whose screens changed.
+        """
+        index = member.index
+        if any(index in t.players or t.joining == index for t in self.tables):
+            return ()
+        table = next((t for t in self.tables if None in t.players and t.joining is None), None)
+        if table is None:
+            return ()
+        self.names[index] = member.name
+        if table.game is not None and len(table.game.history) == 0 and not table.results:
+            table.players = (table.players[0], index)
+            self._deal(table)
+            return tuple(i for i in table.players if i is not None)
+        table.joining = index
+        return (index,)
+
+    def _seat_joining(self, table: Table) -> None:
+        """The latecomer waiting at `table` (`arrive`) takes the bot's seat, as its next round starts."""
+        if table.joining is not None:
+            table.players, table.joining = (table.players[0], table.joining), None
+
     def table_of(self, index: int) -> Table:
         """Student `index`'s table."""
         table = next((t for t in self.tables if index in t.players), None)
@@ -270,8 +297,11 @@ class Match(Activity):
         student invited after the match started waits for the next activity.
         """
         if not any(member.index in t.players for t in self.tables):
+            waiting = next((t for t in self.tables if t.joining == member.index), None)
+            title = ("The match started before you joined: you play in the next one" if waiting is None else
+                     f"You take the bot's seat at table {waiting.number} from its next deal, once this one is over")
             return [{"kind": self.kind, "id": self.id, "reset": True, "live": None, "first": None, "frames": None,
-                     "quiz": None, "title": "The match started before you joined: wait for the teacher"}]
+                     "quiz": None, "title": title}]
         table = self.table_of(member.index)
         shown = (table.round, table.seat_of(member.index))
         reset = reset or self._sent.get(member.index) != shown
@@ -333,8 +363,10 @@ class Match(Activity):
         if table.round + 1 >= self.rounds:
             raise ClassError("That was the match's last deal")
         table.round += 1
+        late = table.joining
+        self._seat_joining(table)
         self._deal(table)
-        return Handled(also=self._others(table, member.index))
+        return Handled(also=self._others(table, member.index) + ((late,) if late is not None else ()))
 
     def _record(self, table: Table) -> None:
         assert table.game is not None and table.game.result is not None
@@ -376,12 +408,22 @@ class Match(Activity):
             points = [0, 0]
             for r in table.results[:settled]:
                 for n, index in enumerate(table.players):
+                    if index not in r["seats"]:  # a latecomer, who took the bot's seat after this round
+                        continue
                     seat = r["seats"].index(index)
                     points[n] += r["scores"][seat] - r["scores"][1 - seat]
             status = "over" if table.over else "stood in" if table.stand_ins else "playing"
             tables.append({"table": table.number, "players": who, "round": table.round + 1, "rounds": self.rounds,
                            "status": status, "margin": points})
         return {"match": {"deals": len(self.seeds), "settled": settled, "tables": tables}}
+
+    def headline(self, board: dict[str, Any]) -> dict[str, str]:
+        """"Match: 2 deals at 3 tables, 2 still playing"."""
+        tables = board["match"]["tables"]
+        playing = sum(t["status"] != "over" for t in tables)
+        deals, count = len(self.seeds), len(tables)
+        return {"kind": self.kind, "text": f"Match: {deals} deal{'s' * (deals != 1)} at {count} "
+                                           f"table{'s' * (count != 1)}, {playing} still playing"}
 
     @classmethod
     def board_empty(cls, view: str, members: list[Any]) -> dict[str, Any]:
@@ -393,18 +435,19 @@ class Match(Activity):
         return {"id": self.id, "seeds": self.seeds, "opponent": self.opponent, "rules": self.rules.to_dict(),
                 "replace_after": self.replace_after,
                 "tables": [{"number": t.number, "players": list(t.players), "round": t.round, "results": t.results,
-                            "stand_ins": sorted(t.stand_ins),
+                            "stand_ins": sorted(t.stand_ins), "joining": t.joining,
                             "game": t.game.replay().to_dict() if t.game is not None else None} for t in self.tables]}
 
     @classmethod
     def load(cls, room: Any, data: dict[str, Any]) -> Match:
         """The inverse of `to_dict`."""
         players = [i for t in data["tables"] for i in t["players"] if i is not None]
+        joining = [t["joining"] for t in data["tables"] if t.get("joining") is not None]
         match = cls(players, len(data["seeds"]), opponent=data["opponent"], ident=data["id"],
                     rules=Rules.from_dict(data["rules"]), seeds=data["seeds"],
-                    replace_after=data.get("replace_after"), names=_names(room, players))
+                    replace_after=data.get("replace_after"), names=_names(room, players + joining))
         for table, saved in zip(match.tables, data["tables"], strict=True):
-            table.round, table.results = saved["round"], saved["results"]
+            table.round, table.results, table.joining = saved["round"], saved["results"], saved.get("joining")
             match._deal(table, Replay.from_dict(saved["game"]) if saved["game"] else None)
             for seat in saved.get("stand_ins", []):
                 match._stand_in(table, seat)

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine.errors import quote
 from ..screen.frames import pack
 from ..screen.patches import VERSION, diff
+from . import gradebook
+from .errors import ClassError
 from .record import RecordEntry, review_exercises, review_state
 from .recorder import Recorder
 from .roster import KEEP_IN_BOX, Member, Roster
@@ -81,6 +83,8 @@ class Outbox:
         if member is not None and member.joined and activity is not None \
                 and activity.shown_game(member.index) == (entry.source, entry.seat):
             self._send(member)
+        if member is not None and member.joined and not member.removed:
+            self.history(member)
 
     def resend(self, member: Member, at: float | None = None) -> None:
         """Queue one full resend of `member`'s screen (none more while one is queued). What the student
@@ -94,9 +98,42 @@ class Outbox:
             with self._lock:
                 member.resend, note, member.note = False, member.note, None
                 member.resent = time.monotonic()
-                return self._number(member, self._screens(member, note, reset=True))
+                more = self._homework(member) + [self._history(member)]  # before the screen: it comes last
+                return self._number(member, more + self._screens(member, note, reset=True))
 
         self._room.link.do(f"the whole screen for in.{member.index}", _Outgoing(self, member, take), at=at)
+
+    def homework(self, member: Member) -> None:
+        """Send `member` the room's latest homework (their own exercises), if they have any."""
+        messages = self._homework(member)
+        if messages:
+            self._queue(member, messages)
+
+    def history(self, member: Member) -> None:
+        """Send `member` their own history (`classroom.history`): their games, answers and homework."""
+        self._queue(member, [self._history(member)])
+
+    def _history(self, member: Member) -> dict[str, Any]:
+        try:
+            mine = gradebook.history(self._room, member.name)
+        except ClassError:  # no longer on the roster
+            return {"t": "history", "games": [], "answers": [], "homework": []}
+        return {"t": "history", "games": mine["games"], "answers": mine["answers"], "homework": mine["homework"] or []}
+
+    def _homework(self, member: Member) -> list[dict[str, Any]]:
+        homework = self._room.homework
+        message = homework.message(member.index) if homework is not None else None
+        return [message] if message is not None else []
+
+    def removed(self, member: Member, now: bool = False) -> None:
+        """Tell `member`, taken off the roster, that their ticket no longer works (`now`: as they are removed; else
+        at most once a RESEND_GAP, a removed kernel's messages answered).
+        """
+        when = time.monotonic()
+        if not now and when - member.resent < RESEND_GAP:
+            return
+        member.resent = when
+        self._queue(member, [{"t": "removed", "room": self._room.name}])
 
     def closing(self) -> None:
         """Tell every joined student that the room closes (their screens keep what they show, and say so)."""
@@ -151,7 +188,7 @@ class Outbox:
         if activity is None:
             member.shown = ("idle", 0)
             return [{**base, "kind": "idle", "id": 0, "reset": True, "live": None, "first": None, "frames": None,
-                     "quiz": None, "title": None}]
+                     "quiz": None, "title": self._room.ended}]
         shown = (activity.kind, activity.id)
         if reset or member.shown != shown:
             member.sent, reset = -1, True

@@ -269,6 +269,14 @@ class RedisChannel:
             raise ClassError(f"Redis at {self.where} would not make the student's user {quote(user)}: {failure} "
                              "(the teacher's Redis user needs the ACL command)") from None
 
+    def revoke(self, index: int, user: str) -> None:
+        """ACL DELUSER student `index`'s user (its connection is closed: Redis drops a deleted user's clients)."""
+        try:
+            self._call(self._client.execute_command, "ACL", "DELUSER", in_database(user, self.address.db))
+        except redis.exceptions.ResponseError as failure:
+            raise ClassError(f"Redis at {self.where} would not delete the student's user {quote(user)}: "
+                             f"{failure}") from None
+
     def nopass_default(self) -> bool:
         """Whether Redis lets anyone in as its default user (then the ACL protects nothing)."""
         try:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import collections
 import datetime
 import logging
+import os
+import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +27,7 @@ from ..engine.errors import quote
 from ..engine.game import Game
 from ..records.replay import Replay
 from ..teaching.answers import Answer, save_answers
+from . import gradebook
 from .activities import ACTIVITIES
 from .activity import FRAMES_PER_MESSAGE, Activity, request, requests_of
 from .address import Address
@@ -31,6 +35,7 @@ from .board import board_state
 from .challenge import Challenge
 from .channel import Channel, Message
 from .errors import ClassError
+from .homework import Homework
 from .inbox import Inbox
 from .keeper import Keeper, decode_secret, encode_secret, new_secret
 from .lesson import Lesson
@@ -39,12 +44,13 @@ from .listeners import Listeners
 from .match import Match
 from .notebooks import write_student
 from .outbox import RESEND_GAP, Outbox
-from .record import Record
+from .presence import PRESENCE_TIMEOUT, is_online
+from .record import Record, review_exercises
 from .recorder import Recorder
-from .roster import KEEP_IN_BOX, Member, Roster, checked_seat
+from .roster import KEEP_IN_BOX, Member, Roster, checked_name, checked_seat
 from .seal import derive
 from .ticker import Ticker
-from .tickets import Ticket
+from .tickets import Ticket, invitation
 
 __all__ = ["BOARD_REQUESTS", "Room", "Member", "FRAMES_PER_MESSAGE", "KEEP_IN_BOX", "RESEND_GAP", "decode_secret",
            "encode_secret", "new_secret"]
@@ -54,6 +60,10 @@ TICK = 1.0
 """Seconds between two ticks of the activity's clock while the room's workers run (`Room.tick`)."""
 MAX_LOG = 200
 """Lines kept in `Room.log`."""
+HOLD_EVERY = 10.0
+"""Seconds between two of a running room's notes in the channel that its kernel holds it (`Room.holder`)."""
+HOLD_FRESH = 3 * HOLD_EVERY
+"""A note that another kernel holds the room younger than this (seconds) makes a warning (`classroom.open`)."""
 
 
 class Room:
@@ -66,7 +76,7 @@ class Room:
 
     def __init__(self, address: Address, channel: Channel, secret: bytes, *,
                  clock: Callable[[], int] | None = None, reviews: Executor | None = None,
-                 worlds: int | None = None) -> None:
+                 worlds: int | None = None, read_only: bool = False) -> None:
         if worlds is not None and (type(worlds) is not int or not 2 <= worlds <= 4096):
             raise ClassError(f"The record's reviews use 2 to 4096 worlds a decision, not {quote(worlds)}")
         self.address, self.channel = address, channel
@@ -87,6 +97,18 @@ class Room:
         self._inbox = Inbox(self, self._roster, self._lock, self._outbox)
         self.link = Link(channel, self._inbox.cursors, self._handle, self._status, f"room {self.name}")
         self._ticker: Ticker | None = None
+        self.read_only = read_only
+        """Opened only to read (`classroom.open(read_only=True)`): nothing it does reaches the channel."""
+        self._online: frozenset[int] = frozenset()
+        self._lesson_at: dict[str, int] = {}
+        """Each activity shown ("match 2"), with the lesson that was the room's latest then (`lesson_of`)."""
+        self._ended: str | None = None
+        """What the idle screens say after `end` (None: waiting for the teacher)."""
+        self.homeworks: list[Homework] = []
+        """The homework given (`assign_practice`), oldest first: the students have the latest on their screens."""
+        self._token = secrets.token_hex(8)
+        self._held_at = -HOLD_EVERY
+        self._other: str | None = None
 
     def __repr__(self) -> str:
         joined = sum(m.joined for m in self._roster)
@@ -117,6 +139,15 @@ class Room:
     def _show(self, activity: Activity) -> None:
         """Put `activity` on every student's screen (the latest of its kind)."""
         self._latest[activity.kind] = self.activity = activity
+        self._ended = None
+        if not isinstance(activity, Lesson):
+            self._lesson_at.setdefault(f"{activity.kind} {activity.id}", self.lesson.id if self.lesson else 0)
+
+    def lesson_of(self, source: str) -> int | None:
+        """The number of the lesson that was the room's latest when the activity of a record's game (its `source`,
+        "match 2/table 1/deal 1") was shown: 0 before any lesson, None for an activity the room does not know.
+        """
+        return self._lesson_at.get(str(source).split("/", 1)[0])
 
     @property
     def patches(self) -> bool:
@@ -145,6 +176,21 @@ class Room:
 
     # ---- roster -------------------------------------------------------------------------------
 
+    def online(self, now: float | None = None) -> list[str]:
+        """The names of the students online (`presence`: their kernel spoke within PRESENCE_TIMEOUT seconds of
+        `now`, by default `time.monotonic()`), in the order invited.
+        """
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            return [m.name for m in self._roster.active() if is_online(m, now)]
+
+    def _presence_changed(self) -> bool:
+        """Whether who is online changed since the last look (the lock is held)."""
+        now = time.monotonic()
+        online = frozenset(m.index for m in self._roster.active() if is_online(m, now))
+        changed, self._online = online != self._online, online
+        return changed
+
     def invite(self, name: str, seat: int | str | None = None, *, notebook: Any = None) -> Ticket:
         """Student `name`'s ticket (the same ticket if `name` was invited before). `seat` (0 or 1, or as a
         person names it: "p1", "Player 2") is the seat they are shown when a lesson shows each student
@@ -167,16 +213,65 @@ class Room:
             write_student(notebook, self.url, ticket)
         return ticket
 
+    def remove(self, name: str) -> None:
+        """Take student `name` off the roster: their ticket stops working (the room ignores their kernel, and tells
+        it so; on Redis their user is deleted), they leave the board and the standings; their games stay in the
+        record. Inviting the name again gives a new ticket. ClassError if nobody is called `name`.
+        """
+        with self._lock:
+            member = self._member_named(name)
+            member.removed, member.joined = True, False
+            user, _ = self._roster.user(member.index)
+            self._outbox.removed(member, now=True)
+            self.link.do(f"deleting the user of student {member.index}",
+                         lambda: self.channel.revoke(member.index, user))
+        self._save()
+        self._notify()
+
+    def rename(self, name: str, new: str) -> None:
+        """Call student `name` `new` from now on: on the board, at their table, in the record and on their own
+        screen (their ticket stays the same). ClassError if nobody is called `name`, or somebody is called `new`.
+        """
+        checked_name(new)
+        with self._lock:
+            member = self._member_named(name)
+            if new != name and self._roster.named(new) is not None:
+                raise ClassError(f"A student is called {quote(new)} already")
+            member.name = new
+            for activity in self._latest.values():
+                names = getattr(activity, "names", None)
+                if isinstance(names, dict) and member.index in names:
+                    names[member.index] = new
+            self._outbox.send_to([member.index])
+        self._save()
+        self._notify()
+
+    def _member_named(self, name: str) -> Member:
+        member = self._roster.named(name)
+        if member is None:
+            names = ", ".join(m.name for m in self._roster.active()) or "nobody yet"
+            raise ClassError(f"No student on the roster is called {quote(name)} (the roster: {names})")
+        return member
+
+    def invitation(self, name: str) -> str:
+        """The one string student `name` joins with (`classroom.join(invitation)`, `NeedleWidget.join(invitation)`):
+        the room's address and their ticket, "ADDRESS#TICKET". ClassError if nobody on the roster is called `name`.
+        """
+        with self._lock:
+            return invitation(self.url, self._roster.ticket(self._member_named(name)))
+
     @property
     def tickets(self) -> list[Ticket]:
-        """Every student's ticket, in the order invited."""
+        """Every student's ticket, in the order invited (a removed student's is gone)."""
         with self._lock:
-            return [self._roster.ticket(m) for m in self._roster]
+            return [self._roster.ticket(m) for m in self._roster.active()]
 
-    def members(self) -> list[Member]:
-        """The invited students (copies of the room's records)."""
+    def members(self, *, removed: bool = False) -> list[Member]:
+        """The students on the roster, in the order invited (copies of the room's records); `removed=True`: those
+        taken off it too (their games stay in the record), each with `removed` set.
+        """
         with self._lock:
-            return [Member(**{**m.__dict__}) for m in self._roster]
+            return [Member(**{**m.__dict__}) for m in (self._roster if removed else self._roster.active())]
 
     def assigned_seat(self, index: int) -> int:
         """The seat student `index` was given at `invite`."""
@@ -234,21 +329,67 @@ class Room:
         return activity
 
     def match(self, deals: int = 2, seed: int | None = None, opponent: str = "greedy", *,
-              replace_after: float | None = 120.0) -> Match:
-        """The students play each other (`classroom.match`): seated two a table in the order invited (a bot
+              players: list[str] | None = None, replace_after: float | None = 120.0) -> Match:
+        """The students play each other (`classroom.match`): `players` (their names, in the order to seat them;
+        by default the students online now, `online()`, in the order invited) seated two a table (a bot
         `opponent` takes an odd seat; each seat named for who holds it), every table playing the same `deals`,
         each twice with the seats swapped. The room holds the deals and the games; each student's screen shows
-        their own seat. A student whose move has waited `replace_after` seconds (None: never) has a bot stand in
-        for the rest of that deal, marked in the table's results; they play again from the next deal.
+        their own seat. A student who joins late takes the bot's seat if there is one (`Match.arrive`), else
+        waits for the next match. A student whose move has waited `replace_after` seconds (None: never) has a bot
+        stand in for the rest of that deal, marked in the table's results; they play again from the next deal.
         """
         with self._lock:
+            seated = self._seating(players)
             latest = self._latest.get(Match.kind)
-            match = Match([m.index for m in self._roster], deals, seed, opponent,
+            match = Match([m.index for m in seated], deals, seed, opponent,
                           ident=latest.id + 1 if latest is not None else 1, replace_after=replace_after,
-                          names={m.index: m.name for m in self._roster})
+                          names={m.index: m.name for m in seated})
             if isinstance(latest, Match):
                 self._end(latest)
         return self.show(match)  # type: ignore[return-value]
+
+    def _seating(self, players: Any) -> list[Member]:
+        """The members `match(players=...)` seats, in order (the lock is held)."""
+        if players is None:
+            now = time.monotonic()
+            seated = [m for m in self._roster.active() if is_online(m, now)]
+            if not seated:
+                raise ClassError(f"Nobody is online to play (a student is online while their kernel has spoken "
+                                 f"within {PRESENCE_TIMEOUT:g} s): name the players, players=[...]")
+            return seated
+        if isinstance(players, (str, bytes)) or not isinstance(players, (list, tuple)) or not players:
+            raise ClassError(f"players is a list of the students' names, not {quote(players)}")
+        seated = []
+        for name in players:
+            name = getattr(name, "name", name)  # a Ticket names its student
+            member = self._member_named(name) if isinstance(name, str) else None
+            if member is None:
+                raise ClassError(f"players is a list of the students' names, and {quote(name)} is not one")
+            if member in seated:
+                raise ClassError(f"{quote(name)} is named twice in players")
+            seated.append(member)
+        return seated
+
+    def end(self, text: str = "The lesson is over") -> None:
+        """End what the students' screens show (a lesson, a challenge, a match: `end_match` first): their screens
+        say `text` in place of the activity, within a second or two, until the teacher starts something new.
+        """
+        given: object = text
+        if not isinstance(given, str) or not 1 <= len(text) <= 200:
+            raise ClassError(f"The words for the end are 1 to 200 characters, not {quote(text)}")
+        with self._lock:
+            latest = self._latest.get(Match.kind)
+            if isinstance(latest, Match) and self.activity is latest:
+                self._end(latest)
+            self.activity, self._ended = None, text
+            self._outbox.send_all()
+        self._save()
+        self._notify()
+
+    @property
+    def ended(self) -> str | None:
+        """What the students' idle screens say after `end` (None: they wait for the teacher)."""
+        return self._ended
 
     def end_match(self) -> None:
         """End the latest match (`Match.end`): its open deals are played to their end by its bot and recorded, the
@@ -306,6 +447,34 @@ class Room:
     def save_answers(self, path: Any) -> None:
         """The answers as an answer file (.jsonl or .csv: `teaching.answers.save_answers`; `class_table` reads it)."""
         save_answers(self.answers, path)
+
+    def export_games(self, path: Any) -> int:
+        """The record as a CSV file of one row a student's seat in a finished game (`gradebook.games_csv`): the
+        rows written.
+        """
+        with self._lock:
+            return gradebook.games_csv(self, path)
+
+    def export_gradebook(self, path: Any, logins: Any = None) -> int:
+        """A gradebook of one row a student, one column an assignment, as Canvas and Moodle import it
+        (`gradebook.gradebook_csv`; `logins`: each name's login, for Moodle): the students written.
+        """
+        with self._lock:
+            return gradebook.gradebook_csv(self, path, logins)
+
+    def lessons(self) -> list[dict[str, Any]]:
+        """The term lesson by lesson: each lesson's questions and answers, and the games played while it was the
+        latest (`gradebook.lessons_view`).
+        """
+        with self._lock:
+            return gradebook.lessons_view(self)
+
+    def history(self, name: str) -> dict[str, Any]:
+        """Student `name`'s term: their games (with the record's figures), answers and homework
+        (`gradebook.history`).
+        """
+        with self._lock:
+            return gradebook.history(self, name)
 
     def replay_of(self, name: str) -> Replay:
         """Student `name`'s challenge game so far, as a replay (the teacher's: it holds every card)."""
@@ -390,6 +559,84 @@ class Room:
     def _notify(self) -> None:
         self._listeners.notify()
 
+    # ---- homework ---------------------------------------------------------------------------------
+
+    def assign_practice(self, activities: Any = None, *, title: str | None = None,
+                        timeout: float = 120.0) -> Homework:
+        """Give each student on the roster the exercises of their own games (`classroom.homework`): the marked
+        decisions of their finished games in `activities` (an activity, its name as the record gives it, "match 2",
+        or a list of them; by default the activity of the record's latest game), from each game's review from
+        their own seat. Each student's screen offers it (and its progress) until the next homework; the board shows
+        who has done how many. Waits (at most `timeout` seconds) for the reviews still under way; a game whose
+        review is not ready then gives no exercise. ClassError if those activities have no finished game.
+        """
+        with self._lock:
+            sources = self._homework_sources(activities)
+            active = {m.index for m in self._roster.active()}
+            wanted = [(e.source, e.seat, e.student) for e in self.record.entries
+                      if e.source.split("/", 1)[0] in sources and e.student in active]
+            if not wanted:
+                raise ClassError(f"No finished game of {', '.join(sources)} is in the record yet")
+            for source, seat, _ in wanted:
+                self._recorder.review_of((source, seat))
+        self._recorder.wait(timeout)
+        with self._lock:
+            games: dict[int, list[list[dict[str, Any]]]] = {}
+            for source, seat, student in wanted:
+                reviewed = self._recorder.review_of((source, seat))
+                games.setdefault(student, []).append(review_exercises(reviewed) if reviewed is not None else [])
+            named = title if title is not None else f"Practise the mistakes of your games ({', '.join(sources)})"
+            homework = Homework.of(len(self.homeworks) + 1, named, sources, games)
+            self.homeworks.append(homework)
+            for member in self._roster.active():
+                if member.joined:
+                    self._outbox.homework(member)
+                    self._outbox.history(member)
+        self._save()
+        self._notify()
+        return homework
+
+    def _homework_sources(self, activities: Any) -> tuple[str, ...]:
+        """The activity names `assign_practice(activities)` takes (the lock is held)."""
+        if activities is None:
+            if not self.record.entries:
+                raise ClassError("No finished game is in the record yet: nothing to practise")
+            return (self.record.entries[-1].source.split("/", 1)[0],)
+        named = activities if isinstance(activities, (list, tuple)) else [activities]
+        sources = []
+        for item in named:
+            name = f"{item.kind} {item.id}" if isinstance(item, Activity) else item
+            if not isinstance(name, str) or name not in self._lesson_at:
+                raise ClassError(f"assign_practice takes the room's activities (as the record names them: "
+                                 f"{', '.join(self._lesson_at) or 'none yet'}), not {quote(item)}")
+            sources.append(name)
+        if not sources:
+            raise ClassError("assign_practice needs at least one activity")
+        return tuple(dict.fromkeys(sources))
+
+    @property
+    def homework(self) -> Homework | None:
+        """The latest homework (on the students' screens), or None."""
+        return self.homeworks[-1] if self.homeworks else None
+
+    def homework_progress(self, homework: Homework | None = None) -> dict[str, tuple[int, int]]:
+        """Each student on the roster given `homework` (by default the latest): (exercises done, exercises given)."""
+        with self._lock:
+            homework = homework or self.homework
+            if homework is None:
+                return {}
+            return {m.name: (homework.count_done(m.index), homework.assigned(m.index))
+                    for m in self._roster.active() if m.index in homework.exercises}
+
+    def homework_report(self, member: Member, message: dict[str, Any]) -> bool:
+        """A student's kernel reports exercises of homework `message["id"]` done (the lock is held); True if that is
+        news. ClassError if it is not their homework's report.
+        """
+        homework = next((h for h in self.homeworks if h.id == message.get("id")), None)
+        if homework is None or member.index not in homework.exercises:
+            raise ClassError(f"There is no homework {quote(message.get('id'))} for you")
+        return homework.report(member.index, message.get("done"))
+
     # ---- the record -------------------------------------------------------------------------------
 
     def record_replay(self, game: int) -> Replay:
@@ -413,15 +660,16 @@ class Room:
     def _handle(self, messages: list[Message]) -> None:
         """Take one read's messages (`Inbox.take`); the room is saved and the boards told if any was taken."""
         with self._lock:
-            done, finished = self._inbox.take(messages)
+            done, finished, changed = self._inbox.take(messages)
             if finished:
                 self._recorder.collect()
-        if not done:  # nothing taken (every message ignored): nothing to save or show
-            return
-        self._save()
+            arrived = self._presence_changed()
+        if changed:
+            self._save()
         for box, upto in done.items():
             self.link.drop(box, upto)
-        self._notify()
+        if changed or arrived:
+            self._notify()
 
     def _status(self, connected: bool, why: str | None) -> None:
         if not connected:
@@ -449,7 +697,8 @@ class Room:
         with self._lock:
             state = {"format": "needle-room-1", "room": self.name, "seq": self._outbox.seq, "showing": self.showing,
                      "members": [m.to_dict() for m in self._roster],
-                     "earlier": [a.to_dict() for a in self._earlier]}
+                     "earlier": [a.to_dict() for a in self._earlier], "lesson_at": self._lesson_at,
+                     "ended": self._ended, "homeworks": [h.to_dict() for h in self.homeworks]}
             for cls in ACTIVITIES:
                 state[cls.kind] = None
             for kind, latest in self._latest.items():
@@ -457,8 +706,42 @@ class Room:
             return state
 
     def _save(self) -> None:
+        if self.read_only:
+            return
         with self._lock:
             self._keeper.save("state", self.state(), "saving the room's state")
+
+    def hold(self, now: float | None = None) -> None:
+        """Note in the channel that this kernel holds the room (every HOLD_EVERY seconds while its workers run);
+        a fresh note of another kernel's makes a warning (`warn`, once): two kernels would answer the same
+        students, and each would overwrite the other's saved state.
+        """
+        if self.read_only:
+            return
+        wall = time.time() if now is None else now
+        other = self.holder()
+        if other is not None and other.get("token") != self._token and not other.get("released") \
+                and wall - float(other.get("at", 0)) < HOLD_FRESH:
+            where = f"{other.get('host', '?')}, process {other.get('pid', '?')}"
+            if self._other != where:
+                self.warn(f"another kernel holds this room too ({where}): two kernels would answer the same "
+                          "students and overwrite each other's record. Close the other one (room.close()) and "
+                          "reopen this one")
+            self._other = where
+        else:
+            self._other = None
+        self._keeper.save("holder", {"token": self._token, "host": socket.gethostname(), "pid": os.getpid(),
+                                     "at": wall}, "noting that this kernel holds the room")
+
+    def holder(self) -> dict[str, Any] | None:
+        """The channel's note of the kernel that holds the room ({"host", "pid", "at": its wall-clock time, ...}),
+        or None.
+        """
+        try:
+            held = self._keeper.load("holder")
+        except ClassError:
+            return None
+        return held if isinstance(held, dict) else None
 
     def restore(self, data: dict[str, Any]) -> None:
         """Take up a saved record (`state`): reopening a room after the teacher's kernel restarted."""
@@ -471,6 +754,14 @@ class Room:
                 if data.get(cls.kind):
                     self._latest[cls.kind] = cls.load(self, data[cls.kind])
             self.activity = self._latest.get(data["showing"])
+            for member in self._roster.active():
+                try:
+                    member.backlog = self.channel.tail(f"out.{member.index}")
+                except ClassError:  # a box never made, or out of reach: nothing posted before
+                    member.backlog = 0
+            self._lesson_at = {str(k): int(v) for k, v in (data.get("lesson_at") or {}).items()}
+            self._ended = data.get("ended") if isinstance(data.get("ended"), str) else None
+            self.homeworks = [Homework.from_dict(h) for h in data.get("homeworks") or []]
             self._recorder.take_up()
             self._recorder.collect()
             self._outbox.send_all()
@@ -495,8 +786,13 @@ class Room:
             self._outbox.send_to(changed)
             if changed:
                 self._recorder.collect()
+            arrived = self._presence_changed()
         if changed:
             self._save()
+        if now - self._held_at >= HOLD_EVERY:
+            self._held_at = now
+            self.hold()
+        if changed or arrived:
             self._notify()
 
     def start(self) -> None:
@@ -512,7 +808,10 @@ class Room:
         stays in the channel to reopen.
         """
         with self._lock:
-            self._outbox.closing()
+            if not self.read_only:
+                self._outbox.closing()
+                self._keeper.save("holder", {"token": self._token, "released": True, "at": time.time()},
+                                  "noting that this kernel lets the room go")
         if self._ticker is not None:
             self._ticker.stop()
         self._ticker = None

@@ -20,7 +20,7 @@ from ..teaching.answers import MAX_STUDENT_LENGTH
 from .errors import ClassError
 from .tickets import MAX_STUDENTS, Ticket, redis_user, sign, student_key
 
-__all__ = ["KEEP_IN_BOX", "Member", "Roster"]
+__all__ = ["KEEP_IN_BOX", "Member", "Roster", "checked_name", "checked_seat"]
 
 KEEP_IN_BOX = 64
 """Messages the room leaves in a student's box (a student reads only what comes after it joins)."""
@@ -53,21 +53,34 @@ class Member:
     chain: tuple[int, int, Any] | None = None
     """The last frame sealed for them, as (the message's number, its place in the message, the frame): the next
     frames go as patches of it (`outbox`); None until a frame is sent, and after a full resend's start."""
+    seen: float = -math.inf
+    """When the room last heard from their kernel, on its monotonic clock (`presence`; not saved)."""
+    backlog: int = 0
+    """Their messages numbered up to this were posted before the room (re)opened: read, they say nothing of who is
+    online now (`presence`; not saved)."""
+    removed: bool = False
+    """Taken off the roster (`Room.remove`): their ticket no longer works, their games stay in the record."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (no key: it is derived again from the room's secret)."""
         return {"index": self.index, "name": self.name, "seat": self.seat, "joined": self.joined,
-                "last_in": self.last_in, "patches": self.patches}
+                "last_in": self.last_in, "patches": self.patches, "removed": self.removed}
+
+
+def checked_name(name: str) -> str:
+    """`name`, checked as a student's name (ClassError if it is not one)."""
+    given: object = name  # checked: a caller may pass anything
+    if not isinstance(given, str) or not _NAME.fullmatch(name) or name != name.strip():
+        raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
+                         f"or spaces around it, not {quote(name)}")
+    return name
 
 
 def checked_seat(name: str, seat: int | str | None) -> int | None:
     """The seat `seat` names (None: seats alternate) for a student `name`, both checked as `Room.invite` takes
     them: ClassError if either is not.
     """
-    given: object = name  # checked: a caller may pass anything
-    if not isinstance(given, str) or not _NAME.fullmatch(name) or name != name.strip():
-        raise ClassError(f"A student's name is 1 to {MAX_STUDENT_LENGTH} characters without control characters "
-                         f"or spaces around it, not {quote(name)}")
+    checked_name(name)
     if seat is None:
         return None
     named = seat_named(seat)
@@ -100,8 +113,12 @@ class Roster:
         return self._members.get(index)
 
     def named(self, name: str) -> Member | None:
-        """The student called `name`, or None."""
-        return next((m for m in self._members.values() if m.name == name), None)
+        """The student on the roster called `name` (a removed student is not), or None."""
+        return next((m for m in self._members.values() if m.name == name and not m.removed), None)
+
+    def active(self) -> list[Member]:
+        """The students on the roster (not removed), in the order invited."""
+        return [m for m in self._members.values() if not m.removed]
 
     def new(self, name: str, seat: int | None) -> Member:
         """A new student `name`, numbered after the last, on `seat` (None: seats alternate); `add` puts them on
@@ -121,6 +138,7 @@ class Roster:
         member = self._member(saved["index"], saved["name"], saved["seat"])
         member.joined, member.last_in = saved["joined"], saved["last_in"]
         member.patches = saved.get("patches") is True
+        member.removed = saved.get("removed") is True
         self._members[member.index] = member
         return member
 

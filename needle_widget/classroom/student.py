@@ -34,11 +34,14 @@ from ..teaching.quiz import QuizQuestion, check_answer
 from .address import Address
 from .channel import Channel, Message
 from .errors import ClassError, TicketError
+from .history import History
 from .link import Link
 from .listeners import Listeners
-from .ownpractice import OwnPractice
+from .ownpractice import OwnPractice, read_exercises
+from .presence import HEARTBEAT
 from .received import OutOfStep, Received
 from .seal import MAX_REQUEST, next_seq, seal, unseal
+from .ticker import Ticker
 from .tickets import student_key
 
 __all__ = ["Student", "IDLE", "OutOfStep", "STUDENT_REQUESTS"]
@@ -91,6 +94,15 @@ class Student:
         self._heard = False
         self._closed_room = False
         """The room said it closes (`Room.close`): the follow bar says so until it sends again."""
+        self._homework: dict[str, Any] | None = None
+        """The latest homework the room gave ({"id", "title", "exercises", "done"}), or None."""
+        self._practising: list[int] | None = None
+        """While the practice is the homework's: the homework's number of each exercise practised."""
+        self._history: dict[str, Any] = {}
+        """The student's own term as the room sent it last (`history`)."""
+        self._removed = False
+        """The room said this ticket no longer works (`Room.remove`): the kernel stops saying it is here."""
+        self._beats: Ticker | None = None
         self._resyncing, self._hello_at = True, time.monotonic()
         """The whole screen is asked for (the hello below, or after a lost message) and not come yet, since when."""
         self._in = channel.tail(f"in.{index}")
@@ -140,6 +152,12 @@ class Student:
                     continue
                 if isinstance(message, dict) and message.get("t") == "closed":
                     self._closed_room, changed = True, True
+                elif isinstance(message, dict) and message.get("t") == "removed":
+                    self._removed, changed = True, True
+                elif isinstance(message, dict) and message.get("t") == "homework":
+                    changed = self._take_homework(message) or changed
+                elif isinstance(message, dict) and message.get("t") == "history":
+                    self._history = message
                 elif isinstance(message, dict) and message.get("t") == "screen":
                     try:
                         self._take(message, seq)
@@ -202,6 +220,36 @@ class Student:
         if self._ended is not None:  # said once, with the message that ended the practice
             self._note = f"{self._note}. {self._ended}" if self._note else self._ended
             self._ended = None
+
+    def _take_homework(self, m: dict[str, Any]) -> bool:
+        """The room's homework for this student (`classroom.homework`): kept, with the exercises done so far."""
+        exercises = read_exercises(m.get("exercises"))
+        done = m.get("done")
+        if type(m.get("id")) is not int or not isinstance(done, list):
+            log.warning("class (student %d): ignored a malformed homework", self.index)
+            return False
+        mine = self._homework
+        kept = set(mine["done"]) if mine is not None and mine["id"] == m["id"] else set()
+        self._homework = {"id": m["id"], "title": str(m.get("title") or "Homework"), "exercises": exercises,
+                          "done": kept | {i for i in done if type(i) is int and 0 <= i < len(exercises)}}
+        return True
+
+    def _report_homework(self) -> None:
+        """Tell the room which homework exercises this practice has done (solved, or shown and moved on)."""
+        practice, homework, numbers = self._practice, self._homework, self._practising
+        if practice is None or homework is None or numbers is None:
+            return
+        done = {numbers[i] for i, r in enumerate(practice.run.results) if r.solved or r.finished}
+        new = sorted(done - homework["done"])
+        if new:
+            homework["done"] |= set(new)
+            self._post({"t": "homework", "id": homework["id"], "done": new})
+
+    def _practised(self) -> None:
+        """An attempt was judged (on the practice's thread): the homework's progress told, the screen told."""
+        with self._lock:
+            self._report_homework()
+        self._notify()
 
     def _status(self, connected: bool, why: str | None) -> None:
         self._notify()
@@ -276,17 +324,21 @@ class Student:
     def _follow(self) -> dict[str, Any]:
         connected = self.link.connected
         if self._practice is not None:
-            text = (f"Practising the mistakes of your game ({len(self._practice.run.exercises)}): nobody else sees "
-                    "this. Back to the class when you are done")
+            what = "your homework" if self._practising is not None else "the mistakes of your game"
+            text = (f"Practising {what} ({len(self._practice.run.exercises)}): nobody else sees this. Back to the "
+                    "class when you are done")
             return {"status": "practice", "text": text, "live_step": self._live, "can_live": True,
                     "name": self.name or "", "room": self.room, "connected": connected, "kind": self._kind,
-                    "title": self._title}
-        if self._closed_room:
+                    "title": self._title, "question": None, "homework": self._homework_state()}
+        if self._removed:
+            status, text = "closed", "The teacher took you off this class's roster: this ticket no longer works"
+        elif self._closed_room:
             status, text = "closed", "The teacher has closed the class: your screen keeps what it showed"
         elif not connected:
             status, text = "offline", f"The class's channel does not answer: retrying. ({self.link.why})"
         elif not self._heard or self._kind == "idle":
-            status, text = "waiting", "Waiting for the teacher to start"
+            status, text = "waiting", (self._title if self._heard and self._title else
+                                       "Waiting for the teacher to start")
         elif not self._leads:
             status = "live" if self._looking is None else "looking"
             text = self._title or "Your game"
@@ -303,7 +355,24 @@ class Student:
             text = f"{text}. {self._note}"
         return {"status": status, "text": text, "live_step": self._live, "can_live": self._looking is not None,
                 "name": self.name or "", "room": self.room, "connected": connected, "kind": self._kind,
-                "title": self._title}
+                "title": self._title, "question": self._open_question(), "homework": self._homework_state()}
+
+    def _homework_state(self) -> dict[str, Any] | None:
+        """The follow bar's homework: {"id", "title", "assigned", "done", "open"} or None."""
+        homework = self._homework
+        if homework is None or self._removed:
+            return None
+        return {"id": homework["id"], "title": homework["title"], "assigned": len(homework["exercises"]),
+                "done": len(homework["done"]), "open": self._practising is not None}
+
+    def _open_question(self) -> dict[str, Any] | None:
+        """The teacher's question open now, for the follow bar ({"index", "label", "answered"}), or None."""
+        quiz = self._quiz_state()
+        question = (quiz or {}).get("question")
+        if not quiz or not isinstance(question, dict) or quiz.get("reveal") is not None or self._removed:
+            return None
+        return {"index": question.get("index"), "label": question.get("label"),
+                "answered": bool(question.get("answered"))}
 
     # ---- requests -----------------------------------------------------------------------------
 
@@ -319,8 +388,9 @@ class Student:
         kind = message.get("kind") if isinstance(message, dict) else None
         with self._lock:
             handler = STUDENT_REQUESTS.get(kind) if isinstance(kind, str) else None
-            if self._practice is not None and kind not in ("live", "practice"):
+            if self._practice is not None and kind not in ("live", "practice", "homework"):
                 self._practice.request(message)
+                self._report_homework()
             elif handler is None:
                 raise ClassError(f"{quote(kind)} is not something a class screen does "
                                  f"(it follows the teacher: {', '.join(STUDENT_REQUESTS)})")
@@ -385,8 +455,33 @@ class Student:
             raise ClassError("Nothing to practise: your review marked no mistake")
         self._practice = OwnPractice(self._got.exercises, self.name or "student", self._notify, self._lock)
 
+    @answers("homework", "open")
+    def request_homework(self, open_: Any) -> None:
+        """{kind: "homework", open}: practise the homework the room gave (the exercises not done yet first), in this
+        kernel (`ownpractice`); each exercise done is told to the room. Open false returns to the class.
+        """
+        if not isinstance(open_, bool):
+            raise ClassError(f"open must be true or false, not {quote(open_)}")
+        if not open_:
+            self._end_practice()
+            return
+        homework = self._homework
+        if homework is None or not homework["exercises"]:
+            raise ClassError("No homework to practise" if homework is None else
+                             "Your homework has no exercise: your games had no marked mistake")
+        if self._practice is not None:
+            self._end_practice()
+        count = len(homework["exercises"])
+        numbers = [i for i in range(count) if i not in homework["done"]] or list(range(count))
+        self._ended = None
+        self._practice = OwnPractice(tuple(homework["exercises"][i] for i in numbers), self.name or "student",
+                                     self._practised, self._lock)
+        self._practising = numbers
+
     def _end_practice(self, why: str | None = None) -> None:
         """Back to the class from one's own practice (`why`: the class needs the student, said in the follow bar)."""
+        self._report_homework()
+        self._practising = None
         practice, self._practice = self._practice, None
         if practice is not None:
             practice.close()
@@ -524,14 +619,38 @@ class Student:
         """One round by hand (without `start`): post what is queued, read and take what came."""
         self.link.pump(timeout)
 
+    def history(self) -> History:
+        """The student's term, as the room sent it (`classroom.history`): their games with the record's figures,
+        their answers, their homework's progress. Shown as tables in a notebook.
+        """
+        with self._lock:
+            return History.from_message(self.name or "", self._history)
+
+    def beat(self) -> None:
+        """Tell the room this kernel is here (`presence`: the workers do it every HEARTBEAT seconds)."""
+        with self._lock:
+            if not self._removed and not self._closed_room:  # a closed room hears nothing until it sends again
+                self._post({"t": "here"})
+
     def start(self) -> None:
-        """Start the workers (post and read in the background)."""
+        """Start the workers (post and read in the background, and say "here" every HEARTBEAT seconds)."""
         self.link.start()
+        if self._beats is None:
+            self._beats = Ticker(self.beat, HEARTBEAT, f"needle-student-{self.index}-beat",
+                                 f"student {self.index}: the heartbeat")
+            self._beats.start()
 
     def close(self) -> None:
-        """Stop the workers after posting what is queued (and one's own practice)."""
+        """Say goodbye to the room (offline on its board at once), stop the workers after posting what is queued
+        (and one's own practice).
+        """
+        if self._beats is not None:
+            self._beats.stop()
+            self._beats = None
         with self._lock:
             self._end_practice()
+            if not self._removed:
+                self._post({"t": "bye"})
         self.link.close()
 
 

@@ -26,7 +26,8 @@ from ..engine.errors import quote
 from .errors import TicketError
 from .seal import derive
 
-__all__ = ["Ticket", "read", "sign", "MAX_STUDENTS", "student_key", "redis_user", "in_database"]
+__all__ = ["Ticket", "read", "sign", "MAX_STUDENTS", "student_key", "redis_user", "in_database", "invitation",
+           "split_invitation"]
 
 MAX_STUDENTS = 500
 SECRET_BYTES = 10
@@ -96,3 +97,24 @@ def read(code: object) -> tuple[str | None, int, bytes]:
     if not match or int(match.group(2)) >= MAX_STUDENTS:
         raise TicketError(f"Not a class ticket: {quote(code)} (a ticket reads like monday/3-KQ4M-7XPD-2HWN-9CTB)")
     return match.group(1), int(match.group(2)), base64.b32decode(match.group(3).upper())
+
+
+def invitation(url: str, ticket: Ticket) -> str:
+    """The one string a student joins with: the room's address and the ticket's code, "ADDRESS#CODE".
+
+    >>> invitation("folder:/srv/class/monday", Ticket("monday", 3, "Ann", bytes(10)))
+    'folder:/srv/class/monday#monday/3-AAAA-AAAA-AAAA-AAAA'
+    >>> split_invitation(" folder:/srv/class/monday#monday/3-AAAA-AAAA-AAAA-AAAA ")
+    ('folder:/srv/class/monday', 'monday/3-AAAA-AAAA-AAAA-AAAA')
+    """
+    return f"{url}#{ticket.code}"
+
+
+def split_invitation(text: object) -> tuple[str, str]:
+    """(address, ticket code) of an `invitation`; TicketError if `text` is not one."""
+    if isinstance(text, str) and len(text) < 2000:
+        url, _, code = text.strip().rpartition("#")
+        if url and code.strip():
+            return url, code.strip()  # the code is checked as a ticket's when it is used (`read`)
+    raise TicketError(f"Not an invitation to a class: {quote(text)} (it reads like folder:/srv/class/monday#"
+                      "monday/3-KQ4M-7XPD-2HWN-9CTB: the room's address, #, and your ticket)")

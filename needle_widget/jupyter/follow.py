@@ -62,6 +62,14 @@ class FollowWidget(FollowTraits, ScreenWidget):
         """Back to the teacher's step (or to the class from one's own practice)."""
         self._ask({"kind": "live"})
 
+    def homework(self) -> None:
+        """Practise the homework the teacher gave (the follow bar's Homework button); `live()` returns."""
+        self._ask({"kind": "homework", "open": True})
+
+    def history(self) -> Any:
+        """Your term so far (`Student.history`): your games with their figures, your answers, your homework."""
+        return self.student.history()  # type: ignore[attr-defined]
+
     def answer_question(self, answer: Any, index: int | None = None) -> None:
         """Answer the question the teacher asks (default: the one shown), as the browser does."""
         quiz = self.quiz_state or {}

@@ -116,16 +116,16 @@ class ScreenTraits(traitlets.HasTraits):
 class FollowTraits(ScreenTraits):
     """A class's screen: a screen's traits and `follow` (`screen.contract.FOLLOW`)."""
 
-    follow = traitlets.Dict(allow_none=True, default_value=None, help='Following a class: {status: "live" | "looking" | "waiting" | "offline" | "practice" (one\'s own practice) | "closed" (the teacher closed the room), text, live_step, can_live, name, room, connected}; None on a widget that follows nobody.').tag(sync=True)
-    """Following a class: {status: "live" | "looking" | "waiting" | "offline" | "practice" (one's own practice) | "closed" (the teacher closed the room), text, live_step, can_live, name, room, connected}; None on a widget that follows nobody."""
+    follow = traitlets.Dict(allow_none=True, default_value=None, help='Following a class: {status: "live" | "looking" | "waiting" | "offline" | "practice" (one\'s own practice or homework) | "closed" (the teacher closed the room, or took the student off the roster), text, live_step, can_live, name, room, connected, kind, title, question: {index, label, answered} | None (the teacher\'s question open now), homework: {id, title, assigned, done, open} | None (the latest homework), live_reason? (a table view\'s words for live)}; None on a widget that follows nobody.').tag(sync=True)
+    """Following a class: {status: "live" | "looking" | "waiting" | "offline" | "practice" (one's own practice or homework) | "closed" (the teacher closed the room, or took the student off the roster), text, live_step, can_live, name, room, connected, kind, title, question: {index, label, answered} | None (the teacher's question open now), homework: {id, title, assigned, done, open} | None (the latest homework), live_reason? (a table view's words for live)}; None on a widget that follows nobody."""
 
 
 
 class BoardTraits(traitlets.HasTraits):
     """The synced traits of a class's board (`screen.contract.BOARD`)."""
 
-    board = traitlets.Dict(allow_none=True, default_value=None, help="The room's board for `view`: {room, view, roster, students, lesson, question, distribution, calibration, can_reveal, reveal_reason, challenge}.").tag(sync=True)
-    """The room's board for `view`: {room, view, roster, students, lesson, question, distribution, calibration, can_reveal, reveal_reason, challenge}."""
+    board = traitlets.Dict(allow_none=True, default_value=None, help="The room's board for `view`: {room, view, roster, students, lesson, question, distribution, calibration, can_reveal, reveal_reason, challenge, match, record, headline: {kind, text} (what is on the students' screens now), homework: {id, title, students, finished, rows} | None}.").tag(sync=True)
+    """The room's board for `view`: {room, view, roster, students, lesson, question, distribution, calibration, can_reveal, reveal_reason, challenge, match, record, headline: {kind, text} (what is on the students' screens now), homework: {id, title, students, finished, rows} | None}."""
 
     view = traitlets.Unicode('teacher', allow_none=False, help='"teacher" (names shown) or "projector" (no names).').tag(sync=True)
     """"teacher" (names shown) or "projector" (no names)."""

@@ -247,11 +247,12 @@ class NeedleWidget(NotesMethods, QuizMethods, PracticeMethods, PanelMethods, Scr
         return cls(game=run.position(), perspective=seat, mode="practice", screen=seat, practice=run, **kwargs)
 
     @classmethod
-    def join(cls, url: str, ticket: str, **kwargs: Any) -> FollowWidget:
+    def join(cls, url: str, ticket: str | None = None, **kwargs: Any) -> FollowWidget:
         """A student joins a class (`needle_widget.classroom`): what the teacher leads, at the teacher's
         step, from this student's perspective only. `url` is the class's channel (`folder:PATH` or
-        `redis://HOST:PORT/DB`), `ticket` the one the teacher gave (`room.invite(name)`); `kwargs` go
-        to `FollowWidget` (`scale=`). The student may step back to look, and return to "live".
+        `redis://HOST:PORT/DB`), `ticket` the one the teacher gave (`room.invite(name)`), or `url` alone the one
+        string the teacher gave (`room.invitation(name)`: "ADDRESS#TICKET"); `kwargs` go to `FollowWidget`
+        (`scale=`). The student may step back to look, and return to "live".
         """
         return FollowWidget(join_class(url, ticket), **kwargs)
 

@@ -125,14 +125,18 @@ STATE: tuple[str, ...] = tuple(name for name in SCREEN if name not in ("error", 
 
 FOLLOW: dict[str, Slot] = {
     "follow": Slot("optional_dict", None, """Following a class: {status: "live" | "looking" | "waiting" |
-        "offline" | "practice" (one's own practice) | "closed" (the teacher closed the room), text, live_step,
-        can_live, name, room, connected}; None on a widget that follows nobody."""),
+        "offline" | "practice" (one's own practice or homework) | "closed" (the teacher closed the room, or took
+        the student off the roster), text, live_step, can_live, name, room, connected, kind, title, question:
+        {index, label, answered} | None (the teacher's question open now), homework: {id, title, assigned, done,
+        open} | None (the latest homework), live_reason? (a table view's words for live)}; None on a widget that
+        follows nobody."""),
 }
 """The traits only a class's screen has (the follower's), beside `SCREEN`."""
 
 BOARD: dict[str, Slot] = {
     "board": Slot("optional_dict", None, """The room's board for `view`: {room, view, roster, students, lesson,
-        question, distribution, calibration, can_reveal, reveal_reason, challenge}."""),
+        question, distribution, calibration, can_reveal, reveal_reason, challenge, match, record, headline: {kind, text}
+        (what is on the students' screens now), homework: {id, title, students, finished, rows} | None}."""),
     "view": Slot("text", "teacher", """"teacher" (names shown) or "projector" (no names)."""),
     "error": ERROR,
     "answer": ANSWER,

@@ -35,7 +35,7 @@ def teacher_cells(url: str) -> list[str]:
         f"room = classroom.open({url!r}, worlds=8, secret={SECRET!r})\n"
         "with open('ann.ticket', 'w') as f:\n"
         "    f.write(room.invite('Ann').code)\n"
-        f"match = room.match(deals=1, seed={SEED})",
+        f"match = room.match(deals=1, seed={SEED}, players=['Ann'])",
         "board = room.board()\nboard",
     ]
 
