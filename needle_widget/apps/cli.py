@@ -1,4 +1,4 @@
-"""The `needle-widget` command: simulate, show, export, play, review, bench.
+"""The `needle-widget` command: simulate, show, export, play, review, bench, class-export, lessons.
 
 Bad arguments and bad files give a one-line error and exit code 2, never a traceback.
 """
@@ -29,6 +29,8 @@ BENCH_MODULES = tuple(f"{__package__}.{name}" for name in ("bench", "classbench"
 """The benchmarks' modules: the wheel leaves them out (pyproject.toml), so `needle-widget bench` runs from a clone."""
 MAX_REPLAY_BYTES = MAX_FILE_BYTES
 """The largest replay file `show` reads (32 MB)."""
+MAX_EXPORT_WAIT = 600
+"""The longest `class-export --wait` (seconds)."""
 
 
 def _unrecognized(extras: Sequence[str]) -> str:
@@ -140,7 +142,7 @@ def _seats(text: str) -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `needle-widget` and its six commands."""
+    """The argument parser of `needle-widget` and its eight commands."""
     from ..inference.worlds import MAX_WORLDS
     from ..players.bots import BOTS
     from ..players.sim import MAX_GAMES
@@ -202,6 +204,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"worlds sampled per decision (default {DEFAULT_WORLDS})")
     review.add_argument("--seed", type=_count(0), default=0, help="the review's seed (default 0)")
 
+    klass = commands.add_parser("class-export", help="write a class room's results as CSV files: its games, a "
+                                "gradebook for Canvas and Moodle, the answers")
+    klass.add_argument("address", metavar="ADDRESS",
+                       help="the room's address, as the teacher opens it (folder:PATH, redis://HOST:PORT/DB?room=NAME);"
+                            " it is opened only to read: the students and the teacher's kernel see nothing of it")
+    klass.add_argument("--games", metavar="CSV", help="one row a student's seat in a finished game of the record")
+    klass.add_argument("--gradebook", metavar="CSV",
+                       help="one row a student, one column an assignment (the lessons' questions, each match and "
+                            "challenge, homework), as Canvas and Moodle import it")
+    klass.add_argument("--answers", metavar="FILE",
+                       help="every answer to the lessons' questions (.csv or .jsonl, as Room.save_answers writes)")
+    klass.add_argument("--logins", metavar="CSV",
+                       help="with --gradebook: each student's LMS login (username or email address) for its SIS "
+                            "Login ID column, the one Moodle maps; a header row, then one row a student: name, login")
+    klass.add_argument("--wait", type=_count(0, MAX_EXPORT_WAIT, " seconds"), default=60, metavar="SECONDS",
+                       help="wait at most this long for the reviews of games not yet reviewed (default 60; their "
+                            "figures are blank if they are not done)")
+
+    from .lessons import add_parser as add_lessons  # `needle-widget lessons`: its own module (apps/lessons.py)
+
+    add_lessons(commands)
+
     bench = commands.add_parser("bench", help="measure the engine's speed, or a class's (bench class)")
     bench.add_argument("what", nargs="?", choices=("engine", "class", "match", "record"), default="engine",
                        help="engine (default): the engine's speed; class: from the teacher's step to each "
@@ -239,6 +263,12 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             return _export(args, out)
         if args.command == "review":
             return _review(args, out)
+        if args.command == "class-export":
+            return _class_export(args, out)
+        if args.command == "lessons":
+            from .lessons import run as run_lessons
+
+            return run_lessons(args, out)
         if args.command == "play":
             from .terminal import play_in_terminal
 
@@ -341,6 +371,61 @@ def _check_writable(path: str) -> None:
             pass
     except OSError as error:
         raise NeedleError(f"--out {path!r}: cannot write in {folder!r} ({error.strerror or error})") from None
+
+
+def _class_export(args: argparse.Namespace, out: TextIO) -> int:
+    """`class-export`: the room opened read-only (`classroom.open(read_only=True)`: no post, no save, so neither
+    the students nor the teacher's kernel see it), its files written (`classroom.gradebook`), the room closed.
+    Every argument is checked before the room is opened.
+    """
+    from .. import classroom
+    from ..classroom import gradebook
+
+    given = {option: path for option, path in (("--games", args.games), ("--gradebook", args.gradebook),
+                                               ("--answers", args.answers)) if path is not None}
+    if not given:
+        raise NeedleError("class-export writes at least one of --games, --gradebook, --answers: give one")
+    if args.logins is not None and args.gradebook is None:
+        raise NeedleError("--logins fills the gradebook's SIS Login ID column: give --gradebook too")
+    if args.answers is not None and not args.answers.lower().endswith((".csv", ".jsonl")):
+        raise NeedleError(f"--answers {args.answers!r} must end in .csv or .jsonl")
+    seen: dict[str, str] = {}
+    for option, path in given.items():
+        _check_export(option, path)
+        where = os.path.realpath(path)
+        if where in seen:
+            raise NeedleError(f"{seen[where]} and {option} name the same file {path!r}")
+        seen[where] = option
+    logins = gradebook.read_logins(args.logins) if args.logins is not None else None
+    room = classroom.open(args.address, start=False, read_only=True)
+    try:
+        if room.record.pending() and args.wait:
+            room.wait_for_reviews(args.wait)
+        if args.games is not None:
+            rows = gradebook.games_csv(room, args.games)
+            pending = sum(e.figure is None for e in room.record.entries)
+            blank = f"; {pending} not reviewed yet, their figures blank" if pending else ""
+            print(f"wrote {args.games}: {rows} row{'s' * (rows != 1)}, one a student's seat in "
+                  f"{len(room.record)} game{'s' * (len(room.record) != 1)}{blank}", file=out)
+        if args.gradebook is not None:
+            students = gradebook.gradebook_csv(room, args.gradebook, logins)
+            print(f"wrote {args.gradebook}: {students} student{'s' * (students != 1)}", file=out)
+        if args.answers is not None:
+            answers = room.answers
+            room.save_answers(args.answers)
+            print(f"wrote {args.answers}: {len(answers)} answer{'s' * (len(answers) != 1)}", file=out)
+    finally:
+        room.close()
+    return 0
+
+
+def _check_export(option: str, path: str) -> None:
+    """Refuse a class-export file that could not be written (a folder, in no folder), before the room is opened."""
+    target = os.path.realpath(path)
+    if os.path.isdir(target):
+        raise NeedleError(f"{option} {path!r} is a folder: give a file name")
+    if not os.path.isdir(os.path.dirname(target)):
+        raise NeedleError(f"{option} {path!r}: there is no folder {os.path.dirname(target)!r}")
 
 
 def _load_replay(path: str) -> Replay:
