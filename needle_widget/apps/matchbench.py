@@ -84,7 +84,7 @@ def match_latencies(url: str, students: int = 30, moves: int = 20) -> list[float
             if time.monotonic() > deadline:
                 raise ClassError(f"the students did not join within {TIMEOUT:g} s")
             time.sleep(0.05)
-        match = room.match(deals=1, seed=1)
+        match = room.match(deals=1, seed=1, players=[t.name for t in tickets])
         deadline = time.monotonic() + TIMEOUT
         while not all(t.over or (t.game is not None and len(t.game) >= moves) for t in match.tables):
             if time.monotonic() > deadline:

@@ -93,7 +93,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
     open_notebook(teacher, jupyter, "class-teacher.ipynb", teacher_cells(url), workspace="class-teacher")
     lead, board = widget_root(teacher), board_root(teacher)
     expect(board).to_be_visible()
-    expect(key(board, "roster")).to_have_text("0 of 2 joined")
+    expect(key(board, "roster")).to_have_text("0 of 2 joined · 0 online")
 
     students: dict[str, Page] = {}
     for name in STUDENTS:
@@ -101,7 +101,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
         open_notebook(students[name], jupyter, f"class-{name.lower()}.ipynb", student_cells(url, name),
                       workspace=f"class-{name.lower()}")
         expect(key(widget_root(students[name]), "follow")).to_be_visible()
-    expect(key(board, "roster")).to_have_text("2 of 2 joined")
+    expect(key(board, "roster")).to_have_text("2 of 2 joined · 2 online")
     for name, student in students.items():
         follow = key(widget_root(student), "follow")
         expect(follow).to_contain_text(name)
@@ -123,7 +123,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
     assert kernel_eval(teacher, "print(lesson.step, list(lesson.seats()))") == "2 [0]"
     assert kernel_eval(teacher, "a = lesson.ask('pile_or_steal'); print(a.index, sorted(a.questions))") == "0 [0]"
     expect(key(board, "question")).to_contain_text("Question 1: Pile or steal? · step 2")
-    expect(key(board, "roster")).to_have_text("2 of 2 joined · 0 answered")
+    expect(key(board, "roster")).to_have_text("2 of 2 joined · 2 online · 0 answered")
     expect(key(board, "reveal")).to_be_enabled()  # an open question may be revealed at any time
     choices = {"Ann": ("steal", "Steal"), "Bob": ("pile", "Draw from the pile")}
     verdicts = {"Ann": "The better draw:", "Bob": "Not the better draw:"}  # steal wins 81%, pile 66% (Python)
@@ -146,7 +146,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
         expect(key(root, "quiz-verdict")).to_have_count(0)
 
     # ---- (3) the board counts 1 and 1; Reveal goes to every screen at once ----------------------------------
-    expect(key(board, "roster")).to_have_text("2 of 2 joined · 2 answered")
+    expect(key(board, "roster")).to_have_text("2 of 2 joined · 2 online · 2 answered")
     dist = key(board, "dist")
     expect(dist.locator(".nb-h")).to_have_text("Draws chosen (2 answers)")
     expect(key(dist, "bar-0")).to_contain_text("Draw from the pile: 1 answer (50%)")

@@ -196,11 +196,11 @@ def test_a_class_on_jupyterhub_keeps_each_student_s_boxes_to_them_and_plays_a_ma
         teacher = pages["teacher"]
         finish(teacher, len(cells["teacher"]), shows=".nb-root")
         board = board_root(teacher)
-        expect(key(board, "roster")).to_have_text("0 of 2 joined")
+        expect(key(board, "roster")).to_have_text("0 of 2 joined · 0 online")
         for role in ("ann", "bob"):
             finish(pages[role], len(cells[role]))
             expect(key(widget_root(pages[role]), "follow")).to_contain_text(NAMES[role])
-        expect(key(board, "roster")).to_have_text("2 of 2 joined")
+        expect(key(board, "roster")).to_have_text("2 of 2 joined · 2 online")
         joined = time.monotonic() - started
 
         # ---- the folder's modes, as the admin and the room set them --------------------------------------------
