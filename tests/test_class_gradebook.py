@@ -82,28 +82,38 @@ def by_name(rows: list[dict]) -> dict[str, dict]:
 # ---- the games file ---------------------------------------------------------------------------------------
 
 
-def test_the_games_file_has_a_row_a_student_s_seat_each_figure_in_whole_points(klass, tmp_path):
+def test_the_games_file_has_a_row_a_game_each_figure_in_whole_points(klass, tmp_path):
     room, _, _, _ = klass
-    assert gb.games_csv(room, tmp_path / "games.csv") == 3
+    assert gb.games_csv(room, tmp_path / "games.csv") == 2
     header, *rows = read_csv(tmp_path / "games.csv")
-    assert tuple(header) == gb.GAME_HEADERS
+    assert tuple(header) == gb.GAME_FILE_HEADERS
     rows = [dict(zip(header, row, strict=True)) for row in rows]
-    assert sorted(row["student"] for row in rows) == ["'=Cy", "Ann", "Bob"]  # a name a spreadsheet would run: '
-    ann, bob, cy = (next(r for r in rows if r["student"] == name) for name in ("Ann", "Bob", "'=Cy"))
-    assert ann["game"] == bob["game"] != cy["game"]  # a game of two students: two rows, one game number
-    assert (ann["seat"], ann["opponent"], bob["seat"], bob["opponent"]) == ("Player 1", "Bob", "Player 2", "Ann")
-    assert cy["opponent"] == "greedy (bot)" and cy["activity"] == "match 1/table 2/deal 1"
+    seats = {row["game"]: (row["Player 1"], row["Player 2"]) for row in rows}
+    assert sorted(seats.values()) == [("'=Cy", "greedy (bot)"), ("Ann", "Bob")] or \
+        sorted(seats.values()) == [("Ann", "Bob"), ("greedy (bot)", "'=Cy")]  # a name a spreadsheet would run: '
+    duel = next(r for r in rows if "Ann" in (r["Player 1"], r["Player 2"]))
+    cy = next(r for r in rows if r is not duel)
+    assert (duel["Player 1"], duel["Player 2"]) == ("Ann", "Bob") and cy["activity"] == "match 1/table 2/deal 1"
     assert {r["deal"] for r in rows} == {"match 1 · deal 1"} and {r["lesson"] for r in rows} == {"1"}
-    assert float(ann["score"]) + float(bob["score"]) == 1 and int(ann["margin"]) == -int(bob["margin"])
+    bot = "Player 2" if cy["Player 2"] == "greedy (bot)" else "Player 1"
+    assert all(cy[f"{bot} {part}"] == "" for part in ("result", "luck-adjusted", "luck", "skill"))
+    scores = {"won": 1, "drew": 0.5, "lost": 0}
+    assert scores[duel["Player 1 result"]] + scores[duel["Player 2 result"]] == 1
+    assert (int(duel["margin"]) > 0) == (duel["Player 1 result"] == "won")
     for row in rows:
-        assert row["result"] == {"1": "won", "0.5": "drew", "0": "lost"}[row["score"]]
-        assert row["bot stood in"] == "no"
-        assert all(POINTS.fullmatch(row[k]) for k in ("luck-adjusted", "luck", "skill")), row
-        # a game played to its end: 100 × score = luck-adjusted + luck, to a point
-        assert abs(100 * float(row["score"]) - int(row["luck-adjusted"]) - int(row["luck"])) <= 1
+        for seat in ("Player 1", "Player 2"):
+            if row[f"{seat} result"] == "":
+                continue
+            assert row[f"{seat} bot stood in"] == "no"
+            assert all(POINTS.fullmatch(row[f"{seat} {k}"]) for k in ("luck-adjusted", "luck", "skill")), row
+            # a game played to its end: 100 × score = luck-adjusted + luck, to a point
+            score = scores[row[f"{seat} result"]]
+            assert abs(100 * score - int(row[f"{seat} luck-adjusted"]) - int(row[f"{seat} luck"])) <= 1
     entries = {room.student_name(e.student): e for e in room.record.entries}
-    assert int(ann["luck-adjusted"]) == in_points(entries["Ann"].figure)
-    assert "Ann" in room.record_replay(int(ann["game"])).players  # the game number replays the game
+    assert int(duel["Player 1 luck-adjusted"]) == in_points(entries["Ann"].figure)
+    assert "Ann" in room.record_replay(int(duel["game"])).players  # the game number replays the game
+    seat_rows = gb.game_rows(room)  # one a student's seat, as a history shows them
+    assert len(seat_rows) == 3 and {r["student"] for r in seat_rows} == {"Ann", "Bob", "=Cy"}
 
 
 def test_a_game_row_s_lesson_is_the_rooms_latest_when_it_was_played_or_none(klass, monkeypatch):
@@ -283,7 +293,7 @@ def test_class_export_writes_the_files_without_touching_the_room(klass, tmp_path
                      str(tmp_path / "b.csv"), "--answers", str(tmp_path / "a.csv"), "--logins", str(logins)],
                     stdout=out)
     assert code == 0
-    assert out.getvalue().splitlines() == [f"wrote {tmp_path / 'g.csv'}: 3 rows, one a student's seat in 2 games",
+    assert out.getvalue().splitlines() == [f"wrote {tmp_path / 'g.csv'}: 2 games, a row each",
                                            f"wrote {tmp_path / 'b.csv'}: 4 students",
                                            f"wrote {tmp_path / 'a.csv'}: 2 answers"]
     assert _listing(folder) == before  # nothing posted, nothing saved

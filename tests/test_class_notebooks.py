@@ -166,7 +166,7 @@ def test_the_teacher_s_notebook_runs_all_and_leaves_the_class_running(tmp_path):
                                             "CLOSE_NOW"))}
         assert all(printed.strip() for printed in waiting.values()), waiting
         assert "The room stays open" in waiting["CLOSE_NOW = False"]
-        assert "results/: games.csv (0 rows), gradebook.csv (3 students)" in _printed(
+        assert "results/: games.csv (0 games), gradebook.csv (3 students)" in _printed(
             _cell(notebook, "from pathlib import Path"))
 
         def later(start: str, switch: str | None = None, before: str = "") -> str:
@@ -202,7 +202,7 @@ def test_the_teacher_s_notebook_runs_all_and_leaves_the_class_running(tmp_path):
         assert "No finished game" in later("GIVE_HOMEWORK", "GIVE_HOMEWORK")  # nothing to practise yet: it waits
         _play_a_deal(students)
         assert "Homework 1 given" in later("GIVE_HOMEWORK", "GIVE_HOMEWORK")
-        assert "games.csv (2 rows), gradebook.csv (3 students), answers.csv (2 answers)" in later(
+        assert "games.csv (1 game), gradebook.csv (3 students), answers.csv (2 answers)" in later(
             "from pathlib import Path")
         assert (tmp_path / "results" / "gradebook.csv").read_text(encoding="utf-8-sig").startswith("Student,")
         assert "The lesson is over" in later("END_LESSON", "END_LESSON")

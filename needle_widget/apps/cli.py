@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     klass.add_argument("address", metavar="ADDRESS",
                        help="the room's address, as the teacher opens it (folder:PATH, redis://HOST:PORT/DB?room=NAME);"
                             " it is opened only to read: the students and the teacher's kernel see nothing of it")
-    klass.add_argument("--games", metavar="CSV", help="one row a student's seat in a finished game of the record")
+    klass.add_argument("--games", metavar="CSV", help="one row a finished game of the record")
     klass.add_argument("--gradebook", metavar="CSV",
                        help="one row a student, one column an assignment (the lessons' questions, each match and "
                             "challenge, homework), as Canvas and Moodle import it")
@@ -405,8 +405,7 @@ def _class_export(args: argparse.Namespace, out: TextIO) -> int:
             rows = gradebook.games_csv(room, args.games)
             pending = sum(e.figure is None for e in room.record.entries)
             blank = f"; {pending} not reviewed yet, their figures blank" if pending else ""
-            print(f"wrote {args.games}: {rows} row{'s' * (rows != 1)}, one a student's seat in "
-                  f"{len(room.record)} game{'s' * (len(room.record) != 1)}{blank}", file=out)
+            print(f"wrote {args.games}: {rows} game{'s' * (rows != 1)}, a row each{blank}", file=out)
         if args.gradebook is not None:
             students = gradebook.gradebook_csv(room, args.gradebook, logins)
             print(f"wrote {args.gradebook}: {students} student{'s' * (students != 1)}", file=out)

@@ -10,14 +10,16 @@ win chance, as the board and the Review panel show them (`review.verdict.UNIT`: 
 go (a figure from a review on a few hundred worlds is good to a point or two), and a grade out of 100 is what an
 LMS's new grade item expects.
 
-**The games file** (`games_csv`, `game_rows`): one row a student's seat in a finished game of the record (a game
-of two students gives two rows with the same game number; `Room.record_replay(game)` replays it), columns
-`GAME_HEADERS`. "score" is the result as 1, 0.5 or 0; "luck-adjusted" is the record's figure of the game (the
-result with the luck of the cards taken out, `RecordEntry.figure`), "luck" and "skill" the seat's ledger, so a game
-played to its end has 100 × score = luck-adjusted + luck (to a point). A game a bot finished for the student, who
-had left it ("bot stood in": yes), counts as lost: its result is "lost", its luck-adjusted figure at most 0
-(`record.left_figure`), while its luck and skill are those of the game as the bot finished it. A game not yet
-reviewed has blank figures. Removed students' games stay: the record is the record.
+**The games file** (`games_csv`, `game_table`): one row a finished game of the record (`Room.record_replay(game)`
+replays it), columns `GAME_FILE_HEADERS`: the game, its activity, lesson and deal, the margin (Player 1's points
+minus Player 2's), then each seat's part: who held it (a student, or the bot), their result as the record counts
+it (won, drew, lost), whether a bot stood in for them, and their figures. "luck-adjusted" is the record's figure of
+the seat (the result with the luck of the cards taken out, `RecordEntry.figure`), "luck" and "skill" the seat's
+ledger, so a seat that played to the end has 100 × score = luck-adjusted + luck (to a point). A game a bot finished
+for the student, who had left it, counts as lost: its result is "lost", its luck-adjusted figure at most 0
+(`record.left_figure`), while its luck and skill are those of the game as the bot finished it. A seat the bot held,
+or a game not yet reviewed, has blank figures. Removed students' games stay: the record is the record.
+`game_rows` gives the same figures one dict a student's seat (`GAME_COLUMNS`), as a student's history shows them.
 
 **The gradebook** (`gradebook_csv`, `gradebook_rows`): one row a student on the roster (a removed student is left
 out), in the form Canvas's gradebook import reads: the columns Student, ID, SIS User ID, SIS Login ID and Section
@@ -73,20 +75,30 @@ from ..teaching.answers import Answer, rounded_dict
 from .errors import ClassError
 from .record import RecordEntry
 
-__all__ = ["GAME_COLUMNS", "GAME_HEADERS", "STUDENT_HEADERS", "MAX_LOGINS_BYTES", "answer_score", "game_rows",
-           "games_csv", "gradebook_rows", "gradebook_csv", "lessons_view", "history", "read_logins"]
+__all__ = ["GAME_COLUMNS", "GAME_HEADERS", "GAME_FILE_HEADERS", "game_table", "STUDENT_HEADERS", "MAX_LOGINS_BYTES",
+           "answer_score", "game_rows", "games_csv", "gradebook_rows", "gradebook_csv", "lessons_view", "history",
+           "read_logins"]
 
 GAME_COLUMNS = ("game", "activity", "lesson", "deal", "student", "seat", "opponent", "result", "score", "margin",
                 "stood_in", "luck_adjusted", "luck", "skill")
-"""The keys of a game row (`game_rows`), in the games file's order."""
+"""The keys of a seat's row of a game (`game_rows`)."""
 GAME_HEADERS = ("game", "activity", "lesson", "deal", "student", "seat", "opponent", "result", "score", "margin",
                 "bot stood in", "luck-adjusted", "luck", "skill")
-"""The games file's header, a column a key of GAME_COLUMNS: the record's game number; the activity's name of the
-game ("match 1/table 2/deal 1"); the lesson that was the room's latest when it was played (blank: none, or not
-known); the deal ("match 1 · deal 1": students who held its same seat held the same cards); the student; their
-seat ("Player 1"); the opponent (a student's name, or "greedy (bot)"); won, drew or lost and its score 1, 0.5 or
-0 (as the record counts it); the margin (the student's points minus the opponent's); "yes" if a bot finished the
-game for the student; the luck-adjusted figure, the luck and the skill (whole points of win chance)."""
+"""The header of a seat's row (a column a key of GAME_COLUMNS), as a table of `game_rows` reads: the record's game
+number; the activity's name of the game ("match 1/table 2/deal 1"); the lesson that was the room's latest when it
+was played (blank: none, or not known); the deal ("match 1 · deal 1": students who held its same seat held the same
+cards); the student; their seat ("Player 1"); the opponent (a student's name, or "greedy (bot)"); won, drew or
+lost and its score 1, 0.5 or 0 (as the record counts it); the margin (the student's points minus the opponent's);
+"yes" if a bot finished the game for the student; the luck-adjusted figure, the luck and the skill (whole points of
+win chance)."""
+SEAT_PART = ("", "result", "bot stood in", "luck-adjusted", "luck", "skill")
+GAME_FILE_HEADERS = ("game", "activity", "lesson", "deal", "margin",
+                     *(f"Player {n}{' ' + part if part else ''}" for n in (1, 2) for part in SEAT_PART))
+"""The games file's header (one row a game): the record's game number, the activity's name of it ("match 1/table
+2/deal 1"), the lesson that was the room's latest when it was played (blank: none, or not known), the deal ("match
+1 · deal 1": students who held one seat of it held the same cards), Player 1's points minus Player 2's; then for each
+seat, who held it ("Ann", "greedy (bot)"), the result as the record counts it, "yes" if a bot finished the game for
+the student, and the seat's luck-adjusted figure, luck and skill (whole points of win chance)."""
 STUDENT_HEADERS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 """The gradebook's first columns, as Canvas's gradebook import reads them (the assignments follow)."""
 MAX_LOGINS_BYTES = 2**20
@@ -181,6 +193,30 @@ def _row(entry: RecordEntry, names: Mapping[int, str], lesson: int | None) -> di
 def _entries(room: Any) -> list[RecordEntry]:
     """A copy of the record's entries (the reviews fill in their figures from another thread)."""
     return [RecordEntry(**vars(e)) for e in list(room.record.entries)]
+
+
+def game_table(room: Any) -> list[list[Any]]:
+    """Every finished game of the room's record, one row a game in the games file's columns (GAME_FILE_HEADERS; None
+    where the file has a blank), in the record's order.
+    """
+    games: dict[int, dict[int, dict[str, Any]]] = {}
+    for row in game_rows(room):
+        games.setdefault(row["game"], {})[0 if row["seat"] == player_name(0) else 1] = row
+    table = []
+    for number, seats in games.items():
+        first = next(iter(seats.values()))
+        seat = 0 if first["seat"] == player_name(0) else 1
+        margin = first["margin"] if seat == 0 else -first["margin"]
+        line: list[Any] = [number, first["activity"], first["lesson"], first["deal"], margin]
+        for n in (0, 1):
+            mine = seats.get(n)
+            if mine is None:  # the bot's seat: named as its opponent names it
+                line += [first["opponent"], None, None, None, None, None]
+            else:
+                line += [mine["student"], mine["result"], mine["stood_in"], mine["luck_adjusted"], mine["luck"],
+                         mine["skill"]]
+        table.append(line)
+    return table
 
 
 def game_rows(room: Any) -> list[dict[str, Any]]:
@@ -422,11 +458,11 @@ def _write(path: Any, text: str, what: str) -> pathlib.Path:
 
 
 def games_csv(room: Any, path: str | os.PathLike[str]) -> int:
-    """Write the games file (one row a student's seat in a finished game, `game_rows`; header GAME_HEADERS) to
-    `path`; the number of rows.
+    """Write the games file (one row a finished game, `game_table`; header GAME_FILE_HEADERS) to `path`; the number
+    of games.
     """
-    rows = game_rows(room)
-    _write(path, _csv(GAME_HEADERS, ([row[k] for k in GAME_COLUMNS] for row in rows)), "the games file")
+    rows = game_table(room)
+    _write(path, _csv(GAME_FILE_HEADERS, rows), "the games file")
     return len(rows)
 
 

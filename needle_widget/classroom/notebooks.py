@@ -260,8 +260,8 @@ if room.homework is not None:
 _FILES_TEXT = """\
 ### The class's files
 
-What the room holds now, as files in the results folder: `games.csv` (one row a student's seat in a \
-finished game, with its luck-adjusted score), `gradebook.csv` (one row a student, one column an \
+What the room holds now, as files in the results folder: `games.csv` (one row a finished game: who \
+held each seat, their result and luck-adjusted score), `gradebook.csv` (one row a student, one column an \
 assignment: Canvas and Moodle import it) and `answers.csv` (the answers to the lessons' questions). They \
 name the students: keep them to yourself. Run the cell again at any time: it writes what the room holds \
 then. From a shell, `needle-widget class-export ADDRESS --gradebook gradebook.csv` does the same \
@@ -277,7 +277,7 @@ room.wait_for_reviews(60)  # the games' reviews, for their figures (at most a mi
 games = gradebook.games_csv(room, f"{RESULTS}/games.csv")
 students = gradebook.gradebook_csv(room, f"{RESULTS}/gradebook.csv")
 room.save_answers(f"{RESULTS}/answers.csv")
-print(f"{RESULTS}/: games.csv ({games} rows), gradebook.csv ({students} students), "
+print(f"{RESULTS}/: games.csv ({games} game{'s' * (games != 1)}), gradebook.csv ({students} students), "
       f"answers.csv ({len(room.answers)} answers)")"""
 
 _END_TEXT = """\

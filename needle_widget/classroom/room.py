@@ -449,8 +449,8 @@ class Room:
         save_answers(self.answers, path)
 
     def export_games(self, path: Any) -> int:
-        """The record as a CSV file of one row a student's seat in a finished game (`gradebook.games_csv`): the
-        rows written.
+        """The record as a CSV file of one row a finished game, each seat's student, result and figures
+        (`gradebook.games_csv`): the games written.
         """
         with self._lock:
             return gradebook.games_csv(self, path)
