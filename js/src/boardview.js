@@ -89,10 +89,13 @@ function calibration(rows) {
       h("td", null, r.happened ?? "–")))));
 }
 
-function students(list) {
+/** The students' table: who joined, who is online now (their kernel heard from within the room's presence
+ * timeout, `roster.timeout` seconds), who answered the question shown, and their score. */
+function students(list, roster) {
   if (!Array.isArray(list)) return null; // the projector's view: no names
+  const timeout = roster && Number.isFinite(roster.timeout) ? roster.timeout : null;
   return h("table", { class: "nb-table nb-students", "data-key": "students" },
-    h("caption", null, "Students"),
+    h("caption", null, timeout === null ? "Students" : `Students (online: heard from within ${timeout} s)`),
     h("thead", null, h("tr", null, ["Name", "Joined", "Online", "Answered", "Score"].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", null, list.map((s) => h("tr", { class: s.online === false ? "nb-offline" : null },
       h("th", { scope: "row" }, s.name),
@@ -240,7 +243,7 @@ export function renderBoard(board, view, ui) {
     h("div", { class: "nb-columns" },
       h("div", { class: "nb-col" }, question(board, uid), renderDistribution(board.distribution, uid),
         calibration(board.calibration)),
-      shown === "teacher" ? h("div", { class: "nb-col" }, students(board.students)) : null),
+      shown === "teacher" ? h("div", { class: "nb-col" }, students(board.students, board.roster)) : null),
     challenge(board.challenge),
     match(board.match),
     homework(board.homework),

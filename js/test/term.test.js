@@ -65,7 +65,10 @@ describe("the board in a term", () => {
   it("counts the students online beside those who joined", () => {
     expect(rosterText({ invited: 4, joined: 3, online: 2 })).toBe("3 of 4 joined · 2 online");
     expect(rosterText({ invited: 4, joined: 3 })).toBe("3 of 4 joined");
-    expect(byKey(mounted(board()), "roster").textContent).toBe("3 of 4 joined · 2 online");
+    const root = mounted(board({ students: [{ name: "Ann", joined: true, online: true }] }));
+    expect(byKey(root, "roster").textContent).toBe("3 of 4 joined · 2 online");
+    expect(byKey(root, "students").querySelector("caption").textContent)
+      .toBe("Students (online: heard from within 30 s)");
   });
 
   it("shows the homework: who has done how many on the teacher's view, counts only on the projector's", () => {
