@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import random
+import re
 import time
 
 import pytest
@@ -195,6 +196,12 @@ def test_an_open_question_shows_in_the_follow_bar_and_headlines_the_board_only_w
         ann.answer(0.5)
         pump(room, ann, bob)
         assert ann.state()["follow"]["question"]["answered"] is True
+        lesson.reveal()
+        pump(room, ann, bob)
+        score = room.board_state()["students"][0]["score"]  # the gradebook's points, and the Brier score they come from
+        assert re.fullmatch(r"\d+ of 100 \(Brier 0\.\d{3}\)", score) and ann.state()["follow"]["question"] is None
+        brier = float(score.split("Brier ")[1][:-1])
+        assert int(score.split()[0]) == round(100 * (1 - brier))
         room.match(deals=1, seed=2)
         pump(room, ann, bob)
         assert ann.state()["follow"]["question"] is None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import Card
 from ..engine.figures import interval, percent
 from ..engine.seats import player_name
+from ..review.verdict import in_points
 from ..screen.notepad import KIND_LABELS
 from ..screen.quizmode import CHOICE_LABELS
 
@@ -69,7 +70,7 @@ def _score(lesson: Lesson, asked: Asked, index: int) -> str | None:
         return "better draw" if score["vs_best"] == 0 else "not the better draw"
     if asked.kind == "your_move":
         return f"{score['mark']}, −{round(100 * score['loss'])} points"
-    return f"Brier {score['brier']:.3f}"
+    return f"{in_points(1 - score['brier'])} of 100 (Brier {score['brier']:.3f})"  # the gradebook's, and its source
 
 
 
