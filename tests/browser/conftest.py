@@ -18,9 +18,12 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("NEEDLE_REQUIRE_BROWSER") == "1"
@@ -121,6 +124,19 @@ def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
     except Exception:
         proc.kill()
         proc.wait()
+
+
+def to_front(page: Page) -> Page:
+    """Bring `page` to the front of its browser before it is clicked in or shot; `page` again.
+
+    Of several JupyterLab pages in one browser context, Chromium draws the ones not in front late (measured in
+    tests/browser/test_class_in_jupyterlab.py: a click there, for which Playwright waits for the element to be
+    still over two frames, took about 2 s; an element's screenshot 3-4 s; set_theme's wait for two frames 2 s).
+    The hub test's pages, each in a context of its own, showed no such delay. Reading a page behind the others
+    (an `expect` on its text, a kernel call) needs no frame and is not delayed.
+    """
+    page.bring_to_front()
+    return page
 
 
 def write_notebook(path: Path, cells: list[str]) -> None:

@@ -6,7 +6,9 @@ asks "pile or steal" and each student answers by mouse; the board counts 1 and 1
 Reveal and both students see their verdict while the board shows the truth. Then a challenge: Ann's
 kernel plays a move, the board ranks her game, and the teacher clicks "Open Ann's replay": her game opens
 under the board in the teacher's view (issue 29). Screenshots of the board and of a student's screen
-after the reveal, and of the board with the opened replay, light and dark.
+after the reveal, and of the board with the opened replay, light and dark. A page behind the others draws late
+(a click there took 2 s, a screenshot 3-4 s): each is brought to the front (conftest.to_front) before it is
+clicked in or shot.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from .axe import audit
-from .conftest import ARTIFACTS
-from .test_widget_in_jupyterlab import kernel_eval, open_notebook, set_theme, widget_root
+from .conftest import ARTIFACTS, to_front
+from .test_widget_in_jupyterlab import begin_notebook, kernel_eval, run_notebook, set_theme, widget_root
 
 STUDENTS = ("Ann", "Bob")
 
@@ -72,15 +74,18 @@ def shoot(page: Page, root: Locator, name: str, *more: tuple[Locator, str], rest
     class-{name}-light.png / -dark.png. The page's own theme first, then the other: one switch, and one back
     to the page's theme unless `restore` is False, for a page whose theme no later step depends on (the
     theme is a setting of the user's, saved on their server: a page opened later would open in it too).
+    The page is brought to the front first (a page behind the others draws late).
     """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    to_front(page)
     shots = [(root, name), *more]
     dark = page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
     for in_dark in (dark, not dark):
         set_theme(page, dark=in_dark)
         for part, label in shots:
             part.evaluate("e => e.scrollIntoView({block: 'start'})")
-            part.screenshot(path=str(ARTIFACTS / f"class-{label}-{'dark' if in_dark else 'light'}.png"))
+            part.screenshot(path=str(ARTIFACTS / f"class-{label}-{'dark' if in_dark else 'light'}.png"),
+                            animations="disabled")
             audit(page, part, f"class-{label}-{'dark' if in_dark else 'light'}")
     if restore:
         set_theme(page, dark=dark)
@@ -90,17 +95,20 @@ def shoot(page: Page, root: Locator, name: str, *more: tuple[Locator, str], rest
 def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) -> None:
     url = f"folder:{jupyter['root'] / 'class-room'}"
     teacher = page
-    open_notebook(teacher, jupyter, "class-teacher.ipynb", teacher_cells(url), workspace="class-teacher")
+    students = {name: teacher.context.new_page() for name in STUDENTS}
+    # The three pages load (and their kernels start) at once; each student's cell runs once the tickets exist.
+    begin_notebook(teacher, jupyter, "class-teacher.ipynb", teacher_cells(url), workspace="class-teacher")
+    for name, student in students.items():
+        begin_notebook(student, jupyter, f"class-{name.lower()}.ipynb", student_cells(url, name),
+                       workspace=f"class-{name.lower()}")
+    run_notebook(teacher, len(teacher_cells(url)))
     lead, board = widget_root(teacher), board_root(teacher)
     expect(board).to_be_visible()
     expect(key(board, "roster")).to_have_text("0 of 2 joined · 0 online")
 
-    students: dict[str, Page] = {}
-    for name in STUDENTS:
-        students[name] = teacher.context.new_page()
-        open_notebook(students[name], jupyter, f"class-{name.lower()}.ipynb", student_cells(url, name),
-                      workspace=f"class-{name.lower()}")
-        expect(key(widget_root(students[name]), "follow")).to_be_visible()
+    for name, student in students.items():
+        run_notebook(student, len(student_cells(url, name)))
+        expect(key(widget_root(student), "follow")).to_be_visible()
     expect(key(board, "roster")).to_have_text("2 of 2 joined · 2 online")
     for name, student in students.items():
         follow = key(widget_root(student), "follow")
@@ -109,6 +117,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
 
     # ---- (1) the teacher steps to 2 in the lead widget: every student follows -------------------------------
     expect(lead.locator(".nw-step-count")).to_have_text(re.compile(r"^0 / \d+$"))
+    to_front(teacher)  # Bob's page, run last, is in front
     for k in (1, 2):
         key(lead, "next").click()
         expect(lead.locator(".nw-step-count")).to_have_text(re.compile(rf"^{k} / \d+$"))
@@ -128,6 +137,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
     choices = {"Ann": ("steal", "Steal"), "Bob": ("pile", "Draw from the pile")}
     verdicts = {"Ann": "The better draw:", "Bob": "Not the better draw:"}  # steal wins 81%, pile 66% (Python)
     for name, student in students.items():
+        to_front(student)
         root = widget_root(student)
         quiz = key(root, "quiz")
         expect(quiz).to_be_visible()
@@ -158,6 +168,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
         expect(row.locator("td")).to_have_text(["yes", "yes", "yes", "–"])  # joined, online, answered, no score yet
     reveal = key(board, "reveal")
     expect(reveal).to_be_enabled()
+    to_front(teacher)
     reveal.click()
     expect(board.locator(".nb-truth")).to_have_text("Revealed: The better draw, by the model-free figures: steal.")
     expect(key(dist, "bar-1")).to_contain_text("Steal: 1 answer (50%), the truth")
@@ -183,6 +194,7 @@ def test_a_class_follows_answers_and_sees_the_reveal(jupyter: dict, page: Page) 
     expect(ranking.locator("tbody tr", has_text="Ann")).to_contain_text("Playing (step 2)")
     open_ann = ranking.get_by_role("button", name="Open Ann's replay")
     expect(open_ann).to_be_visible()
+    to_front(teacher)  # Ann's page was shot last
     open_ann.click()
     expect(board.locator(".nb-error")).to_have_count(0)
     cell = teacher.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell", has=teacher.locator(".nb-root"))

@@ -18,8 +18,8 @@ from pathlib import Path
 from playwright.sync_api import Locator, Page, expect
 
 from .axe import audit
-from .conftest import ARTIFACTS
-from .test_widget_in_jupyterlab import kernel_eval, open_notebook, set_theme, widget_root
+from .conftest import ARTIFACTS, to_front
+from .test_widget_in_jupyterlab import begin_notebook, kernel_eval, run_notebook, set_theme, widget_root
 
 SEED = 6
 """The match's deal: Ann, playing the first move listed each time, makes two mistakes the review marks (with the
@@ -83,13 +83,14 @@ def shoot_practice(page: Page, root: Locator) -> list[Path]:
     page's theme again (a user setting, saved on the server: a page opened later opens in it).
     """
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    to_front(page)  # a page behind the others draws late
     dark = page.evaluate("() => document.body.dataset.jpThemeLight") == "false"
     paths = []
     for in_dark in (False, True):
         set_theme(page, dark=in_dark)
         path = ARTIFACTS / f"class_practice_{'dark' if in_dark else 'light'}.png"
         root.evaluate("e => e.scrollIntoView({block: 'start'})")
-        root.screenshot(path=str(path))
+        root.screenshot(path=str(path), animations="disabled")
         audit(page, root, path.stem)
         paths.append(path)
     set_theme(page, dark=dark)
@@ -99,10 +100,13 @@ def shoot_practice(page: Page, root: Locator) -> list[Path]:
 def test_a_student_practises_the_mistakes_of_their_own_match_game(jupyter: dict, page: Page) -> None:
     url = f"folder:{jupyter['root'] / 'class-practice'}"
     teacher = page
-    open_notebook(teacher, jupyter, "class-practice-teacher.ipynb", teacher_cells(url),
-                  workspace="class-practice-teacher", shows=".nb-root")
     ann = teacher.context.new_page()
-    open_notebook(ann, jupyter, "class-practice-ann.ipynb", student_cells(url), workspace="class-practice-ann")
+    # Both pages load (and their kernels start) at once; Ann's cell runs once her ticket exists.
+    begin_notebook(teacher, jupyter, "class-practice-teacher.ipynb", teacher_cells(url),
+                   workspace="class-practice-teacher")
+    begin_notebook(ann, jupyter, "class-practice-ann.ipynb", student_cells(url), workspace="class-practice-ann")
+    run_notebook(teacher, len(teacher_cells(url)), shows=".nb-root")
+    run_notebook(ann, len(student_cells(url)))  # and Ann's page is in front from here on (conftest.to_front)
     root = widget_root(ann)
     follow = key(root, "follow-status")
     expect(follow).to_have_text(TITLE)
@@ -120,8 +124,8 @@ def test_a_student_practises_the_mistakes_of_their_own_match_game(jupyter: dict,
     expect(practise).to_have_text("Practise your mistakes (2)")
     expect(practise).to_be_enabled()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    key(root, "review-practice").locator("xpath=ancestor::section[1]").screenshot(
-        path=str(ARTIFACTS / "class_review_practise.png"))  # the review panel with its offer to practise
+    key(root, "review-practice").locator("xpath=ancestor::section[1]").screenshot(  # the review panel and its offer
+        path=str(ARTIFACTS / "class_review_practise.png"), animations="disabled")
     practise.click()
 
     # ---- (2) the practice screen: Ann's seat, her first marked decision --------------------------------------

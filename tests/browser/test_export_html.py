@@ -110,7 +110,7 @@ def test_the_exported_file_steps_from_disk_with_no_network(browser: Browser, exp
     assert "Player 1's view only" in page.inner_text(".nw-root")
     assert asked == [] and errors == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "export-light.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "export-light.png"), full_page=True, animations="disabled")
     audit(page, page.locator(".nw-root"), "export-light")
     page.context.close()
 
@@ -128,7 +128,7 @@ def test_the_exported_file_autoplays_and_follows_a_dark_system_theme(browser: Br
     assert slider(page) == stopped
     assert asked == [] and errors == []
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "export-dark.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "export-dark.png"), full_page=True, animations="disabled")
     audit(page, page.locator(".nw-root"), "export-dark")
     page.context.close()
 

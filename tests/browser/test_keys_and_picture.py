@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageStat
 from playwright.sync_api import Page, expect
 
 from .conftest import ARTIFACTS
-from .test_widget_in_jupyterlab import kernel_print, open_notebook, set_theme, shoot, widget_root
+from .test_widget_in_jupyterlab import kernel_print, kernel_reaches, open_notebook, set_theme, shoot, widget_root
 
 REPLAY_CELLS = [
     "from needle_widget import NeedleWidget, bots, play_game\n"
@@ -65,12 +65,25 @@ def _where(page: Page) -> dict:
     return page.evaluate(WHERE)
 
 
+# Everything a key press set going has happened: the kernel has answered whatever the widget asked of it (the
+# widget sends a request at once, js/src/index.js `send`, with no timer; Python answers it in its comm handler; the
+# kernel takes the widget's messages and this execute request in order), and the page has drawn two frames since.
+SETTLED = """async () => {
+  const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  await kernel.requestExecute({code: "", store_history: false}).done;
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+
+
 def _press(page: Page, key: str, step: int | None = None) -> dict:
+    """Press `key`; then wait until the view shows `step`, or (None: a key that must not step) until the press
+    has settled (SETTLED; a fixed 250 ms before); where the focus, the step and the active cell are then.
+    """
     page.keyboard.press(key)
     if step is not None:
         expect(widget_root(page).locator(".nw-live")).to_have_text(re.compile(rf"^Step {step} of"))
     else:
-        page.wait_for_timeout(250)
+        page.evaluate(SETTLED)
     return _where(page)
 
 
@@ -121,8 +134,23 @@ def test_arrow_keys_step_from_every_focusable_part(jupyter: dict, page: Page) ->
     _press(page, "ArrowRight", shown + 1)
     _press(page, "ArrowRight", shown + 2)
     assert _where(page)["cell"] == cell
-    page.wait_for_timeout(300)
+    kernel_reaches(page, "print(r.step)", str(shown + 2))
     assert kernel_print(page, 1) == f"step {shown + 2}"
+
+
+def written_png(path: Path, seconds: float = 30) -> bytes:
+    """The PNG file `path` once written whole (its IEND chunk at the end), or whatever is there after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if path.exists() and (data := path.read_bytes()).endswith(PNG_END):
+            return data
+        time.sleep(0.1)
+    assert path.exists(), f"{path.name} was not written"
+    return path.read_bytes()
+
+
+PNG_END = b"IEND\xaeB`\x82"
+"""The last 8 bytes of a PNG file: its IEND chunk's type and CRC."""
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -202,11 +230,7 @@ def test_save_picture_downloads_a_png_of_the_view(jupyter: dict, page: Page) -> 
     name = kernel_print(page, 1)  # Run All asked before the view was up, maybe: ask again, for another file
     assert name == "from-python-2.png", name
     target = jupyter["root"] / name
-    deadline = time.monotonic() + 30
-    while not target.exists() and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
-    page.wait_for_timeout(300)
-    data = target.read_bytes()
+    data = written_png(target)
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, len(data)
     shutil.copy(target, SHOTS / "picture-from-python.png")
 
@@ -274,8 +298,8 @@ def test_save_picture_draws_the_graph_as_shown(jupyter: dict, page: Page) -> Non
         theme = "dark" if dark else "light"
         set_theme(page, dark=dark)
         root.scroll_into_view_if_needed()
-        whole = root.screenshot()
-        shot = graph.screenshot()
+        whole = root.screenshot(animations="disabled")
+        shot = graph.screenshot(animations="disabled")
         region = _region(root, graph)
         save = root.get_by_role("button", name="Save picture")
         page.evaluate(CLOCK)

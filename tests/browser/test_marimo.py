@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from needle_widget import Game
 
 from .axe import audit
 from .conftest import ARTIFACTS, REQUIRED, _free_port, stop_server, wait_until_up
-from .test_keys_and_picture import _compare, _first_row_pixel, _png_size
+from .test_keys_and_picture import _compare, _first_row_pixel, _png_size, written_png
 from .test_widget_in_jupyterlab import PLAY_DECK
 
 TWIN_SEED = 5
@@ -305,8 +304,8 @@ def shoot(page: Page, root: Locator, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     root.scroll_into_view_if_needed()
     page.wait_for_timeout(150)
-    page.screenshot(path=str(ARTIFACTS / f"marimo-{name}-page.png"))
-    root.screenshot(path=str(ARTIFACTS / f"marimo-{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"marimo-{name}-page.png"), animations="disabled")
+    root.screenshot(path=str(ARTIFACTS / f"marimo-{name}.png"), animations="disabled")
     audit(page, root, f"marimo-{name}")
 
 
@@ -349,7 +348,7 @@ def check_keys_stay(page: Page, root: Locator) -> None:
 def save_picture(page: Page, root: Locator, name: str, dark: bool) -> bytes:
     """"Save picture" downloads a PNG of the widget drawn with its styles (read from the shadow root)."""
     root.scroll_into_view_if_needed()
-    shot = root.screenshot()
+    shot = root.screenshot(animations="disabled")
     box = root.bounding_box()
     with page.expect_download() as caught:
         root.get_by_role("button", name="Save picture").click()
@@ -409,15 +408,6 @@ def card_code(card: str) -> str:
     return Card.parse(card).code
 
 
-def _wait_file(path: Path, seconds: float = 30) -> bytes:
-    deadline = time.monotonic() + seconds
-    while not path.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(0.3)
-    assert path.exists(), f"{path.name} was not written"
-    return path.read_bytes()
-
-
 def test_play_a_whole_turn_in_marimo_edit(marimo_edit: dict, page: Page) -> None:
     root = open_app(page, marimo_edit)
     check_looks(root, dark=False)
@@ -451,7 +441,7 @@ def test_play_a_whole_turn_in_marimo_run(marimo_run: dict, page: Page) -> None:
     shoot(page, root, "run-dark")
     # save_png from Python: a custom message to the view, answered with the PNG (another custom message).
     page.get_by_role("button", name="Save from Python").click()
-    data = _wait_file(marimo_run["folder"] / "from-python-1.png")
+    data = written_png(marimo_run["folder"] / "from-python-1.png")
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, len(data)
     shutil.copy(marimo_run["folder"] / "from-python-1.png", ARTIFACTS / "marimo-picture-from-python.png")
     set_dark(page, False)
@@ -537,5 +527,6 @@ def test_play_lesson01_in_marimo_run(marimo_lesson: dict, page: Page) -> None:
         set_dark(page, dark)
         controls.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(150)
-        page.screenshot(path=str(ARTIFACTS / f"marimo-lesson01-run-{'dark' if dark else 'light'}.png"))
+        page.screenshot(path=str(ARTIFACTS / f"marimo-lesson01-run-{'dark' if dark else 'light'}.png"),
+                        animations="disabled")
     set_dark(page, False)

@@ -147,7 +147,7 @@ def test_play_a_whole_turn_in_voila(voila: str, page: Page) -> None:
     expect(play.get_by_role("img", name=f"{needle_name}, Player 1's needle")).to_have_count(1)
     play.scroll_into_view_if_needed()
     shoot(play, "voila-play-light.png")
-    page.screenshot(path=str(_artifact("voila-page-light.png")))
+    page.screenshot(path=str(_artifact("voila-page-light.png")), animations="disabled")
     hand = play.locator(".nw-zone-bottom .nw-hand")  # a group of cards, a grid while cards are selected (issue 33)
     expect(hand).to_have_attribute("aria-label", "Player 1's hand: 7 cards")
     draw.click()
@@ -175,6 +175,6 @@ def _artifact(name: str) -> Path:
 def shoot(root: Locator, name: str) -> Path:
     """`root` as shown, in the artifacts folder; and its accessibility audit (axe.py)."""
     path = _artifact(name)
-    root.screenshot(path=str(path))
+    root.screenshot(path=str(path), animations="disabled")
     audit(root.page, root, path.stem)
     return path

@@ -64,10 +64,10 @@ def _shoot(page: Page, root: Locator, name: str, panels: dict[str, Locator] | No
         theme = "dark" if dark else "light"
         set_theme(page, dark=dark)
         _to_top(root)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{theme}.png"))
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{theme}.png"), animations="disabled")
         for part, panel in (panels or {}).items():
             _to_top(panel)
-            page.screenshot(path=str(ARTIFACTS / f"{name}-{part}-{theme}.png"))
+            page.screenshot(path=str(ARTIFACTS / f"{name}-{part}-{theme}.png"), animations="disabled")
     set_theme(page, dark=False)
 
 

@@ -55,7 +55,7 @@ def test_at_200_percent_zoom_on_a_1280_px_screen_nothing_scrolls_sideways(browse
     fits = page.evaluate(WIDER)
     assert fits["page"] <= fits["width"] and fits["wider"] == [], fits
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "a11y-zoom-200.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "a11y-zoom-200.png"), full_page=True, animations="disabled")
     audit(page, page.locator(".nw-root"), "export-zoom-200")
     page.context.close()
 
@@ -69,7 +69,7 @@ def test_forced_colours_keep_the_heat_maps_and_mark_the_current_move(browser: Br
     current = page.eval_on_selector(".nw-event-btn.nw-current", "b => getComputedStyle(b).outlineStyle")
     assert current == "solid"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "a11y-forced-colours.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "a11y-forced-colours.png"), full_page=True, animations="disabled")
     page.context.close()
 
 

@@ -41,7 +41,7 @@ def shoot(page: Page, part: Locator, name: str) -> list[str]:
     for theme in ("light", "dark"):
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"{name}-{theme}.png"
-        part.screenshot(path=str(path))
+        part.screenshot(path=str(path), animations="disabled")
         audit(page, part, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)

@@ -136,6 +136,6 @@ def test_python_s_reasons_in_jupyterlab_light_and_dark(jupyter: dict, page: Page
     for theme in ("light", "dark"):
         set_theme(page, dark=theme == "dark")
         for name, root in (("steal-refused", mine), ("waiting-reason", theirs), ("paused-bot", paused)):
-            root.screenshot(path=str(ARTIFACTS / f"{name}-{theme}.png"))
+            root.screenshot(path=str(ARTIFACTS / f"{name}-{theme}.png"), animations="disabled")
             audit(page, root, f"{name}-{theme}")
     set_theme(page, dark=False)

@@ -128,7 +128,7 @@ def shoot_both(page: Page, name: str, prefix: str = "whatif") -> list[str]:
     for theme in ("light", "dark"):
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"{prefix}-{name}-{theme}.png"
-        root.screenshot(path=str(path))
+        root.screenshot(path=str(path), animations="disabled")
         audit(page, root, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)
@@ -148,7 +148,7 @@ def shoot_moves(page: Page, name: str) -> list[str]:
     for theme in ("light", "dark"):
         set_theme(page, dark=theme == "dark")
         path = ARTIFACTS / f"variations_{name}_{theme}.png"
-        moves.screenshot(path=str(path))
+        moves.screenshot(path=str(path), animations="disabled")
         audit(page, moves, path.stem)
         paths.append(str(path))
     set_theme(page, dark=False)

@@ -10,12 +10,13 @@ import os
 import re
 import shutil
 import statistics
+import time
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from .axe import audit
-from .conftest import ARTIFACTS, KERNEL_READY, write_notebook
+from .conftest import ARTIFACTS, KERNEL_READY, to_front, write_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 README_IMAGE = NOTEBOOKS / "images" / "widget.png"
@@ -47,14 +48,30 @@ def open_notebook(page: Page, jupyter: dict, name: str, cells: list[str], worksp
     pages of one browser share the default workspace, whose saved layout one page could restore in another)
     and run all its cells, until a widget (`shows`: the game's by default) is visible.
     """
+    begin_notebook(page, jupyter, name, cells, workspace)
+    run_notebook(page, len(cells), shows)
+
+
+def begin_notebook(page: Page, jupyter: dict, name: str, cells: list[str], workspace: str | None = None) -> None:
+    """open_notebook's first half: write the notebook and start opening it, without waiting (pages side by side
+    load, and their kernels start, at the same time); `run_notebook` waits for it and runs it.
+    """
     page.set_default_timeout(60_000)
     expect.set_options(timeout=60_000)
     page.set_viewport_size({"width": 1500, "height": 1700})
     write_notebook(jupyter["root"] / name, cells)
     lab = f"lab/workspaces/{workspace}" if workspace else "lab"
-    page.goto(f"{jupyter['base']}/{lab}/tree/{name}?reset&token={jupyter['token']}")
-    expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")).to_have_count(len(cells))
+    page.goto(f"{jupyter['base']}/{lab}/tree/{name}?reset&token={jupyter['token']}", wait_until="commit")
+
+
+def run_notebook(page: Page, cells: int, shows: str = ".nw-root") -> None:
+    """open_notebook's second half: wait for the notebook begun on `page` (its `cells` cells, its kernel), bring
+    the page to the front (conftest.to_front: its menus are clicked), run all its cells and wait until `shows`
+    is visible.
+    """
+    expect(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell")).to_have_count(cells)
     page.wait_for_function(KERNEL_READY)
+    to_front(page)
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name=re.compile(r"^Run All Cells")).click()
     expect(page.locator(f".jp-NotebookPanel:not(.lm-mod-hidden) {shows}").first).to_be_visible()
@@ -94,6 +111,16 @@ def kernel_eval(page: Page, code: str) -> str:
     }""", code).strip()
 
 
+def kernel_reaches(page: Page, code: str, wanted: str, seconds: float = 30) -> None:
+    """Run `code` in the kernel (kernel_eval) until it prints `wanted`: the kernel has caught up with the view
+    (where a fixed wait stood before reading its state); fail after `seconds`.
+    """
+    deadline = time.monotonic() + seconds
+    while (said := kernel_eval(page, code)) != wanted:
+        assert time.monotonic() < deadline, f"the kernel printed {said!r}, not {wanted!r}, for {seconds:g} s"
+        page.wait_for_timeout(50)
+
+
 SWITCH_THEME = """async ([theme, light]) => {
   if (document.body.dataset.jpThemeLight === light) return null;
   if (!document.getElementById('nw-test-no-splash')) {
@@ -131,7 +158,7 @@ def shoot(page: Page, name: str) -> Path:
     """The widget as shown, in ARTIFACTS/`name`; and its accessibility audit (axe.py)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / name
-    widget_root(page).screenshot(path=str(path))
+    widget_root(page).screenshot(path=str(path), animations="disabled")
     audit(page, widget_root(page), path.stem)
     return path
 
@@ -210,7 +237,7 @@ def test_step_a_replay_with_the_keyboard(jupyter: dict, page: Page) -> None:
         sizes.append(sum(n for _, n in frames))
     page.keyboard.press("ArrowLeft")
     expect(live).to_contain_text("Step 15 of")
-    page.wait_for_timeout(200)
+    kernel_reaches(page, "print(r.step)", "15")
     assert kernel_print(page, 1).startswith("step 15 of")
     root.focus()
     page.keyboard.press("Home")
