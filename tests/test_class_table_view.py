@@ -12,25 +12,12 @@ import random
 import pytest
 from conftest import pumped_class
 from conftest import settle as pump
+from test_class_match import play_round
 from test_class_twins import as_action
 
 from needle_widget import NeedleError
 from needle_widget.classroom import ClassError
 from needle_widget.classroom.tablesource import TableSource
-
-
-def play_round(room, students, rng, limit=400):
-    """Every student moves whenever their screen lets them (a random legal move) until no one can."""
-    for _ in range(limit):
-        moved = False
-        for s in students:
-            state = s.state()
-            if state["can_act"]:
-                s.act(as_action(rng.choice(state["table"]["legal_actions"])))
-                moved = True
-        pump(room, *students)
-        if not moved:
-            return
 
 
 def move(room, students):

@@ -62,12 +62,11 @@ import io
 import os
 import pathlib
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..engine.errors import quote
-from ..engine.paths import check_path
+from ..engine.paths import check_path, write_text
 from ..engine.seats import player_name
 from ..review.verdict import in_points
 from ..screen.notepad import KIND_LABELS
@@ -432,29 +431,10 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def _write(path: Any, text: str, what: str) -> pathlib.Path:
-    """Write `text` (UTF-8) to `path` whole: to a temporary file beside it (mode 600), then moved into place (with
-    the old file's permissions, if there was one). ClassError quoting the path if it cannot be.
+    """Write `text` to `path` whole (`engine.paths.write_text`), a new file readable by its owner only: grades are
+    personal data. ClassError quoting the path if it cannot be.
     """
-    target = check_path(path, what, ClassError).expanduser()
-    folder = target.parent if str(target.parent) else pathlib.Path(".")
-    if target.is_dir():
-        raise ClassError(f"{what}: {quote(str(target))} is a folder: give a file name")
-    if not folder.is_dir():
-        raise ClassError(f"{what}: the folder {quote(str(folder))} does not exist")
-    try:
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
-        try:
-            with open(fd, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-            if target.exists():
-                os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError as failure:
-        raise ClassError(f"{what}: cannot write {quote(str(target))}: {failure.strerror or failure}") from None
-    return target
+    return write_text(path, text, what, ClassError, mode=0o600)
 
 
 def games_csv(room: Any, path: str | os.PathLike[str]) -> int:

@@ -33,10 +33,11 @@ def check_path(path: object, what: str, error: type[NeedleError] = ArgumentError
     return pathlib.Path(name)
 
 
-def write_text(path: object, text: str, what: str, error: type[NeedleError] = ArgumentError) -> pathlib.Path:
+def write_text(path: object, text: str, what: str, error: type[NeedleError] = ArgumentError,
+               mode: int = 0o644) -> pathlib.Path:
     """Write `text` (UTF-8, newlines as given) to `path`, checked (`check_path`), the folder existing, the
     target not a folder; written to a temporary file in the same folder, then moved into place (with the
-    old file's permissions, or rw-r--r-- for a new one).
+    old file's permissions, or `mode` for a new one: rw-r--r-- by default).
     """
     target = check_path(path, what, error).expanduser()
     folder = target.parent if str(target.parent) else pathlib.Path(".")
@@ -49,7 +50,7 @@ def write_text(path: object, text: str, what: str, error: type[NeedleError] = Ar
         try:
             with open(fd, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode) if target.exists() else 0o644)
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode) if target.exists() else mode)
             os.replace(temporary, target)
         except BaseException:
             os.unlink(temporary)
