@@ -123,31 +123,34 @@ def test_a_left_game_lowers_the_floor_of_the_range():
     assert -33 <= low <= high <= 67
 
 
-# ---- 3. students who cannot be told apart, listed by their results -----------------------------------------------
+# ---- 3. students who cannot be told apart, listed by their figure ------------------------------------------------
 
 
-def test_a_student_who_won_3_1_is_not_listed_below_one_who_won_1_3_when_they_share_a_place():
-    """Before: within a place range the rows were sorted by luck-adjusted mean, so Ann (won 3, lost 1, whose wins
-    the figure called lucky) came last under Ben (won 1, lost 3), with every place reading "1–4".
+def test_students_who_share_a_place_are_listed_by_the_figure_the_table_ranks_on():
+    """Issue 45 listed students who share a place by won–drew–lost; issue 46 asks for "rows ordered by place, then by
+    figure": the table ranks on the luck-adjusted score it shows, and won–drew–lost, the column with the luck in it,
+    breaks ties only. Ann won 3 and lost 1 with the lowest figure (her wins were lucky): she is listed last, her
+    won–drew–lost beside her, and nobody is placed above anybody.
     """
     record = record_of({
         0: [(1.0, 0.45), (1.0, 0.70), (1.0, 0.20), (0.0, 0.35)],   # Ann: 3–0–1, mean 0.43, the lowest
         1: [(1.0, 0.60), (0.0, 0.45), (0.0, 0.70), (0.0, 0.50)],   # Ben: 1–0–3, mean 0.56
         2: [(0.5, 0.35), (1.0, 0.65), (0.0, 0.40), (0.5, 0.55)],   # Cai: 1–2–1, mean 0.49
-        3: [(0.0, 0.40), (1.0, 0.65), (0.0, 0.30), (1.0, 0.55)],   # Dee: 2–0–2, mean 0.48 (as many points as Cai)
+        3: [(0.0, 0.40), (1.0, 0.65), (0.0, 0.30), (1.0, 0.55)],   # Dee: 2–0–2, mean 0.475
     })
     rows = record.board("teacher", NAMES)["rows"]
-    assert {r["place"] for r in rows} == {"1–4"}  # nobody can be told apart: the order is the table's choice
-    assert [(r["name"], r["raw"]) for r in rows] == [("Ann", "3–0–1"), ("Dee", "2–0–2"), ("Cai", "1–2–1"),
-                                                      ("Ben", "1–0–3")]
-    assert "students who share a place are listed by won–drew–lost" in record.board("teacher", NAMES)["note"]
+    assert {r["place"] for r in rows} == {"1–4"}
+    assert [(r["name"], r["adjusted"], r["raw"]) for r in rows] == [
+        ("Ben", "56", "1–0–3"), ("Cai", "49", "1–2–1"), ("Dee", "48", "2–0–2"), ("Ann", "43", "3–0–1")]
+    assert "Rows by place, then by luck-adjusted score, then won–drew–lost" in record.board("teacher", NAMES)["note"]
+    assert all(r["above"] is None for r in rows)
 
 
 def test_places_still_come_first():
-    """A student surely above another stays above, whatever their results."""
-    keys = [(f"d{k}", 0) for k in range(6)]
-    strong = dict(zip(keys, [0.9, 0.8, 0.85, 0.95, 0.7, 0.9], strict=True))
-    weak = dict(zip(keys, [0.3, 0.2, 0.4, 0.35, 0.1, 0.3], strict=True))
+    """A student placed above another stays above, whatever their results."""
+    keys = [(f"d{k}", 0) for k in range(10)]
+    strong = dict(zip(keys, [0.9, 0.8, 0.85, 0.95, 0.7, 0.9, 0.8, 0.85, 0.9, 0.95], strict=True))
+    weak = dict(zip(keys, [0.3, 0.2, 0.4, 0.35, 0.1, 0.3, 0.2, 0.3, 0.25, 0.4], strict=True))
     table = standings({"Ann": weak, "Ben": strong}, tiebreak=lambda s: 0 if s == "Ann" else 1)
     assert [(s.student, s.places) for s in table] == [("Ben", "1"), ("Ann", "2")]
 

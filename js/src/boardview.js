@@ -12,8 +12,8 @@ export const CALIBRATION_COLUMNS = ["Said", "How many", "Said on average", "It h
 /** The columns of the challenge's games (the first "Name" on the teacher's view, "Game" on the projector's). */
 export const CHALLENGE_COLUMNS = ["Result", "Margin", "Luck (points)", "Luck-adjusted (points)"];
 /** The columns of the class's record; its figures in points of win chance (`UNIT`), as Python writes them. */
-export const RECORD_COLUMNS = ["Place", "Name", "Games", "Luck-adjusted (points)", "95% interval (points)",
-  "Won–drew–lost", "Cannot tell apart yet from"];
+export const RECORD_COLUMNS = ["Place", "Name", "Games", "Luck-adjusted (points a game)",
+  "Range, all at 95% (points)", "Won–drew–lost", "Placed above", "Cannot tell apart yet from"];
 
 const yesNo = (v) => (v === true ? "yes" : v === false ? "no" : "–");
 
@@ -159,9 +159,16 @@ function match(m) {
   );
 }
 
+/** A row's claims (or pairs not told apart yet), one a line: a list from Python (a text kept as is). */
+function claims(list) {
+  if (!list || (Array.isArray(list) && !list.length)) return "–";
+  if (!Array.isArray(list)) return String(list);
+  return list.map((text) => h("span", { class: "nb-claim" }, text));
+}
+
 /** The class's record over the term: each student's place (a range while the evidence cannot separate them),
- * games, mean luck-adjusted score with its 95% interval (in points of win chance), raw results; counts only on
- * the projector. */
+ * games, mean luck-adjusted score with its range (in points of win chance), raw results, each claim with its
+ * evidence and those not told apart yet with what a claim would need; counts only on the projector. */
 export function record(r) {
   if (!r) return null;
   const rows = Array.isArray(r.rows) ? r.rows : null;
@@ -173,8 +180,9 @@ export function record(r) {
     r.pending ? h("p", { class: "nb-muted", role: "status" }, `Reviewing ${r.pending} of them…`) : null,
     rows
       ? h("table", { class: "nb-table nb-standings" },
-          h("caption", null, `Places by luck-adjusted score, in ${UNIT}; a range where the games cannot tell students `
-            + "apart yet, students who share one listed by won–drew–lost"),
+          h("caption", null, `Places by luck-adjusted score, in ${UNIT}: a student is placed above another only `
+            + "where the games they share say so for the whole class at every look; a range where they cannot tell "
+            + "students apart yet, listed by score, then won–drew–lost"),
           h("thead", null, h("tr", null, RECORD_COLUMNS.map((col) => h("th", { scope: "col" }, col)))),
           h("tbody", null, rows.map((row) => h("tr", { class: row.provisional ? "nb-provisional" : null },
             h("th", { scope: "row" }, row.place),
@@ -183,7 +191,8 @@ export function record(r) {
             h("td", null, row.adjusted),
             h("td", null, row.interval ?? "–"),
             h("td", null, row.raw),
-            h("td", null, row.level ?? "–")))))
+            h("td", null, claims(row.above)),
+            h("td", null, claims(row.level))))))
       : h("p", { class: "nb-note", "data-key": "record-counts" },
           `${r.students} ${r.students === 1 ? "student" : "students"} in the record; ${r.placed} placed for sure.`),
     r.note ? h("p", { class: "nb-note" }, r.note) : null,

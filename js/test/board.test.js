@@ -148,22 +148,26 @@ describe("the board", () => {
   it("shows the record's places as ranges where students cannot be told apart, and counts only on the projector", () => {
     const rows = [
       { place: "1", name: "Ann", games: 12, adjusted: "71", interval: "62 to 80", raw: "8–1–3", raw_mean: "71",
-        provisional: false, stood_in: 0, level: null },
+        provisional: false, stood_in: 0, above: ["Bo (12 deals in common: ahead on 11, +19 a game)"], level: null },
       { place: "2–3", name: "Bo", games: 12, adjusted: "52", interval: "41 to 63", raw: "6–0–6", raw_mean: "50",
-        provisional: false, stood_in: 1, level: "Cy" },
+        provisional: false, stood_in: 1, level: ["Cy (+8 a game over 3 deals in common, ahead on 2; about 40 would place Bo above)", "and 2 more"] },
       { place: "2–3", name: "Cy", games: 3, adjusted: "44", interval: "10 to 78", raw: "1–0–2", raw_mean: "33",
         provisional: true, stood_in: 0, level: "Bo" }];
     const { root } = open(teacherBoard({ record: { games: 19, worlds: 96, provisional: 8, pending: 0, note: "How.", rows } }));
     const section = byKey(root, "record");
     expect(section.getAttribute("aria-label")).toBe("The class's record");
     const cells = [...section.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent));
-    expect(cells[0]).toEqual(["1", "Ann", "12", "71", "62 to 80", "8–1–3", "–"]);
-    expect(cells[1]).toEqual(["2–3", "Bo", "12 (+1 stood in)", "52", "41 to 63", "6–0–6", "Cy"]);
+    expect(cells[0]).toEqual(["1", "Ann", "12", "71", "62 to 80", "8–1–3",
+      "Bo (12 deals in common: ahead on 11, +19 a game)", "–"]);
+    expect(cells[1]).toEqual(["2–3", "Bo", "12 (+1 stood in)", "52", "41 to 63", "6–0–6", "–",
+      "Cy (+8 a game over 3 deals in common, ahead on 2; about 40 would place Bo above)and 2 more"]);
+    expect(section.querySelectorAll("tbody tr")[1].querySelectorAll(".nb-claim")).toHaveLength(2);
     // Each figure's unit in its column's head and the caption (issue 45: "Luck-adjusted" had no unit).
     expect([...section.querySelectorAll("thead th")].map((th) => th.textContent)).toEqual(["Place", "Name", "Games",
-      "Luck-adjusted (points)", "95% interval (points)", "Won–drew–lost", "Cannot tell apart yet from"]);
+      "Luck-adjusted (points a game)", "Range, all at 95% (points)", "Won–drew–lost", "Placed above",
+      "Cannot tell apart yet from"]);
     expect(section.querySelector("caption").textContent).toContain("points of win chance (a win is 100, a draw 50, a loss 0)");
-    expect(section.querySelector("caption").textContent).toContain("students who share one listed by won–drew–lost");
+    expect(section.querySelector("caption").textContent).toContain("listed by score, then won–drew–lost");
     expect(cells[2][1]).toBe("Cy provisional");
     const projector = open(teacherBoard({ view: "projector", students: null,
       record: { games: 19, worlds: 96, provisional: 8, pending: 2, note: "How.", rows: null, students: 3, placed: 1 } }));

@@ -11,8 +11,9 @@ two numbers. The figures come from the seat's own view only, so what a student i
 tells them nothing their seat did not see.
 
 The standings (`review.standings`) compare students on what they share: the same deal from the same seat is
-a paired comparison; a student is placed above another only when the 95% interval of the difference
-excludes 0, else the board says they cannot be told apart yet.
+a paired comparison, else games matched by seat; a student is placed above another only by a claim that holds over
+every pair of the class and every look (docs/REVIEW.md, "Standings that hold at every look"), else the board says
+they cannot be told apart yet, and about how many games a claim would need.
 
 A game a bot finished for a student who left it (`stood_in`: their move waited the match's `replace_after`) counts
 as **lost** (`left_figure`): a loss in the raw results, and as its figure the lesser of 0 and the figure of the game
@@ -36,9 +37,9 @@ from ..records.replay import Replay
 from ..review import DEFAULT_WORLDS, review
 from ..review.exercises import exercises
 from ..review.matches import ledger
-from ..review.standings import PROVISIONAL, Standing, mean_interval, standings
+from ..review.standings import PROVISIONAL, Comparison, Standing, mean_interval, standings
 from ..review.values import Valuation, score
-from ..review.verdict import points_text
+from ..review.verdict import points_text, signed_points
 from ..screen.reviewpanel import MARKS, REVIEW_SEED, review_dict, review_note
 from .errors import ClassError
 
@@ -51,16 +52,48 @@ game's figure on the board is the one its Review panel shows. Measured (`needle-
 docs/REVIEW.md "A class's record"): 0.13 s a student's game on one core."""
 FIELDS = ("adjusted", "result")
 """What `Record.scores` gives a game: its figure (`RecordEntry.figure`) or its result (`RecordEntry.scored`)."""
-NOTE_RECORD = ("Luck-adjusted score, in points of win chance (a win is 100, a draw 50, a loss 0): each game's result "
-               "with the luck of the cards taken out (the student's decisions valued from what they could see, as "
-               "the Review panel does), averaged over their games, with its 95% interval, the interval cut to the "
-               "range the average's expected value can take (0 to 100; below 0 only for games left). One game's "
-               "figure can pass 0 or 100: each luck term is a noisy estimate, and the noise averages out over games. "
-               "Two students are ordered only when the games they share (the same deal from the same seat, else all "
-               "their games) separate them; otherwise they cannot be told apart yet, and students who share a place "
-               "are listed by won–drew–lost. Provisional: fewer than {n} games. A game a bot finished for a student "
-               "who left it counts as lost (a loss in won–drew–lost, at most 0 in the luck-adjusted score): leaving "
-               "never raises a figure.")
+NOTE_RECORD = ("Luck-adjusted score, in points of win chance (a win is 100, a draw 50, a loss 0), a game: each game's "
+               "result with the luck of the cards taken out (the student's decisions valued from what they could see, "
+               "as the Review panel does), averaged over their games. Its range holds for every student at once, at "
+               "every look, 95% of the time, cut to 0 to 100 (below 0 only for games left); one game's figure can "
+               "pass 0 or 100, as the luck is estimated, and that noise averages out. A student is placed above "
+               "another only when the games they share (the same deal from the same seat, else games matched by "
+               "seat) lean one way by more than chance allows over every pair in the class, however often the board "
+               "is looked at: equally strong students are shown in an order in at most 5 classes of 100. Otherwise "
+               "they cannot be told apart yet, with about how many games a claim would need if they went on as so "
+               "far. Rows by place, then by luck-adjusted score, then won–drew–lost. Provisional: fewer than {n} "
+               "games. A game a bot finished for a student who left it counts as lost (a loss in won–drew–lost, at "
+               "most 0 in the luck-adjusted score): leaving never raises a figure.")
+LEVEL_SHOWN = 5
+"""The students a row names as not yet told apart, the nearest to a claim first; the others are counted."""
+
+
+def _games_text(c: Comparison) -> str:
+    parts = []
+    if c.shared:
+        parts.append(f"{c.shared} {'deal' if c.shared == 1 else 'deals'} in common")
+    if c.matched:
+        parts.append(f"{c.matched} {'game' if c.matched == 1 else 'games'} matched by seat")
+    return " and ".join(parts)
+
+
+def claim_text(name: str, c: Comparison) -> str:
+    """A claim with its evidence, from the side placed above: "Ben (9 deals in common: ahead on 8, +21 a game)"."""
+    diff = signed_points(c.difference or 0.0)
+    return f"{name} ({_games_text(c)}: ahead on {c.ahead}, {diff} a game)"
+
+
+def level_text(name: str, c: Comparison, level: float, me: str = "them") -> str:
+    """A pair not yet told apart, from `me`'s side against `name`, with what a claim would need at the rate so far:
+    "Cai (+3 a game over 12 deals in common, ahead on 7; about 80 would place Ann above)"; "Dee (no games to
+    compare yet)".
+    """
+    if not c.pairs:
+        return f"{name} (no games to compare yet)"
+    needed = c.needed(level)
+    need = "not leaning enough for a claim at this rate" if needed is None or needed > 999 else \
+        f"about {needed} would place {me if c.lean == 'a' else name} above"
+    return f"{name} ({signed_points(c.difference or 0.0)} a game over {_games_text(c)}, ahead on {c.ahead}; {need})"
 
 
 def left_figure(adjusted: float, result: float) -> float:
@@ -256,22 +289,50 @@ class Record:
                 out.setdefault(e.student, {})[e.key] = value
         return out
 
-    def standings(self, students: list[int] | None = None) -> list[Standing]:
-        """The standings by luck-adjusted score (`review.standings.standings`): each interval cut to the range its
-        student's mean can take (`mean_range`), students who share a place range listed by won–drew–lost
-        (`results`: most points, then most wins, then fewest losses), then by mean.
+    def compared(self, field_: str = "adjusted") -> dict[int, dict[tuple[str, int], float]]:
+        """What the standings compare students on: for "adjusted", each game's figure less its start (what the deal
+        gave the seat before any move: the same for two students who held the same cards, so a shared deal's
+        difference is their figures', while across deals the deal's own worth drops out); for "result", the result
+        the record counts.
         """
-        scores = self.scores()
+        if field_ != "adjusted":
+            return self.scores(field_)
+        out: dict[int, dict[tuple[str, int], float]] = {}
+        for e in self.entries:
+            if e.counted:
+                assert e.figure is not None and e.adjusted is not None and e.skill is not None
+                out.setdefault(e.student, {})[e.key] = e.figure - (e.adjusted - e.skill)
+        return out
+
+    def order(self) -> dict[int, dict[tuple[str, int], int]]:
+        """When each student's counted games were recorded: student -> key -> game number."""
+        out: dict[int, dict[tuple[str, int], int]] = {}
+        for e in self.entries:
+            if e.counted:
+                out.setdefault(e.student, {})[e.key] = e.game
+        return out
+
+    def standings(self, students: list[int] | None = None, field_: str = "adjusted") -> list[Standing]:
+        """The standings by luck-adjusted score (`review.standings.standings`), over the pairs of `students` (the
+        class: default, those with games): each interval cut to the range its student's mean can take
+        (`mean_range`); students compared on `compared`, in the order played; rows by place, then mean, then
+        won–drew–lost (`results`: most points, then most wins, then fewest losses). `field_="result"`: by raw results.
+        """
+        scores, against, order = self.scores(field_), self.compared(field_), self.order()
         if students is not None:
             scores = {s: v for s, v in scores.items() if s in students}
-        ranges: dict[Hashable, tuple[float, float]] = {s: self.mean_range(s) for s in scores}
+        ranges: dict[Hashable, tuple[float, float]] = {
+            s: self.mean_range(s) if field_ == "adjusted" else (0.0, 1.0) for s in scores}
 
         def tiebreak(student: Hashable) -> tuple[float, int, int]:
             won, drew, lost = self.results(cast(int, student))
             return -(won + drew / 2), -won, lost
 
         # `standings` takes any keys, but typed as Hashable (invariant in a Mapping): it keeps these, student indices
-        return standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores), ranges=ranges, tiebreak=tiebreak)
+        return standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores), ranges=ranges, tiebreak=tiebreak,
+                         against=cast("Mapping[Hashable, Mapping[Hashable, float]]", against),
+                         order=cast("Mapping[Hashable, Mapping[Hashable, float]]", order),
+                         family=None if students is None else len(students))
 
     def results(self, student: int) -> tuple[int, int, int]:
         """Student `student`'s won, drew and lost, as the board shows them (a game a bot finished for them: lost)."""
@@ -323,12 +384,20 @@ class Record:
         won, drew, lost = self.results(student)
         left = sum(e.stood_in and e.counted for e in self.entries if e.student == student)
         rmean, _, _ = mean_interval(list(raw.get(student, {}).values()))
-        level = [names.get(cast(int, o), "?") for o in s.level]
+        evidence = s.evidence or {}
+        above = [claim_text(names.get(cast(int, o), "?"), evidence[o]) for o in s.above]
+        nearest = sorted(s.level, key=lambda o: (evidence[o].needed(s.next_level) or 10**9,
+                                                 names.get(cast(int, o), "")))
+        me = names.get(student, "?")
+        level = [level_text(names.get(cast(int, o), "?"), evidence[o], s.next_level, me)
+                 for o in nearest[:LEVEL_SHOWN]]
+        if len(nearest) > LEVEL_SHOWN:
+            level.append(f"and {len(nearest) - LEVEL_SHOWN} more")
         interval = None if s.low is None or s.high is None else f"{points_text(s.low)} to {points_text(s.high)}"
         return {"place": s.places, "name": names.get(student, "?"), "games": s.games - left,
                 "adjusted": None if s.mean is None else points_text(s.mean), "interval": interval,
                 "raw": f"{won}–{drew}–{lost}", "raw_mean": None if rmean is None else points_text(rmean),
-                "provisional": s.provisional, "stood_in": left, "level": ", ".join(level) if level else None}
+                "provisional": s.provisional, "stood_in": left, "above": above or None, "level": level or None}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready (the replays are saved apart, one a game)."""

@@ -1,59 +1,76 @@
-"""Standings that claim no more than their evidence: students' means with 95% intervals, and an order
-between two students only where their comparison separates them.
+"""Standings that claim no more than their evidence: over every pair of students, at every look.
 
 Each student has scores, one a game, each under a key saying what it can be paired with (the deal and the
-seat: two students who held the same cards). `compare(a, b)` compares two students' scores:
+seat: two students who held the same cards), in the order the games were played. Two students are compared on a
+sequence of differences (`pair_differences`):
 
-- **paired**, over the keys both have (at least `MIN_PAIRED`): the mean difference on the same deals
-  from the same seats, with a t interval, as duplicate scoring compares pairs who held the same cards;
-- else **unpaired**, the difference of their means with Welch's t interval;
-- else (too few games) no interval.
+- **paired**: over the keys both have, the difference of their scores on the same deal from the same seat, as
+  duplicate scoring compares pairs who held the same cards;
+- then **matched by seat**: their other games, the first of one's at a seat with the first of the other's at that
+  seat, and so on (students who never held the same cards, as two opponents at a match's table);
 
-A student is above another only when the 95% interval of the difference excludes 0; otherwise they are
-level ("cannot tell apart yet"). `standings(scores)` gives each student a place as a range: from 1 + the
-number of students surely above to the class size - the number surely below. Ties in the range are shown as
-such, never broken by a mean that the evidence cannot back: students who share a place range are listed by
-`tiebreak` (the record's: their won–drew–lost, which the teacher reads beside them), then by mean.
+in the order of the later game of each pair. If the two students are equally strong, each difference is as likely
+to be positive as negative, at every size (their games are exchangeable): the test is of that, and a claim is
+that the differences lean one way.
 
-What is shown of a student's mean is cut to the range its expected value can take (`ranges`, `clip`): the 95%
-t interval of a mean of bounded figures can pass the bounds ("-0.77 to 1.81" of a figure whose expected value lies
-in 0..1); clipped, it still holds the expected value whenever the t interval did. The comparisons use the intervals
-as computed, unclipped.
+**The test** (`compare`) bets against that symmetry. Each difference, in units of `SCALE` (10 points of win chance)
+and cut to -1..1, is x; a bet of a fraction λ turns wealth W into W(1 + λx). The evidence is the mean wealth of
+betting each fraction of `BETS` on "a is better" and on "b is better", starting from 1: under symmetry each bettor's
+wealth is a test martingale (given the sizes of the differences, their signs are fair coins), so by Ville's
+inequality the chance that the evidence ever reaches 1/α, at any look however many, is at most α. A pair is placed
+when its evidence reaches what Holm's method gives it (`standings`): sorted by evidence, the k-th strongest of K
+pairs needs 1/(α/(K - k + 1)); α is `ALPHA` for the whole class, over every pair and every look (docs/REVIEW.md,
+"Standings that hold at every look"). The evidence is the largest wealth reached so far, so a claim once shown
+stays.
 
->>> a = {("d1", 0): 0.9, ("d2", 0): 0.8, ("d3", 0): 0.85, ("d4", 0): 0.95}
->>> b = {("d1", 0): 0.2, ("d2", 0): 0.3, ("d3", 0): 0.1, ("d4", 0): 0.25}
->>> c = {("d1", 0): 0.1, ("d2", 0): 0.35, ("d3", 0): 0.2, ("d4", 0): 0.15}
->>> compare(a, b).verdict, compare(a, b).method, compare(a, b).pairs
-('a', 'paired', 4)
+A student's place is a range: from 1 + the students placed above them to the class size - those placed below.
+Rows are listed by place, then by mean, then by `tiebreak` (the record's won–drew–lost). The interval shown of a
+student's mean (`mean_sequence`) holds for the whole class at once, at every look, at 95%: a normal-mixture
+confidence sequence with the student's own spread, each at 5% / class size.
+
+>>> a = {(f"d{k}", 0): v for k, v in enumerate([0.9, 0.8, 0.85, 0.95, 0.9, 0.8, 0.9, 0.85, 0.9, 0.8])}
+>>> b = {(f"d{k}", 0): v for k, v in enumerate([0.2, 0.3, 0.1, 0.25, 0.3, 0.2, 0.1, 0.2, 0.3, 0.2])}
+>>> c = {(f"d{k}", 0): v for k, v in enumerate([0.1, 0.35, 0.2, 0.15, 0.2, 0.3, 0.2, 0.1, 0.25, 0.3])}
+>>> compare(a, b).verdict, compare(a, b).shared, compare(a, b).ahead
+('a', 10, 10)
 >>> compare(b, c).verdict
 'level'
 >>> [(s.student, s.places) for s in standings({"Ann": a, "Ben": b, "Cai": c})]
 [('Ann', '1'), ('Ben', '2–3'), ('Cai', '2–3')]
->>> [s.student for s in standings({"Ann": a, "Ben": b, "Cai": c}, tiebreak={"Ben": 1, "Cai": 0}.get)]
-['Ann', 'Cai', 'Ben']
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "clip", "compare", "standings", "t95",
-           "mean_interval"]
+__all__ = ["ALPHA", "BETS", "SCALE", "MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "clip", "compare",
+           "holm", "mean_interval", "mean_sequence", "pair_differences", "standings", "t95"]
 
-MIN_PAIRED = 3
-"""Shared keys needed for a paired comparison (fewer: the students' means are compared unpaired)."""
+ALPHA = 0.05
+"""The chance, over a whole class and a whole term looked at after every game, that the board shows any order that
+is not so (a claim between equally strong students)."""
+SCALE = 0.1
+"""A difference of this much (10 points of win chance) or more counts in full in a bet; a smaller one in part."""
+BETS = (0.5, 0.7, 0.85, 0.95)
+"""The fractions of wealth bet on each difference, each as a bettor of its own; the evidence is their mean. Chosen
+on simulated students (docs/REVIEW.md, "Standings that hold at every look"): a stronger student's differences of
+10 points or more lean their way nine times in ten or more, so the best bets are large; eight bettors from 0.2
+needed a deal or two more."""
+MIN_PAIRED = 1
+"""Kept for code that reads it: any shared deal is now compared paired."""
 PROVISIONAL = 10
-"""A student's figure is provisional below this many games. Measured (`needle-widget bench record`, 120 deals at
-the record's budget): a student's 95% interval narrows to ±0.15 of a game after 9, 10, 12 and 20 games for
-simulated students making 0%, 25%, 50% and 100% random moves (docs/REVIEW.md, "A class's record")."""
+"""A student's figure is provisional below this many games (docs/REVIEW.md, "A class's record")."""
 
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
          2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
          2.045, 2.042)
 _Z = 1.959963984540054
+_TARGET = 20
+"""The games at which `mean_sequence` is tightest."""
 
 
 def t95(df: float) -> float:
@@ -80,7 +97,8 @@ def _mean_var(values: Sequence[float]) -> tuple[float, float]:
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float | None, float | None, float | None]:
-    """The mean of `values` and its 95% t interval; (mean, None, None) from one value, all None from none.
+    """The mean of `values` and its fixed-sample 95% t interval (valid for one look only); (mean, None, None) from
+    one value, all None from none.
 
     >>> [round(x, 3) for x in mean_interval([0.0, 1.0, 0.5, 0.5])]
     [0.5, -0.15, 1.15]
@@ -91,6 +109,27 @@ def mean_interval(values: Sequence[float]) -> tuple[float | None, float | None, 
     if len(values) < 2:
         return mean, None, None
     half = t95(len(values) - 1) * math.sqrt(var / len(values))
+    return mean, mean - half, mean + half
+
+
+def mean_sequence(values: Sequence[float], alpha: float = ALPHA
+                  ) -> tuple[float | None, float | None, float | None]:
+    """The mean of `values` and an interval for it that holds at every look at once, at 1 - `alpha`: Robbins'
+    normal mixture with the values' own spread (the asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha,
+    Kennedy and Ramdas, 2024), tightest near 20 values. (mean, None, None) from one value, all None from none.
+
+    >>> [round(x, 3) for x in mean_sequence([0.0, 1.0, 0.5, 0.5] * 5)]
+    [0.5, 0.254, 0.746]
+    """
+    if not values:
+        return None, None, None
+    mean, var = _mean_var(values)
+    n = len(values)
+    if n < 2:
+        return mean, None, None
+    log_a = -2 * math.log(alpha)
+    rho2 = (log_a + math.log(log_a + 1)) / _TARGET
+    half = math.sqrt(var) * math.sqrt(2 * (n * rho2 + 1) / (n * n * rho2) * math.log(math.sqrt(n * rho2 + 1) / alpha))
     return mean, mean - half, mean + half
 
 
@@ -108,56 +147,176 @@ def clip(low: float | None, high: float | None, floor: float, ceiling: float) ->
     return min(max(low, floor), ceiling), max(min(high, ceiling), floor)
 
 
+def _seat(key: Hashable) -> Hashable:
+    return key[1] if isinstance(key, tuple) and len(key) == 2 else None
+
+
+def _deal(key: Hashable) -> Hashable:
+    return key[0] if isinstance(key, tuple) and len(key) == 2 else key
+
+
+def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
+                     order_a: Mapping[Any, float] | None = None, order_b: Mapping[Any, float] | None = None
+                     ) -> tuple[list[float], int]:
+    """The differences a - b that `compare` tests, in order, and how many of them are paired.
+
+    The games of both are taken in the order played (`order_a`, `order_b`: key -> when; default each game's place in
+    its student's scores). A game pairs with the other student's game of the same key (the same deal from the
+    same seat: a (deal, seat) key) if that one is waiting, else with the other's oldest game waiting at the same
+    seat, else waits. Each deal serves one difference at most: two opponents' games of a deal are one game, and two
+    differences that shared a deal would not be independent. A pair once made stays, so the differences of a later
+    look extend those of an earlier one; which games pair depends on keys and order only, never on the scores.
+
+    >>> pair_differences({("d1", 0): 0.5, ("d2", 1): 0.25}, {("d1", 0): 0.25, ("d3", 1): 0.5})
+    ([0.25, -0.25], 1)
+    >>> pair_differences({("d1", 0): 1.0, ("d2", 1): 0.0}, {("d1", 1): 0.0, ("d2", 0): 1.0})  # opponents
+    ([0.0], 0)
+    """
+    when = (order_a or {k: i for i, k in enumerate(a)}, order_b or {k: i for i, k in enumerate(b)})
+    events = sorted([(when[0][k], 0, n, k) for n, k in enumerate(a)] + [(when[1][k], 1, n, k) for n, k in enumerate(b)],
+                    key=lambda e: e[:3])
+    values = (a, b)
+    queues: tuple[dict[Hashable, deque[Hashable]], dict[Hashable, deque[Hashable]]] = ({}, {})
+    waiting: tuple[set[Hashable], set[Hashable]] = (set(), set())
+    used: set[Hashable] = set()
+    diffs: list[float] = []
+    shared = 0
+    for _, side, _, key in events:
+        deal, seat = (key[0], key[1]) if isinstance(key, tuple) and len(key) == 2 else (key, None)
+        if deal in used:
+            continue
+        other = 1 - side
+        if key in waiting[other]:
+            partner: Hashable = key
+            shared += 1
+        else:
+            queue = queues[other].get(seat)
+            while queue and (queue[0] not in waiting[other] or _deal(queue[0]) in used):
+                waiting[other].discard(queue.popleft())
+            if not queue:
+                queues[side].setdefault(seat, deque()).append(key)
+                waiting[side].add(key)
+                continue
+            partner = queue.popleft()
+        waiting[other].discard(partner)
+        mine, theirs = (key, partner) if side == 0 else (partner, key)
+        diffs.append(values[0][mine] - values[1][theirs])
+        used.update((deal, _deal(partner)))
+    return diffs, shared
+
+
 @dataclass(frozen=True)
 class Comparison:
-    """Student a's scores against student b's: the difference (a - b) with its 95% interval, how it was
-    made ("paired" over `pairs` shared keys, "unpaired", or None: too few games) and the verdict: "a"
-    (a is above), "b", or "level" (cannot tell apart yet).
+    """Student a's scores against student b's (`compare`): how many differences (`shared` deals in common, `matched`
+    games matched by seat), on how many a was ahead and behind, their mean (a - b), the evidence (the largest wealth
+    the bets reached, `evidence`: at least 1) and the way it leans ("a", "b" or None: no differences), and the level
+    `verdict` is made at (for one pair on its own; `standings` applies Holm's across a class).
     """
 
+    shared: int
+    matched: int
+    ahead: int
+    behind: int
     difference: float | None
-    low: float | None
-    high: float | None
-    method: str | None
-    pairs: int
+    evidence: float
+    lean: str | None
+    growth: float
+    """The growth a difference of the leaning side's best bet made so far, on average (log wealth a difference)."""
+    level: float = ALPHA
+
+    @property
+    def pairs(self) -> int:
+        """The differences compared."""
+        return self.shared + self.matched
+
+    @property
+    def method(self) -> str | None:
+        """"paired" (all on deals in common), "matched" (none), "mixed", or None (nothing to compare)."""
+        if not self.pairs:
+            return None
+        return "paired" if not self.matched else "matched" if not self.shared else "mixed"
+
+    @property
+    def p(self) -> float:
+        """The anytime-valid p-value: 1 / evidence (at most 1)."""
+        return min(1.0, 1.0 / self.evidence)
 
     @property
     def verdict(self) -> str:
-        """"a", "b" or "level"."""
-        if self.low is not None and self.low > 0:
-            return "a"
-        if self.high is not None and self.high < 0:
-            return "b"
-        return "level"
+        """"a" (a is above), "b", or "level" (cannot tell apart yet), at `level`."""
+        return self.lean if self.lean is not None and self.evidence * self.level >= 1 else "level"
+
+    def needed(self, level: float | None = None) -> int | None:
+        """About how many differences in all a claim at `level` (default its own) would need if they went on as
+        they have (the leaning side's best bet growing as much a difference): None if they have not leant yet.
+        """
+        level = self.level if level is None else level
+        if self.growth <= 0:
+            return None
+        return max(self.pairs, math.ceil(math.log(2 * len(BETS) / level) / self.growth))
+
+    def flipped(self) -> Comparison:
+        """The same comparison from b's side."""
+        lean = {"a": "b", "b": "a"}.get(self.lean or "", None)
+        return Comparison(self.shared, self.matched, self.behind, self.ahead,
+                          None if self.difference is None else -self.difference, self.evidence, lean, self.growth,
+                          self.level)
 
 
-def compare(a: Mapping[Hashable, float], b: Mapping[Hashable, float], min_paired: int = MIN_PAIRED) -> Comparison:
-    """Compare two students' scores, each a mapping key -> score (see the module docstring)."""
-    shared = [k for k in a if k in b]
-    if len(shared) >= min_paired:
-        diffs = [a[k] - b[k] for k in shared]
-        mean, low, high = mean_interval(diffs)
-        return Comparison(mean, low, high, "paired", len(shared))
-    if len(a) >= 2 and len(b) >= 2:
-        ma, va = _mean_var(list(a.values()))
-        mb, vb = _mean_var(list(b.values()))
-        sa, sb = va / len(a), vb / len(b)
-        se2 = sa + sb
-        if se2 == 0:
-            return Comparison(ma - mb, ma - mb, ma - mb, "unpaired", len(shared))
-        df = se2 * se2 / (sa * sa / (len(a) - 1) + sb * sb / (len(b) - 1))
-        half = t95(df) * math.sqrt(se2)
-        return Comparison(ma - mb, ma - mb - half, ma - mb + half, "unpaired", len(shared))
-    diff = (math.fsum(a.values()) / len(a) - math.fsum(b.values()) / len(b)) if a and b else None
-    return Comparison(diff, None, None, None, len(shared))
+def compare(a: Mapping[Any, float], b: Mapping[Any, float], level: float = ALPHA,
+            min_paired: int | None = None, order_a: Mapping[Any, float] | None = None,
+            order_b: Mapping[Any, float] | None = None) -> Comparison:
+    """Compare two students' scores, each a mapping key -> score in the order played (see the module docstring);
+    the verdict at `level` for this pair on its own; `order_a`, `order_b`: when each game was played
+    (`pair_differences`). `min_paired` is accepted for older callers and ignored.
+    """
+    del min_paired
+    diffs, shared = pair_differences(a, b, order_a, order_b)
+    up = [1.0] * len(BETS)
+    down = [1.0] * len(BETS)
+    best, lean, scale = 1.0, None, 2 * len(BETS)
+    for d in diffs:
+        x = -1.0 if d <= -SCALE else 1.0 if d >= SCALE else d / SCALE
+        up = [w * (1 + bet * x) for w, bet in zip(up, BETS, strict=True)]
+        down = [w * (1 - bet * x) for w, bet in zip(down, BETS, strict=True)]
+        high, low = sum(up), sum(down)
+        if (high + low) / scale > best:
+            best, lean = (high + low) / scale, "a" if high >= low else "b"
+    total = math.fsum(diffs)
+    if lean is None and diffs:
+        lean = "a" if total > 0 else "b" if total < 0 else None
+    side = up if lean == "a" else down
+    growth = math.log(max(max(side), 1e-300)) / len(diffs) if diffs else 0.0
+    return Comparison(shared, len(diffs) - shared, sum(d > 0 for d in diffs), sum(d < 0 for d in diffs),
+                      total / len(diffs) if diffs else None, best, lean, growth, level)
+
+
+def holm(pvalues: Mapping[Any, float], alpha: float = ALPHA, family: int | None = None) -> set[Any]:
+    """The hypotheses Holm's step-down method rejects at `alpha`: sorted by p-value, the k-th smallest (k = 1, 2,
+    ...) is rejected if it and every smaller one is at most alpha / (family - k + 1). `family`: the number of
+    hypotheses (default: those given; more when some have no p-value yet).
+
+    >>> sorted(holm({"x": 0.001, "y": 0.02, "z": 0.5}))
+    ['x', 'y']
+    >>> sorted(holm({"x": 0.001, "y": 0.02, "z": 0.5}, family=10))
+    ['x']
+    """
+    size = max(len(pvalues), family or 0)
+    out: set[Any] = set()
+    for k, (name, p) in enumerate(sorted(pvalues.items(), key=lambda item: item[1])):
+        if p * (size - k) > alpha:
+            break
+        out.add(name)
+    return out
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One student's line: games, mean score with its 95% interval (`low`, `high`: cut to the student's range
-    where `standings` was given one), whether it is provisional, the place as a range (`first`..`last`: 1 +
-    those surely above .. class size - those surely below) and the students it cannot be told apart from yet
-    (`level`).
+    """One student's line: games, mean score with an interval (`low`, `high`: `mean_sequence`'s, for the class at
+    once, cut to the student's range where `standings` was given one), whether it is provisional, the place as a
+    range (`first`..`last`: 1 + those placed above .. class size - those placed below), the students placed below
+    (`above`: this one is above them) and above (`below`), those it cannot be told apart from yet (`level`), and
+    the comparison with each other student from this one's side (`evidence`).
     """
 
     student: Hashable
@@ -169,6 +328,11 @@ class Standing:
     first: int
     last: int
     level: tuple[Hashable, ...]
+    above: tuple[Hashable, ...] = ()
+    below: tuple[Hashable, ...] = ()
+    evidence: Mapping[Hashable, Comparison] | None = None
+    next_level: float = ALPHA
+    """The level the class's next claim must reach (Holm's, after the claims made): what `Comparison.needed` asks."""
 
     @property
     def places(self) -> str:
@@ -177,36 +341,53 @@ class Standing:
 
 
 def standings(scores: Mapping[Hashable, Mapping[Hashable, float]], provisional: int = PROVISIONAL,
-              min_paired: int = MIN_PAIRED, ranges: Mapping[Hashable, tuple[float, float]] | None = None,
-              tiebreak: Callable[[Hashable], Any] | None = None) -> list[Standing]:
-    """Every student with a score, each placed only as far as the comparisons allow: by place range (its first
-    place, then its last), within one range by `tiebreak(student)` (smallest first: the record's won–drew–lost),
-    then best mean first. `ranges`: each student's range of the expected value of their mean (floor, ceiling),
-    to which the interval shown is cut (`clip`); a student without one keeps the t interval.
+              min_paired: int | None = None, ranges: Mapping[Hashable, tuple[float, float]] | None = None,
+              tiebreak: Callable[[Hashable], Any] | None = None, against: Mapping[Hashable, Mapping[Hashable, float]]
+              | None = None, alpha: float = ALPHA, family: int | None = None,
+              order: Mapping[Hashable, Mapping[Hashable, float]] | None = None) -> list[Standing]:
+    """Every student with a score, each placed only as far as the claims allow (see the module docstring): by place
+    range (its first place, then its last), then best mean first, then `tiebreak(student)` (smallest first).
+
+    `against`: the scores the students are compared on (default `scores`; the record compares each game's figure
+    less what the deal gave the seat, which is the same on a shared deal and steadier across deals); `family`: the
+    class size the pairs are counted over (default: the students with scores); `order`: when each student's games
+    were played (student -> key -> a number; default their order in `scores`); `ranges`: each student's range of
+    the expected value of their mean, to which the interval shown is cut (`clip`).
     """
+    del min_paired
+    compared = scores if against is None else against
     students = [s for s in scores if scores[s]]
-    above = {s: 0 for s in students}
-    below = {s: 0 for s in students}
-    level: dict[Hashable, list[Hashable]] = {s: [] for s in students}
+    size = max(len(students), family or 0)
+    comparisons: dict[tuple[Hashable, Hashable], Comparison] = {}
     for i, a in enumerate(students):
         for b in students[i + 1:]:
-            verdict = compare(scores[a], scores[b], min_paired).verdict
-            if verdict == "a":
-                below[a] += 1
-                above[b] += 1
-            elif verdict == "b":
-                below[b] += 1
-                above[a] += 1
-            else:
-                level[a].append(b)
-                level[b].append(a)
+            comparisons[a, b] = compare(compared.get(a, {}), compared.get(b, {}), alpha,
+                                        order_a=None if order is None else order.get(a),
+                                        order_b=None if order is None else order.get(b))
+    family_size = max(1, size * (size - 1) // 2)
+    claimed = holm({pair: c.p for pair, c in comparisons.items() if c.pairs}, alpha, family_size)
+    next_level = alpha / max(1, family_size - len(claimed))
+    above: dict[Hashable, list[Hashable]] = {s: [] for s in students}
+    below: dict[Hashable, list[Hashable]] = {s: [] for s in students}
+    level: dict[Hashable, list[Hashable]] = {s: [] for s in students}
+    evidence: dict[Hashable, dict[Hashable, Comparison]] = {s: {} for s in students}
+    for (a, b), c in comparisons.items():
+        evidence[a][b], evidence[b][a] = c, c.flipped()
+        if (a, b) in claimed and c.lean is not None:
+            top, bottom = (a, b) if c.lean == "a" else (b, a)
+            above[top].append(bottom)
+            below[bottom].append(top)
+        else:
+            level[a].append(b)
+            level[b].append(a)
     rows = []
     for s in students:
-        mean, low, high = mean_interval(list(scores[s].values()))
+        mean, low, high = mean_sequence(list(scores[s].values()), alpha / size)
         if ranges is not None and s in ranges:
             low, high = clip(low, high, *ranges[s])
         n = len(scores[s])
-        rows.append(Standing(s, n, mean, low, high, n < provisional, 1 + above[s], len(students) - below[s],
-                             tuple(level[s])))
-    rows.sort(key=lambda r: (r.first, r.last, () if tiebreak is None else tiebreak(r.student), -(r.mean or 0.0)))
+        rows.append(Standing(s, n, mean, low, high, n < provisional, 1 + len(below[s]),
+                             len(students) - len(above[s]), tuple(level[s]), tuple(above[s]), tuple(below[s]),
+                             evidence[s], next_level))
+    rows.sort(key=lambda r: (r.first, r.last, -(r.mean or 0.0), () if tiebreak is None else tiebreak(r.student)))
     return rows
