@@ -153,3 +153,22 @@ def test_a_pair_with_nothing_to_compare_says_so():
     assert level_text("Dee", compare({("d1", 0): 0.5}, {("d2", 1): 0.5}), 0.05) == "Dee (no games to compare yet)"
     board = record_of({0: [(1.0, 0.8)], 1: [(0.0, 0.3)]}).board("teacher", NAMES)
     assert {r["place"] for r in board["rows"]} == {"1–2"}
+
+
+def test_the_standings_are_kept_until_a_game_is_added_or_reviewed():
+    """The board asks at every change of the room; the standings are computed again only when the record changed."""
+    from test_readable_figures import record_of
+
+    from needle_widget.classroom.record import RecordEntry
+
+    record = record_of({0: [(1.0, 0.8)] * 3, 1: [(0.0, 0.2)] * 3})
+    first = record.standings([0, 1])
+    assert record.standings([0, 1]) is first
+    record.games["challenge 9/student 0"] = 99
+    late = RecordEntry(99, "challenge 9/student 0", "challenge 9", 0, 0, None, "greedy", 1.0, 0)
+    record.entries.append(late)
+    added = record.standings([0, 1])
+    assert added is not first and added[0].games == 3  # not yet reviewed: not counted
+    late.adjusted, late.skill, late.luck = 0.9, 0.4, 0.1
+    assert record.standings([0, 1])[0].games == 4
+    assert record.standings([0, 1, 2]) is not record.standings([0, 1])  # another class: other pairs

@@ -241,6 +241,9 @@ class Record:
     games: dict[str, int] = field(default_factory=dict)
     """Each recorded game's source -> its number (1, 2, ...)."""
     worlds: int = RECORD_WORLDS
+    _standings: dict[Any, list[Standing]] = field(default_factory=dict, repr=False, compare=False)
+    """The latest standings, under what they were computed from (`standings`): the board asks again at every change
+    of the room, the record changes only when a game is added or reviewed."""
 
     def __len__(self) -> int:
         return len(self.games)
@@ -318,6 +321,10 @@ class Record:
         (`mean_range`); students compared on `compared`, in the order played; rows by place, then mean, then
         won–drew–lost (`results`: most points, then most wins, then fewest losses). `field_="result"`: by raw results.
         """
+        version = (None if students is None else tuple(students), field_, len(self.entries),
+                   sum(e.counted for e in self.entries), len(self.games))
+        if version in self._standings:
+            return self._standings[version]
         scores, against, order = self.scores(field_), self.compared(field_), self.order()
         if students is not None:
             scores = {s: v for s, v in scores.items() if s in students}
@@ -329,10 +336,13 @@ class Record:
             return -(won + drew / 2), -won, lost
 
         # `standings` takes any keys, but typed as Hashable (invariant in a Mapping): it keeps these, student indices
-        return standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores), ranges=ranges, tiebreak=tiebreak,
+        rows = standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores), ranges=ranges, tiebreak=tiebreak,
                          against=cast("Mapping[Hashable, Mapping[Hashable, float]]", against),
                          order=cast("Mapping[Hashable, Mapping[Hashable, float]]", order),
                          family=None if students is None else len(students))
+        self._standings.clear()
+        self._standings[version] = rows
+        return rows
 
     def results(self, student: int) -> tuple[int, int, int]:
         """Student `student`'s won, drew and lost, as the board shows them (a game a bot finished for them: lost)."""
