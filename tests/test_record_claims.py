@@ -6,10 +6,10 @@ false. Before issue 46 the board ordered some pair at some moment in 69 of 100 c
 (each pair's 95% t interval, looked at after every deal); now in at most 5% of classes of 4, 8, 16 and 30 over terms
 of up to 40 deals looked at after every game, by the luck-adjusted score and by raw results.
 
-The statistical level: each check draws 100 classes and allows at most `ALLOWED` of them a false claim: a board that
-claimed in 5% of classes would pass it with probability below 1% (binomial tail, `tail`), so a pass shows the rate is
-below 5% at that level; the rule's own guarantee (Ville's inequality and Holm's method) is 5%, and it claimed in 0 or
-1 of each 100.
+The statistical level: each check draws 100 classes and allows at most `ALLOWED` (11) of them a false claim. A board
+wrong in 5% of classes fails it with probability below 1% (0.4%, binomial tail, `tail`); one wrong in 15% of classes
+fails it with probability 84%, in 20%, 99%. The rule's own guarantee (Ville's inequality and Holm's method) is 5%, and
+it claimed in 0 to 2 of each 100; the earlier rule in 26 to 100.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def tail(n: int, k: int, p: float) -> float:
 
 
 ALLOWED = next(k for k in range(CLASSES + 1) if tail(CLASSES, k + 1, ALPHA) < 0.01)
-"""The false-claim classes allowed of `CLASSES`: the fewest k with P(more than k) < 1% at a 5% rate (11)."""
+"""The false-claim classes allowed of `CLASSES`: the fewest k such that a 5% rate gives more than k with probability
+below 1% (11)."""
 
 
 @pytest.fixture(scope="module")
