@@ -1,12 +1,18 @@
-"""The wheel carries the built front end and works where there is no Node (issue 13, item 4).
+"""The wheel carries the built front end and works where there is no Node (issue 13, item 4); a release a stranger
+can trust (issue 47, item 5).
 
-`python -m build --wheel`, then the wheel in a fresh venv whose PATH has no node or npm (tests/wheel_env.py).
+`python -m build --sdist`, the wheel built from that sdist with no node or npm on the PATH, then the wheel in a
+fresh venv whose PATH has none either (tests/wheel_env.py); the release's checks (`.ci/release check`) on both.
 The browser half is tests/browser/test_wheel_in_browser.py.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
 
 import pytest
 from wheel_env import ROOT, STATIC, WheelEnv, sha256, wheel_env
@@ -19,7 +25,7 @@ BENCHMARKS = ("apps/bench.py", "apps/classbench.py", "apps/matchbench.py", "apps
               "apps/classbrowsers.py")
 """The benchmarks and their browser harness: in the clone (`needle-widget bench`), not in the wheel."""
 MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root", "standalone.js": "needle-data",
-           "standalone.css": ".nw-root"}
+           "board.js": "Class board", "board.css": ".nb-root"}
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +40,7 @@ def test_the_wheel_carries_the_built_front_end(wheel: WheelEnv) -> None:
         assert sha256(data) == wheel.built[name], f"the wheel's {name} is not the one in needle_widget/static"
     for name in STATIC:
         data = members[name]
-        assert len(data) > 10_000, f"{name} is only {len(data)} bytes"
+        assert len(data) > (2_000 if name.endswith(".css") else 10_000), f"{name} is only {len(data)} bytes"
         assert MARKERS[name] in data.decode(), name
     assert widget._MISSING.encode() not in members["widget.js"]
 
@@ -106,3 +112,31 @@ def test_bench_says_it_runs_from_a_clone(wheel: WheelEnv) -> None:
     assert done.returncode == 2 and done.stdout == "", done.stdout + done.stderr
     assert done.stderr.strip() == ("needle-widget: error: bench runs from a clone of the project (pip install -e .): "
                                    "the wheel holds the game, not its benchmarks")
+
+
+def test_the_release_checks_pass_on_the_sdist_and_the_wheel_built_from_it(wheel: WheelEnv) -> None:
+    """`.ci/release check`: twine check --strict (the metadata and the README as PyPI renders them),
+    check-wheel-contents (no duplicate files: the exported page once carried a copy of widget.css), validate-pyproject,
+    and the wheel's built front end. Before issue 47 the wheel could not be built from the sdist without npm.
+    """
+    done = subprocess.run(["bash", str(ROOT / ".ci" / "release"), "check", str(wheel.wheel.parent)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300,
+                          env={"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.count("PASSED") == 2, done.stdout  # twine: the sdist and the wheel
+    assert f"{wheel.wheel}: OK" in done.stdout and "Valid file: pyproject.toml" in done.stdout, done.stdout
+    assert "front end: OK" in done.stdout, done.stdout
+
+
+def test_the_licence_and_the_changelog_ship(wheel: WheelEnv) -> None:
+    from needle_widget import __version__
+
+    with zipfile.ZipFile(wheel.wheel) as whl:
+        names = whl.namelist()
+        licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+        assert whl.read(licence).decode().startswith("MIT License")
+        metadata = whl.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: MIT" in metadata and "License-File: LICENSE" in metadata
+    changelog = (ROOT / "docs" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"## {__version__} " in changelog, "docs/CHANGELOG.md says nothing of this version"
+    assert wheel.wheel.name.startswith(f"needle_widget-{__version__}-")

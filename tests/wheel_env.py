@@ -1,4 +1,5 @@
-"""The wheel `python -m build` makes, installed in a fresh venv with no Node on its PATH.
+"""The release `python -m build` makes: the sdist from the project, and the wheel from the sdist with no Node on
+the PATH (the sdist holds the built bundle), installed in a fresh venv with no Node on its PATH.
 
 Shared by tests/test_wheel.py and tests/browser/test_wheel_in_browser.py: built and installed once
 per test run however many modules and workers ask for it (a file lock in the workers' shared folder, and a cache
@@ -21,8 +22,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STATIC = ("widget.js", "widget.css", "standalone.js", "standalone.css")
-"""The bundle anywidget loads and the exported page's (all of needle_widget/static/ must be in the wheel)."""
+STATIC = ("widget.js", "widget.css", "standalone.js", "board.js", "board.css")
+"""The bundles anywidget loads (the widget's, the board's) and the exported page's script (which takes the widget's
+styles): all of needle_widget/static/ must be in the wheel."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class WheelEnv:
     """A built wheel and a venv it is installed in, whose PATH has no node or npm."""
 
     wheel: Path
+    sdist: Path
     venv: Path
     env: dict[str, str]
     built: dict[str, str]
@@ -109,18 +112,30 @@ def wheel_env(tmp_path_factory: pytest.TempPathFactory) -> WheelEnv:
             made.write_text(json.dumps(_build(out)), encoding="utf-8")
         record = json.loads(made.read_text(encoding="utf-8"))
     venv = Path(record["venv"])
-    _CACHE["env"] = WheelEnv(wheel=Path(record["wheel"]), venv=venv, env=no_node_env(venv / "bin"),
-                             built=record["built"])
+    _CACHE["env"] = WheelEnv(wheel=Path(record["wheel"]), sdist=Path(record["sdist"]), venv=venv,
+                             env=no_node_env(venv / "bin"), built=record["built"])
     return _CACHE["env"]
 
 
 def _build(out: Path) -> dict[str, object]:
-    """Build the wheel into `out`/dist and install it in `out`/venv; the paths and the static files' hashes."""
-    # The build runs the hatch-jupyter-builder hook: npm only if js/ is newer than needle_widget/static/.
-    built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out / "dist"), str(ROOT)],
-                           cwd=ROOT, capture_output=True, text=True, timeout=600)
+    """Build the sdist into `out`/dist, the wheel from it with no Node on the PATH, and install the wheel in
+    `out`/venv; the paths and the static files' hashes.
+    """
+    # The sdist runs the hatch-jupyter-builder hook: npm only if js/ is newer than needle_widget/static/ (a release
+    # builds the bundle first: .ci/release). The wheel from the sdist skips it (skip-if-exists): no Node.
+    dist = out / "dist"
+    made = subprocess.run([sys.executable, "-m", "build", "--sdist", "--outdir", str(dist), str(ROOT)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if made.returncode:
+        pytest.fail(f"python -m build --sdist failed:\n{made.stdout[-4000:]}\n{made.stderr[-4000:]}")
+    (sdist,) = dist.glob("needle_widget-*.tar.gz")
+    bare = {**os.environ, "PATH": str(Path(sys.executable).parent)}
+    for tool in ("node", "npm", "npx"):
+        assert shutil.which(tool, path=bare["PATH"]) is None, f"{tool} is on the PATH the wheel is built with"
+    built = subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(sdist)],
+                           cwd=out, env=bare, capture_output=True, text=True, timeout=600)
     if built.returncode:
-        pytest.fail(f"python -m build --wheel failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}")
+        pytest.fail(f"python -m build --wheel from the sdist failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}")
     static = ROOT / "needle_widget" / "static"
     hashes = {path.name: sha256(path.read_bytes()) for path in static.iterdir() if path.is_file()}
     (wheel,) = (out / "dist").glob("needle_widget-*.whl")
@@ -131,4 +146,4 @@ def _build(out: Path) -> dict[str, object]:
                                env=env, cwd=out, capture_output=True, text=True, timeout=600)
     if installed.returncode:
         pytest.fail(f"pip install {wheel.name} failed:\n{installed.stdout[-4000:]}\n{installed.stderr[-4000:]}")
-    return {"wheel": str(wheel), "venv": str(venv), "built": hashes}
+    return {"wheel": str(wheel), "sdist": str(sdist), "venv": str(venv), "built": hashes}

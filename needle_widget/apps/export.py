@@ -151,7 +151,7 @@ def to_html(replay: Replay, path: str | os.PathLike | None = None, perspective: 
             "file could try seeds until one deals the hand it shows, and so find every hidden card. For replays to "
             "share, deal with a fresh seed (Game() or NeedleWidget.play() without seed=)."), stacklevel=2)
     script = re.sub(r"</(script)", r"<\\/\1", _asset("standalone.js"), flags=re.IGNORECASE)
-    css = re.sub(r"</(style)", r"<\\/\1", _asset("standalone.css"), flags=re.IGNORECASE)
+    css = re.sub(r"</(style)", r"<\\/\1", _asset("widget.css"), flags=re.IGNORECASE)
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     frames = Frames(replay, perspective, spoilers, review=review, reveal_at_end=reveal_at_end,
                     review_worlds=review_worlds)
