@@ -173,3 +173,19 @@ def test_the_standings_are_kept_until_a_game_is_added_or_reviewed():
     late.adjusted, late.skill, late.luck = 0.9, 0.4, 0.1
     assert record.standings([0, 1])[0].games == 4
     assert record.standings([0, 1, 2]) is not record.standings([0, 1])  # another class: other pairs
+
+
+def test_taking_a_student_off_the_roster_never_lowers_the_bar():
+    """The pairs are counted over everyone ever on the roster (the board passes `room.members(removed=True)`): with
+    the family following the roster, a class of 8 that dropped to 2 students showed false orders in 5.7% of 1000
+    simulated classes, against 2.4% with the family kept.
+    """
+    from test_readable_figures import record_of
+
+    ann = [(1.0, 0.8)] * 10
+    ben = [(0.0, 0.2)] * 10
+    record = record_of({0: ann, 1: ben})
+    assert [s.places for s in record.standings([0, 1])] == ["1", "2"]
+    assert [s.places for s in record.standings([0, 1], family=8)] == ["1–2", "1–2"]  # 28 pairs: 10 deals too few
+    board = record.board("teacher", {0: "Ann", 1: "Ben"}, family=8)
+    assert [r["place"] for r in board["rows"]] == ["1–2", "1–2"]

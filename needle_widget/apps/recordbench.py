@@ -246,28 +246,22 @@ def _verdict(mine: dict, theirs: dict, level: float, earlier: bool) -> str:
     return _earlier_verdict(mine, theirs) if earlier else compare(mine, theirs, level).verdict
 
 
-def orderings(pool: Pool, deals: int, classes: int, field: str = "adjusted", seed: int = 0,
-              paired: bool = True, size: int = 2, earlier: bool = False) -> dict[str, int]:
-    """Over `classes` classes of `deals` deals drawn from the pool: the pairs of students of different strength the
-    board orders rightly, wrongly, or leaves level, each at `class_level(size)`. `paired=False` gives the two students
-    of a pair different deals (as students at different tables of a match hold), so they are compared on games
-    matched by seat. `earlier=True`: by the rule before issue 46 (each pair's 95% t interval, one look).
+def orderings(pool: Pool, deals: int, classes: int, field: str = "adjusted", seed: int = 0, size: int = 2,
+              earlier: bool = False) -> dict[str, int]:
+    """Over `classes` classes of `deals` deals drawn from the pool (every student on the same deals from the same
+    seats): the pairs of students of different strength the board orders rightly, wrongly, or leaves level, each at
+    `class_level(size)`. `earlier=True`: by the rule before issue 46 (each pair's 95% t interval, one look).
     """
     rng = random.Random(seed)
     scores = pool.record.compared(field)
     all_keys = sorted({k for mine in scores.values() for k in mine})
     out = {"right": 0, "wrong": 0, "level": 0}
     for _ in range(classes):
+        keys = rng.sample(all_keys, deals)
         for a, b in itertools.combinations(range(len(pool.shares)), 2):
             if pool.shares[a] == pool.shares[b]:
                 continue
-            if paired:
-                keys = rng.sample(all_keys, deals)
-                mine, theirs = ({k: scores[s][k] for k in keys} for s in (a, b))
-            else:
-                drawn = rng.sample(all_keys, 2 * deals)
-                mine = {k: scores[a][k] for k in drawn[:deals]}
-                theirs = {k: scores[b][k] for k in drawn[deals:]}
+            mine, theirs = ({k: scores[s][k] for k in keys} for s in (a, b))
             verdict = _verdict(mine, theirs, class_level(size), earlier)
             better = "a" if pool.shares[a] < pool.shares[b] else "b"
             out["level" if verdict == "level" else "right" if verdict == better else "wrong"] += 1

@@ -34,7 +34,7 @@ def board_state(room: Room, view: str) -> dict[str, Any]:
         if view == "teacher" else None,
         "calibration": _calibration(room),
         "connected": room.link.connected, "status": room.link.why,
-        "record": room.record.board(view, {m.index: m.name for m in members}),
+        "record": room.record.board(view, {m.index: m.name for m in members}, family=len(room.members(removed=True))),
     }
     for cls in ACTIVITIES:
         latest = room.latest(cls.kind)

@@ -55,8 +55,9 @@ FIELDS = ("adjusted", "result")
 NOTE_RECORD = ("Luck-adjusted score, in points of win chance (a win is 100, a draw 50, a loss 0), a game: each game's "
                "result with the luck of the cards taken out (the student's decisions valued from what they could see, "
                "as the Review panel does), averaged over their games. Its range holds for every student at once, at "
-               "every look, 95% of the time, cut to 0 to 100 (below 0 only for games left); one game's figure can "
-               "pass 0 or 100, as the luck is estimated, and that noise averages out. A student is placed above "
+               "every look, 95% of the time (for the average with each game's figure cut to −100..200), shown cut to "
+               "0 to 100 (below 0 only for games left); one game's figure can pass 0 or 100, as the luck is "
+               "estimated, and that noise averages out. A student is placed above "
                "another only when the games they share (the same deal from the same seat, else games matched by "
                "seat) lean one way by more than chance allows over every pair in the class, however often the board "
                "is looked at: equally strong students are shown in an order in at most 5 classes of 100. Otherwise "
@@ -91,7 +92,7 @@ def level_text(name: str, c: Comparison, level: float, me: str = "them") -> str:
     if not c.pairs:
         return f"{name} (no games to compare yet)"
     needed = c.needed(level)
-    need = "not leaning enough for a claim at this rate" if needed is None or needed > 999 else \
+    need = "no claim in sight yet" if needed is None or needed > 999 else \
         f"about {needed} would place {me if c.lean == 'a' else name} above"
     return f"{name} ({signed_points(c.difference or 0.0)} a game over {_games_text(c)}, ahead on {c.ahead}; {need})"
 
@@ -315,13 +316,16 @@ class Record:
                 out.setdefault(e.student, {})[e.key] = e.game
         return out
 
-    def standings(self, students: list[int] | None = None, field_: str = "adjusted") -> list[Standing]:
+    def standings(self, students: list[int] | None = None, field_: str = "adjusted",
+                  family: int | None = None) -> list[Standing]:
         """The standings by luck-adjusted score (`review.standings.standings`), over the pairs of `students` (the
         class: default, those with games): each interval cut to the range its student's mean can take
         (`mean_range`); students compared on `compared`, in the order played; rows by place, then mean, then
         won–drew–lost (`results`: most points, then most wins, then fewest losses). `field_="result"`: by raw results.
+        `family`: the students the pairs are counted over, if more than `students` (the room's: everyone ever on its
+        roster, so that taking a student off never lowers the bar of the claims left).
         """
-        version = (None if students is None else tuple(students), field_, len(self.entries),
+        version = (None if students is None else tuple(students), field_, family, len(self.entries),
                    sum(e.counted for e in self.entries), len(self.games))
         if version in self._standings:
             return self._standings[version]
@@ -339,7 +343,7 @@ class Record:
         rows = standings(cast("Mapping[Hashable, Mapping[Hashable, float]]", scores), ranges=ranges, tiebreak=tiebreak,
                          against=cast("Mapping[Hashable, Mapping[Hashable, float]]", against),
                          order=cast("Mapping[Hashable, Mapping[Hashable, float]]", order),
-                         family=None if students is None else len(students))
+                         family=max(len(students) if students is not None else 0, family or 0) or None)
         self._standings.clear()
         self._standings[version] = rows
         return rows
@@ -365,9 +369,10 @@ class Record:
         left = sum(e.stood_in for e in counted)
         return -left / len(counted), (len(counted) - left) / len(counted)
 
-    def board(self, view: str, names: Mapping[int, str]) -> dict[str, Any] | None:
+    def board(self, view: str, names: Mapping[int, str], family: int | None = None) -> dict[str, Any] | None:
         """The board's "record" section: a row a student (teacher's view), or counts only (projector); its figures
-        (`adjusted`, `interval`, `raw_mean`) in points of win chance (`review.verdict.UNIT`).
+        (`adjusted`, `interval`, `raw_mean`) in points of win chance (`review.verdict.UNIT`); `family` as
+        `standings` takes it.
         """
         if not self.games:
             return None
@@ -376,7 +381,7 @@ class Record:
                                "rows": None}
         if self.worlds != RECORD_WORLDS:
             out["note"] += f" Reviewed at {self.worlds} worlds a decision."
-        table = self.standings(list(names))
+        table = self.standings(list(names), family=family)
         if view != "teacher":
             out["placed"] = sum(s.first == s.last for s in table)
             out["students"] = len(table)

@@ -25,8 +25,8 @@ stays.
 
 A student's place is a range: from 1 + the students placed above them to the class size - those placed below.
 Rows are listed by place, then by mean, then by `tiebreak` (the record's won–drew–lost). The interval shown of a
-student's mean (`mean_sequence`) holds for the whole class at once, at every look, at 95%: a normal-mixture
-confidence sequence with the student's own spread, each at 5% / class size.
+student's mean (`mean_sequence`) holds for the whole class at once, at every look, at 95%: a betting confidence
+sequence for the mean of the student's figures (each cut to -100..200 points), each at 5% / class size.
 
 >>> a = {(f"d{k}", 0): v for k, v in enumerate([0.9, 0.8, 0.85, 0.95, 0.9, 0.8, 0.9, 0.85, 0.9, 0.8])}
 >>> b = {(f"d{k}", 0): v for k, v in enumerate([0.2, 0.3, 0.1, 0.25, 0.3, 0.2, 0.1, 0.2, 0.3, 0.2])}
@@ -42,13 +42,12 @@ confidence sequence with the student's own spread, each at 5% / class size.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ALPHA", "BETS", "SCALE", "MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "clip", "compare",
-           "holm", "mean_interval", "mean_sequence", "pair_differences", "standings", "t95"]
+__all__ = ["ALPHA", "BETS", "SCALE", "FIGURE_RANGE", "MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "clip",
+           "compare", "holm", "mean_interval", "mean_sequence", "pair_differences", "standings", "t95"]
 
 ALPHA = 0.05
 """The chance, over a whole class and a whole term looked at after every game, that the board shows any order that
@@ -69,8 +68,6 @@ _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 
          2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
          2.045, 2.042)
 _Z = 1.959963984540054
-_TARGET = 20
-"""The games at which `mean_sequence` is tightest."""
 
 
 def t95(df: float) -> float:
@@ -112,25 +109,49 @@ def mean_interval(values: Sequence[float]) -> tuple[float | None, float | None, 
     return mean, mean - half, mean + half
 
 
-def mean_sequence(values: Sequence[float], alpha: float = ALPHA
-                  ) -> tuple[float | None, float | None, float | None]:
-    """The mean of `values` and an interval for it that holds at every look at once, at 1 - `alpha`: Robbins'
-    normal mixture with the values' own spread (the asymptotic confidence sequence of Waudby-Smith, Arbour, Sinha,
-    Kennedy and Ramdas, 2024), tightest near 20 values. (mean, None, None) from one value, all None from none.
+FIGURE_RANGE = (-1.0, 2.0)
+"""The range of one game's figure `mean_sequence` takes (a figure beyond it is cut to it): a game's luck-adjusted
+score has expected value 0 to 1 (-1 to 0 for a game left), and the review's noise takes one game's figure past
+that by much less than a game (the simulated pools' figures ran from -1.53 to 0.91)."""
+_GRID = 200
 
-    >>> [round(x, 3) for x in mean_sequence([0.0, 1.0, 0.5, 0.5] * 5)]
-    [0.5, 0.254, 0.746]
+
+def mean_sequence(values: Sequence[float], alpha: float = ALPHA, span: tuple[float, float] = FIGURE_RANGE
+                  ) -> tuple[float | None, float | None, float | None]:
+    """The mean of `values` and an interval for the mean of the values cut to `span` that holds at every look at
+    once, at 1 - `alpha`: the hedged betting confidence sequence of Waudby-Smith and Ramdas ("Estimating means of
+    bounded random variables by betting", JRSS B 2023), its bets the predictable plug-in ones, on a grid of 200
+    candidate means. Exact for values in `span` (no large-sample approximation); (mean, None, None) from one value,
+    all None from none.
+
+    >>> [round(x, 2) for x in mean_sequence([0.0, 1.0, 0.5, 0.5] * 10)]
+    [0.5, 0.24, 0.75]
     """
     if not values:
         return None, None, None
-    mean, var = _mean_var(values)
-    n = len(values)
-    if n < 2:
+    mean = math.fsum(values) / len(values)
+    if len(values) < 2:
         return mean, None, None
-    log_a = -2 * math.log(alpha)
-    rho2 = (log_a + math.log(log_a + 1)) / _TARGET
-    half = math.sqrt(var) * math.sqrt(2 * (n * rho2 + 1) / (n * n * rho2) * math.log(math.sqrt(n * rho2 + 1) / alpha))
-    return mean, mean - half, mean + half
+    low, high = span
+    ys = [(min(max(v, low), high) - low) / (high - low) for v in values]
+    bets, total, squares = [], 0.5, 0.25
+    for i, y in enumerate(ys, start=1):
+        var = squares / i
+        bets.append(math.sqrt(2 * math.log(2 / alpha) / (var * i * math.log(i + 1))))
+        total += y
+        squares += (y - total / (i + 1)) ** 2
+    inside = []
+    for k in range(_GRID + 1):
+        m = k / _GRID
+        up = down = 1.0
+        for lam, y in zip(bets, ys, strict=True):
+            up *= 1 + min(lam, 0.5 / m if m > 0 else lam) * (y - m)
+            down *= 1 - min(lam, 0.5 / (1 - m) if m < 1 else lam) * (y - m)
+        if (up + down) / 2 < 1 / alpha:
+            inside.append(m)
+    if not inside:
+        return mean, mean, mean
+    return mean, low + inside[0] * (high - low), low + inside[-1] * (high - low)
 
 
 def clip(low: float | None, high: float | None, floor: float, ceiling: float) -> tuple[float | None, float | None]:
@@ -162,13 +183,15 @@ def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
 
     The games of both are taken in the order played (`order_a`, `order_b`: key -> when; default each game's place in
     its student's scores). A game pairs with the other student's game of the same key (the same deal from the
-    same seat: a (deal, seat) key) if that one is waiting, else with the other's oldest game waiting at the same
-    seat, else waits. Each deal serves one difference at most: two opponents' games of a deal are one game, and two
-    differences that shared a deal would not be independent. A pair once made stays, so the differences of a later
-    look extend those of an earlier one; which games pair depends on keys and order only, never on the scores.
+    same seat: a (deal, seat) key) if that one is waiting. Two games that can no longer pair that way (each
+    student has held the other's deal already) may pair by seat: a game then takes the other's oldest such game
+    waiting at its seat; else it waits. So whenever both students play a deal from one seat, those two games pair,
+    whoever finishes first. Each deal serves one difference at most: two opponents' games of a deal are one game,
+    and two differences that shared a deal would not be independent. A pair once made stays, so the differences of a
+    later look extend those of an earlier one; which games pair depends on keys and order only, never on the scores.
 
-    >>> pair_differences({("d1", 0): 0.5, ("d2", 1): 0.25}, {("d1", 0): 0.25, ("d3", 1): 0.5})
-    ([0.25, -0.25], 1)
+    >>> pair_differences({("d1", 0): 0.5, ("d2", 1): 0.25}, {("d1", 0): 0.25, ("d3", 1): 0.5})  # d2, d3: may pair yet
+    ([0.25], 1)
     >>> pair_differences({("d1", 0): 1.0, ("d2", 1): 0.0}, {("d1", 1): 0.0, ("d2", 0): 1.0})  # opponents
     ([0.0], 0)
     """
@@ -176,28 +199,30 @@ def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
     events = sorted([(when[0][k], 0, n, k) for n, k in enumerate(a)] + [(when[1][k], 1, n, k) for n, k in enumerate(b)],
                     key=lambda e: e[:3])
     values = (a, b)
-    queues: tuple[dict[Hashable, deque[Hashable]], dict[Hashable, deque[Hashable]]] = ({}, {})
+    queues: tuple[dict[Hashable, list[Hashable]], dict[Hashable, list[Hashable]]] = ({}, {})
     waiting: tuple[set[Hashable], set[Hashable]] = (set(), set())
+    played: tuple[set[Hashable], set[Hashable]] = (set(), set())
     used: set[Hashable] = set()
     diffs: list[float] = []
     shared = 0
     for _, side, _, key in events:
         deal, seat = (key[0], key[1]) if isinstance(key, tuple) and len(key) == 2 else (key, None)
+        played[side].add(deal)
         if deal in used:
             continue
         other = 1 - side
+        partner: Hashable | None = None
         if key in waiting[other]:
-            partner: Hashable = key
+            partner = key
             shared += 1
-        else:
-            queue = queues[other].get(seat)
-            while queue and (queue[0] not in waiting[other] or _deal(queue[0]) in used):
-                waiting[other].discard(queue.popleft())
-            if not queue:
-                queues[side].setdefault(seat, deque()).append(key)
-                waiting[side].add(key)
-                continue
-            partner = queue.popleft()
+        elif deal in played[other]:  # the other student holds this deal already: it can never pair by key
+            queue = queues[other].get(seat, [])
+            queue[:] = [k for k in queue if k in waiting[other] and _deal(k) not in used]
+            partner = next((k for k in queue if _deal(k) in played[side]), None)
+        if partner is None:
+            queues[side].setdefault(seat, []).append(key)
+            waiting[side].add(key)
+            continue
         waiting[other].discard(partner)
         mine, theirs = (key, partner) if side == 0 else (partner, key)
         diffs.append(values[0][mine] - values[1][theirs])
@@ -248,10 +273,12 @@ class Comparison:
 
     def needed(self, level: float | None = None) -> int | None:
         """About how many differences in all a claim at `level` (default its own) would need if they went on as
-        they have (the leaning side's best bet growing as much a difference): None if they have not leant yet.
+        they have (the leaning side's best bet growing as much a difference): None until the evidence is halfway
+        there (at least the square root of 1 / `level`): before that, equally strong students' pairs show a lean
+        as often as not, and a forecast from it would mostly not come true.
         """
         level = self.level if level is None else level
-        if self.growth <= 0:
+        if self.growth <= 0 or self.evidence * self.evidence * level < 1:
             return None
         return max(self.pairs, math.ceil(math.log(2 * len(BETS) / level) / self.growth))
 
@@ -382,7 +409,7 @@ def standings(scores: Mapping[Hashable, Mapping[Hashable, float]], provisional: 
             level[b].append(a)
     rows = []
     for s in students:
-        mean, low, high = mean_sequence(list(scores[s].values()), alpha / size)
+        mean, low, high = mean_sequence(list(scores[s].values()), alpha / max(1, size))
         if ranges is not None and s in ranges:
             low, high = clip(low, high, *ranges[s])
         n = len(scores[s])
