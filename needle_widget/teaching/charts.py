@@ -118,13 +118,13 @@ class Chart:
                 self._y_type, self._y_sort = "nominal", list(positions)
             self._add({"type": "rule"}, {"x": lows, "x2": highs, "y": positions}, None, colour)
             for ends in (lows, highs):
-                self._add({"type": "tick", "orient": "vertical", "thickness": 1}, {"x": ends, "y": positions}, None,
-                          colour)
+                self._add({"type": "tick", "orient": "vertical", "thickness": 1, "size": 10},
+                          {"x": ends, "y": positions}, None, colour)
             return self._add(dot, {"x": values, "y": positions}, label, colour)
         self._add({"type": "rule"}, {"x": positions, "y": lows, "y2": highs}, None, colour)
         for ends in (lows, highs):
-            self._add({"type": "tick", "orient": "horizontal", "thickness": 1}, {"x": positions, "y": ends}, None,
-                      colour)
+            self._add({"type": "tick", "orient": "horizontal", "thickness": 1, "size": 10},
+                      {"x": positions, "y": ends}, None, colour)
         return self._add(dot, {"x": positions, "y": values}, label, colour)
 
     def rule(self, x: float | None = None, y: float | None = None, label: str | None = None,
