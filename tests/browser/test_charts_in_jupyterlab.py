@@ -1,7 +1,7 @@
 """The lessons' charts where classes run them (issue 47, item 3): a `Chart` is drawn by the front end's own Vega-Lite
-v5 renderer, offline, with no text/html fallback to win over it: in JupyterLab (light and dark), in the Notebook 7 UI
-and in Voila (which also shows a JavaScript error of its own renderer under any Vega-Lite output). Screenshots in the
-artifacts folder.
+v5 renderer, offline, with no text/html fallback to win over it: in JupyterLab (light and dark), in the Notebook 7 UI,
+in Voila (which also shows a JavaScript error of its own renderer under any Vega-Lite output) and in marimo.
+Screenshots in the artifacts folder.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from .conftest import ARTIFACTS, KERNEL_READY, _free_port, stop_server, wait_until_up, write_notebook
+from .test_marimo import _serve
 from .test_notebook7_and_voila import EXPOSE_APP, _need
 from .test_widget_in_jupyterlab import open_notebook, set_theme
 
@@ -86,3 +88,39 @@ def test_a_chart_is_drawn_in_voila(tmp_path: Path, page: Page) -> None:
         assert all(e.strip() == "Javascript Error: e.setData is not a function" for e in errors), errors
     finally:
         stop_server(proc)
+
+
+MARIMO_APP = """import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _():
+    from needle_widget.teaching.charts import Chart
+
+    (Chart("Win rates with 95% intervals", x="bot", y="win rate", y_domain=(0, 1), width=300, height=200)
+     .bars(["random", "greedy", "odds"], [0.2, 0.55, 0.62], colour=["gray", "blue", "orange"])
+     .rule(y=0.5, label="even", dashed=True))
+    return
+
+
+if __name__ == "__main__":
+    app.run()
+"""
+
+
+def test_a_chart_is_drawn_in_marimo(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, page: Page) -> None:
+    source = tmp_path / "chart_app.py"
+    source.write_text(MARIMO_APP, encoding="utf-8")
+    served = _serve("run", tmp_path_factory, source=source)
+    server = next(served)
+    try:
+        page.goto(server["base"])
+        picture = page.locator(".vega-embed canvas, .vega-embed svg.marks").first
+        expect(picture).to_be_visible(timeout=60_000)
+        box = picture.bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 200, box
+        page.screenshot(path=str(ARTIFACTS / "chart-marimo-light.png"), animations="disabled")
+    finally:
+        next(served, None)
