@@ -159,11 +159,9 @@ function match(m) {
   );
 }
 
-/** A row's claims (or pairs not told apart yet), one a line: a list from Python (a text kept as is). */
+/** A row's claims (or pairs not told apart yet), one a line. */
 function claims(list) {
-  if (!list || (Array.isArray(list) && !list.length)) return "–";
-  if (!Array.isArray(list)) return String(list);
-  return list.map((text) => h("span", { class: "nb-claim" }, text));
+  return Array.isArray(list) && list.length ? list.map((text) => h("span", { class: "nb-claim" }, text)) : "–";
 }
 
 /** The class's record over the term: each student's place (a range while the evidence cannot separate them),

@@ -35,7 +35,7 @@ from ..classroom.record import RECORD_WORLDS, FinishedGame, Record, RecordEntry,
 from ..players import sim
 from ..players.bots import GreedyBot
 from ..players.noisy import NoisyBot
-from ..review.standings import ALPHA, compare, holm, mean_interval, t95
+from ..review.standings import ALPHA, claims, compare, mean_interval, t95
 from ..review.values import score
 
 __all__ = ["SHARES", "Pool", "ClassPool", "play_pool", "play_class_pool", "term", "false_claims", "orderings",
@@ -192,10 +192,11 @@ def false_claims(pool: ClassPool, size: int, deals: int, classes: int, seed: int
 
 
 def _claims(record: Record, size: int, field: str) -> set[tuple[int, int]]:
-    scores, order = record.compared(field), record.order()
-    comparisons = {(a, b): compare(scores.get(a, {}), scores.get(b, {}), order_a=order.get(a), order_b=order.get(b))
-                   for a in range(size) for b in range(a + 1, size)}
-    return holm({pair: c.p for pair, c in comparisons.items() if c.pairs}, ALPHA, size * (size - 1) // 2)
+    """The pairs the record's standings claim for a class of `size` (`review.standings.claims`, as `Record.standings`
+    makes them, without each student's interval, which no claim uses).
+    """
+    _, claimed = claims(record.compared(field), family=size, order=record.order())
+    return claimed
 
 
 def _earlier_claims(record: Record, size: int, deals: int, field: str) -> bool:

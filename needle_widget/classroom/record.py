@@ -84,7 +84,7 @@ def claim_text(name: str, c: Comparison) -> str:
     return f"{name} ({_games_text(c)}: ahead on {c.ahead}, {diff} a game)"
 
 
-def level_text(name: str, c: Comparison, level: float, me: str = "them") -> str:
+def level_text(name: str, c: Comparison, level: float, me: str) -> str:
     """A pair not yet told apart, from `me`'s side against `name`, with what a claim would need at the rate so far:
     "Cai (+3 a game over 12 deals in common, ahead on 7; about 80 would place Ann above)"; "Dee (no games to
     compare yet)".

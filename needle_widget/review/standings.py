@@ -44,10 +44,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-__all__ = ["ALPHA", "BETS", "SCALE", "FIGURE_RANGE", "MIN_PAIRED", "PROVISIONAL", "Comparison", "Standing", "clip",
-           "compare", "holm", "mean_interval", "mean_sequence", "pair_differences", "standings", "t95"]
+__all__ = ["ALPHA", "BETS", "SCALE", "FIGURE_RANGE", "PROVISIONAL", "Comparison", "Standing", "claims",
+           "clip", "compare", "holm", "mean_interval", "mean_sequence", "pair_differences", "standings", "t95"]
 
 ALPHA = 0.05
 """The chance, over a whole class and a whole term looked at after every game, that the board shows any order that
@@ -59,8 +60,6 @@ BETS = (0.5, 0.7, 0.85, 0.95)
 on simulated students (docs/REVIEW.md, "Standings that hold at every look"): a stronger student's differences of
 10 points or more lean their way nine times in ten or more, so the best bets are large; eight bettors from 0.2
 needed a deal or two more."""
-MIN_PAIRED = 1
-"""Kept for code that reads it: any shared deal is now compared paired."""
 PROVISIONAL = 10
 """A student's figure is provisional below this many games (docs/REVIEW.md, "A class's record")."""
 
@@ -125,13 +124,23 @@ def mean_sequence(values: Sequence[float], alpha: float = ALPHA, span: tuple[flo
     all None from none.
 
     >>> [round(x, 2) for x in mean_sequence([0.0, 1.0, 0.5, 0.5] * 10)]
-    [0.5, 0.24, 0.75]
+    [0.5, 0.23, 0.77]
     """
     if not values:
         return None, None, None
     mean = math.fsum(values) / len(values)
     if len(values) < 2:
         return mean, None, None
+    ends = _sequence_ends(tuple(values), alpha, span)
+    return (mean, mean, mean) if ends is None else (mean, *ends)
+
+
+@lru_cache(maxsize=1024)
+def _sequence_ends(values: tuple[float, ...], alpha: float, span: tuple[float, float]) -> tuple[float, float] | None:
+    """`mean_sequence`'s interval (None if no candidate mean is left), its ends widened by one step of the grid so
+    that it holds whatever lies between two candidates; kept for values seen before (a board is drawn again after
+    every game, and a game changes two students' figures of a class's).
+    """
     low, high = span
     ys = [(min(max(v, low), high) - low) / (high - low) for v in values]
     bets, total, squares = [], 0.5, 0.25
@@ -150,8 +159,9 @@ def mean_sequence(values: Sequence[float], alpha: float = ALPHA, span: tuple[flo
         if (up + down) / 2 < 1 / alpha:
             inside.append(m)
     if not inside:
-        return mean, mean, mean
-    return mean, low + inside[0] * (high - low), low + inside[-1] * (high - low)
+        return None
+    step = 1 / _GRID
+    return low + max(0.0, inside[0] - step) * (high - low), low + min(1.0, inside[-1] + step) * (high - low)
 
 
 def clip(low: float | None, high: float | None, floor: float, ceiling: float) -> tuple[float | None, float | None]:
@@ -168,12 +178,9 @@ def clip(low: float | None, high: float | None, floor: float, ceiling: float) ->
     return min(max(low, floor), ceiling), max(min(high, ceiling), floor)
 
 
-def _seat(key: Hashable) -> Hashable:
-    return key[1] if isinstance(key, tuple) and len(key) == 2 else None
-
-
-def _deal(key: Hashable) -> Hashable:
-    return key[0] if isinstance(key, tuple) and len(key) == 2 else key
+def _deal_seat(key: Hashable) -> tuple[Hashable, Hashable]:
+    """A (deal, seat) key's deal and seat; any other key is a deal of its own, with no seat."""
+    return (key[0], key[1]) if isinstance(key, tuple) and len(key) == 2 else (key, None)
 
 
 def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
@@ -206,7 +213,7 @@ def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
     diffs: list[float] = []
     shared = 0
     for _, side, _, key in events:
-        deal, seat = (key[0], key[1]) if isinstance(key, tuple) and len(key) == 2 else (key, None)
+        deal, seat = _deal_seat(key)
         played[side].add(deal)
         if deal in used:
             continue
@@ -217,8 +224,8 @@ def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
             shared += 1
         elif deal in played[other]:  # the other student holds this deal already: it can never pair by key
             queue = queues[other].get(seat, [])
-            queue[:] = [k for k in queue if k in waiting[other] and _deal(k) not in used]
-            partner = next((k for k in queue if _deal(k) in played[side]), None)
+            queue[:] = [k for k in queue if k in waiting[other] and _deal_seat(k)[0] not in used]
+            partner = next((k for k in queue if _deal_seat(k)[0] in played[side]), None)
         if partner is None:
             queues[side].setdefault(seat, []).append(key)
             waiting[side].add(key)
@@ -226,7 +233,7 @@ def pair_differences(a: Mapping[Any, float], b: Mapping[Any, float],
         waiting[other].discard(partner)
         mine, theirs = (key, partner) if side == 0 else (partner, key)
         diffs.append(values[0][mine] - values[1][theirs])
-        used.update((deal, _deal(partner)))
+        used.update((deal, _deal_seat(partner)[0]))
     return diffs, shared
 
 
@@ -291,14 +298,22 @@ class Comparison:
 
 
 def compare(a: Mapping[Any, float], b: Mapping[Any, float], level: float = ALPHA,
-            min_paired: int | None = None, order_a: Mapping[Any, float] | None = None,
-            order_b: Mapping[Any, float] | None = None) -> Comparison:
+            order_a: Mapping[Any, float] | None = None, order_b: Mapping[Any, float] | None = None) -> Comparison:
     """Compare two students' scores, each a mapping key -> score in the order played (see the module docstring);
     the verdict at `level` for this pair on its own; `order_a`, `order_b`: when each game was played
-    (`pair_differences`). `min_paired` is accepted for older callers and ignored.
+    (`pair_differences`).
     """
-    del min_paired
-    diffs, shared = pair_differences(a, b, order_a, order_b)
+    return _compare(tuple(a.items()), tuple(b.items()), None if order_a is None else tuple(order_a.items()),
+                    None if order_b is None else tuple(order_b.items()), level)
+
+
+@lru_cache(maxsize=8192)
+def _compare(a: tuple[tuple[Any, float], ...], b: tuple[tuple[Any, float], ...],
+             order_a: tuple[tuple[Any, float], ...] | None, order_b: tuple[tuple[Any, float], ...] | None,
+             level: float) -> Comparison:
+    """`compare` of the items given, kept for pairs seen before: a game changes only its students' pairs."""
+    diffs, shared = pair_differences(dict(a), dict(b), None if order_a is None else dict(order_a),
+                                     None if order_b is None else dict(order_b))
     up = [1.0] * len(BETS)
     down = [1.0] * len(BETS)
     best, lean, scale = 1.0, None, 2 * len(BETS)
@@ -337,6 +352,22 @@ def holm(pvalues: Mapping[Any, float], alpha: float = ALPHA, family: int | None 
     return out
 
 
+def claims(scores: Mapping[Any, Mapping[Any, float]], alpha: float = ALPHA, family: int | None = None,
+           order: Mapping[Any, Mapping[Any, float]] | None = None
+           ) -> tuple[dict[tuple[Any, Any], Comparison], set[tuple[Any, Any]]]:
+    """Every pair of the students with scores compared (`compare`, in the order of `scores`), and the pairs Holm's
+    method claims at `alpha` over the pairs of `family` students (default: those with scores). Each claimed pair's
+    order is its comparison's `lean`.
+    """
+    students = [s for s in scores if scores[s]]
+    size = max(len(students), family or 0)
+    comparisons = {(a, b): compare(scores[a], scores[b], alpha, order_a=None if order is None else order.get(a),
+                                   order_b=None if order is None else order.get(b))
+                   for i, a in enumerate(students) for b in students[i + 1:]}
+    claimed = holm({pair: c.p for pair, c in comparisons.items() if c.pairs}, alpha, max(1, size * (size - 1) // 2))
+    return comparisons, claimed
+
+
 @dataclass(frozen=True)
 class Standing:
     """One student's line: games, mean score with an interval (`low`, `high`: `mean_sequence`'s, for the class at
@@ -368,7 +399,7 @@ class Standing:
 
 
 def standings(scores: Mapping[Hashable, Mapping[Hashable, float]], provisional: int = PROVISIONAL,
-              min_paired: int | None = None, ranges: Mapping[Hashable, tuple[float, float]] | None = None,
+              ranges: Mapping[Hashable, tuple[float, float]] | None = None,
               tiebreak: Callable[[Hashable], Any] | None = None, against: Mapping[Hashable, Mapping[Hashable, float]]
               | None = None, alpha: float = ALPHA, family: int | None = None,
               order: Mapping[Hashable, Mapping[Hashable, float]] | None = None) -> list[Standing]:
@@ -381,19 +412,11 @@ def standings(scores: Mapping[Hashable, Mapping[Hashable, float]], provisional: 
     were played (student -> key -> a number; default their order in `scores`); `ranges`: each student's range of
     the expected value of their mean, to which the interval shown is cut (`clip`).
     """
-    del min_paired
-    compared = scores if against is None else against
     students = [s for s in scores if scores[s]]
+    compared = scores if against is None else against
+    comparisons, claimed = claims({s: compared.get(s, {}) for s in students}, alpha, family, order)
     size = max(len(students), family or 0)
-    comparisons: dict[tuple[Hashable, Hashable], Comparison] = {}
-    for i, a in enumerate(students):
-        for b in students[i + 1:]:
-            comparisons[a, b] = compare(compared.get(a, {}), compared.get(b, {}), alpha,
-                                        order_a=None if order is None else order.get(a),
-                                        order_b=None if order is None else order.get(b))
-    family_size = max(1, size * (size - 1) // 2)
-    claimed = holm({pair: c.p for pair, c in comparisons.items() if c.pairs}, alpha, family_size)
-    next_level = alpha / max(1, family_size - len(claimed))
+    next_level = alpha / max(1, size * (size - 1) // 2 - len(claimed))
     above: dict[Hashable, list[Hashable]] = {s: [] for s in students}
     below: dict[Hashable, list[Hashable]] = {s: [] for s in students}
     level: dict[Hashable, list[Hashable]] = {s: [] for s in students}
