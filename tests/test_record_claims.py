@@ -151,7 +151,8 @@ def test_a_pair_with_nothing_to_compare_says_so():
     from needle_widget.classroom.record import level_text
     from needle_widget.review.standings import compare
 
-    assert level_text("Dee", compare({("d1", 0): 0.5}, {("d2", 1): 0.5}), 0.05, "Ann") == "Dee (no games to compare yet)"
+    nothing = compare({("d1", 0): 0.5}, {("d2", 1): 0.5})
+    assert level_text("Dee", nothing, 0.05, "Ann") == "Dee (no games to compare yet)"
     board = record_of({0: [(1.0, 0.8)], 1: [(0.0, 0.3)]}).board("teacher", NAMES)
     assert {r["place"] for r in board["rows"]} == {"1–2"}
 

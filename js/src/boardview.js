@@ -192,7 +192,7 @@ export function record(r) {
             h("td", null, claims(row.above)),
             h("td", null, claims(row.level))))))
       : h("p", { class: "nb-note", "data-key": "record-counts" },
-          `${r.students} ${r.students === 1 ? "student" : "students"} in the record; ${r.placed} placed for sure.`),
+          `${r.students} ${r.students === 1 ? "student" : "students"} in the record; ${r.placed} with a place their games settle (at the board's 95%).`),
     r.note ? h("p", { class: "nb-note" }, r.note) : null,
   );
 }

@@ -172,7 +172,7 @@ describe("the board", () => {
     const projector = open(teacherBoard({ view: "projector", students: null,
       record: { games: 19, worlds: 96, provisional: 8, pending: 2, note: "How.", rows: null, students: 3, placed: 1 } }));
     const counts = byKey(projector.root, "record");
-    expect(counts.textContent).toContain("3 students in the record; 1 placed for sure.");
+    expect(counts.textContent).toContain("3 students in the record; 1 with a place their games settle (at the board's 95%).");
     expect(counts.textContent).toContain("Reviewing 2 of them");
     expect(counts.querySelector("table")).toBeNull();
   });
