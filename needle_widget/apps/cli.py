@@ -142,7 +142,7 @@ def _seats(text: str) -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of `needle-widget` and its eight commands."""
+    """The argument parser of `needle-widget` and its nine commands."""
     from ..inference.worlds import MAX_WORLDS
     from ..players.bots import BOTS
     from ..players.sim import MAX_GAMES
@@ -225,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .lessons import add_parser as add_lessons  # `needle-widget lessons`: its own module (apps/lessons.py)
 
     add_lessons(commands)
+    from .lite import add_parser as add_lite  # `needle-widget lite`: apps/lite.py
+
+    add_lite(commands)
 
     bench = commands.add_parser("bench", help="measure the engine's speed, or a class's (bench class)")
     bench.add_argument("what", nargs="?", choices=("engine", "class", "match", "record"), default="engine",
@@ -269,6 +272,10 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             from .lessons import run as run_lessons
 
             return run_lessons(args, out)
+        if args.command == "lite":
+            from .lite import run as run_lite
+
+            return run_lite(args, out)
         if args.command == "play":
             from .terminal import play_in_terminal
 

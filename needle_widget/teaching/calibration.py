@@ -16,6 +16,7 @@ minutes), and the test run makes a sample again and compares it with the table.
 from __future__ import annotations
 
 import csv
+import math
 import os
 import random
 from collections.abc import Iterable
@@ -29,7 +30,7 @@ from ..inference.knowledge import opponent_needle_odds
 from ..players.bots import GreedyBot
 from ..players.sim import play_game
 
-__all__ = ["Note", "load_notes", "note", "notes", "save_notes"]
+__all__ = ["Note", "load_notes", "note", "notes", "same_note", "save_notes"]
 
 MODEL_WORLDS = 300
 """Worlds the GreedyBot model weighs for each note."""
@@ -86,6 +87,22 @@ def note(seed: int) -> Note | None:
     needle = game.needle(1)
     assert needle is not None  # the round was played through: both needles were picked
     return Note(seed, free.in_my_hand, model.in_my_hand, free.of(needle), model.of(needle), needle in view.hand)
+
+
+def same_note(a: Note | None, b: Note | None) -> bool:
+    """Whether two notes say the same: the seed and the truth exactly, each probability to 1e-9 of itself.
+
+    The table was written by one Python and may be checked by another: Python 3.12 and later add floats with
+    compensated summation (`sum`), so a probability may differ from 3.11's in its last bits.
+
+    >>> same_note(Note(1, 0.1, 0.2, 0.3, 0.4, True), Note(1, 0.1 + 1e-17, 0.2, 0.3, 0.4, True))
+    True
+    """
+    if a is None or b is None:
+        return a is b
+    pairs = zip(astuple(a)[1:5], astuple(b)[1:5], strict=True)
+    close = all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-15) for x, y in pairs)
+    return a.seed == b.seed and a.in_hand == b.in_hand and close
 
 
 def notes(seeds: Iterable[int]) -> list[Note]:
