@@ -21,7 +21,7 @@ COMPILED = build_of(needle_widget) != "pure Python"
 """Whether this run imports the compiled core (CI's second stage, .ci/compiled)."""
 pure_arguments = pytest.mark.skipif(
     COMPILED, reason="the compiled core checks an argument's Python type before the engine does (mypyc's TypeError: "
-    "'int or None object expected; got float'), and reads True as 1 (README, 'A compiled core')")
+    "'int or None object expected; got float'), and reads True as 1 (docs/DEVELOPMENT.md, 'A compiled core')")
 """For a test of what a wrongly typed argument raises: the pure build's words, not the compiled build's."""
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))

@@ -1,8 +1,8 @@
 """Which build of the core is running, mypyc-compiled or pure Python, and the pure one beside it.
 
-The compiled wheel (README, "A compiled core") holds each compiled module twice: the extension module, which Python
-imports first, and its source. `pure()` imports those sources as a second package, `needle_pure`, so that one
-process can time both builds (`needle-widget bench`) and a test can compare what they give.
+The compiled wheel (docs/DEVELOPMENT.md, "A compiled core") holds each compiled module twice: the extension module,
+which Python imports first, and its source. `pure()` imports those sources as a second package, `needle_pure`, so
+that one process can time both builds (`needle-widget bench`) and a test can compare what they give.
 
 >>> import needle_widget
 >>> build_of(needle_widget) in ("pure Python", "compiled (mypyc)")

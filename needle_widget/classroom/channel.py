@@ -291,7 +291,7 @@ class FolderChannel:
                 return f"{side}/{index} is not a folder (a link or a file), not used"
             if failure.errno == errno.ENOENT:
                 return f"{side}/{index} is not there ({why})"
-            return (f"{side}/{index}: {why} (is the teacher's account a member of the student's group? README, "
+            return (f"{side}/{index}: {why} (is the teacher's account a member of the student's group? docs/CLASS.md, "
                     "'What is protected')")
         raise ChannelDown(f"Cannot use the class folder {quote(str(self.root / side / str(index)))}: {why}")
 

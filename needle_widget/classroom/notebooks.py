@@ -116,7 +116,7 @@ _YOUR_CLASS = """\
 
 Set these once. `ADDRESS` is where the room lives: a folder every student's kernel can read and write. \
 The folder beside this notebook works when the students' notebooks run on this machine; on a JupyterHub, \
-use a folder on the volume every user mounts (the project's README, *Teaching a class*, says how to set \
+use a folder on the volume every user mounts (the project's docs/CLASS.md says how to set \
 up the accounts); for a class across machines, Redis. Keep the same address all term: opening it again \
 brings back the room. `NAMES` is your class list: a name added later is invited the next time you run \
 the cells below."""

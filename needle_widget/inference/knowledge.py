@@ -10,16 +10,16 @@ The method: Bayes over the hidden worlds the player cannot tell apart
 ----------------------------------------------------------------------
 Assumptions (the model):
 
-A1. The deal and every reshuffle (D1) are uniformly random.
-A2. Each player picks their needle uniformly among the cards not in their own
-    hand (S3), whatever that hand is.
-A3. The players' choices carry no information about hidden cards or needles
-    beyond what they show: the chance that the opponent discards card X (lays set S,
-    steals rather than draws) is the same in every hidden world where X is in
-    their hand. A uniformly random player satisfies this exactly for discards,
-    draws and steals; laying sets breaks it a little (a player who could lay a
-    set and did not, says something about their hand), and so does a player who
-    steers by their needle. Steals are uniform (T1).
+- A1. The deal and every reshuffle (D1) are uniformly random.
+- A2. Each player picks their needle uniformly among the cards not in their own
+  hand (S3), whatever that hand is.
+- A3. The players' choices carry no information about hidden cards or needles
+  beyond what they show: the chance that the opponent discards card X (lays set S,
+  steals rather than draws) is the same in every hidden world where X is in
+  their hand. A uniformly random player satisfies this exactly for discards,
+  draws and steals; laying sets breaks it a little (a player who could lay a
+  set and did not, says something about their hand), and so does a player who
+  steers by their needle. Steals are uniform (T1).
 
 A2 and A3 hold for RandomBot, and the figures are calibrated against it (within
 0.013). They do not hold for GreedyBot, which picks the card its hand needs
@@ -38,16 +38,16 @@ p has never seen it, so it is in the draw pile or in the unseen part of q's hand
 Call the unseen cards U.
 
 Before the first reshuffle the draw pile holds only cards nobody has seen, so
-U = pile + q's unseen hand cards, |U| = m + k (m = pile size, k = q's hand size
+U = pile + q's unseen hand cards, #U = m + k (m = pile size, k = q's hand size
 minus the cards p knows in it). By A1 and A3, whatever places the history forces
 on the cards p did see, the unseen cards fill the other m + k places in every
 order with equal chance. The history also says q never drew N; weighing each
 world by the number of needles it allows (p's eligible cards, plus the m unseen
 cards in the pile: the same count in every world) keeps that uniform. Hence:
 
-* an unseen card is in the pile with probability m / |U|, and
+* an unseen card is in the pile with probability m / #U, and
 * P(N = c) is proportional to 1 for an eligible card c in p's hand (it cannot
-  be in q's hand) and to m / |U| for an unseen card c (it must be in the pile).
+  be in q's hand) and to m / #U for an unseen card c (it must be in the pile).
 
 After the first reshuffle the pile is made only of once-discarded, public cards
 (D1 refills an empty pile from the discards), so every unseen card is in q's
@@ -57,8 +57,8 @@ is about to make. When the round is over, q's needle is shown, and gets 1.
 
 p's own needle n is, in a live round, never in p's hand and never public, so it
 is unseen (or, in principle, known to be in q's hand). Before a reshuffle
-P(n in pile) = m / |U|, P(n in q's hand) = 1 - that, and the chance that the top
-card of the pile is n is 1 / |U|. After a reshuffle n is in q's hand for sure,
+P(n in pile) = m / #U, P(n in q's hand) = 1 - that, and the chance that the top
+card of the pile is n is 1 / #U. After a reshuffle n is in q's hand for sure,
 and an empty pile (the next draw reshuffles public cards) never gives n.
 
 The method is checked in `tests/test_knowledge.py` against small cases by hand,
@@ -256,7 +256,7 @@ def unseen_mask(view: PlayerView) -> int:
 
 
 def unseen_pile_share(view: PlayerView, unseen: int | None = None) -> float:
-    """P(an unseen card is in the draw pile): pile size / |U| before the first reshuffle, else 0."""
+    """P(an unseen card is in the draw pile): pile size / #U before the first reshuffle, else 0."""
     if view.reshuffles:
         return 0.0
     size = (unseen_mask(view) if unseen is None else unseen).bit_count()
@@ -270,7 +270,7 @@ def opponent_needle_odds(
     """P(the opponent's needle is c) for each card c, given only what `view`'s player knows.
 
     `view` is a `PlayerView` (`game.player_view(p)`). Eligible cards (never held
-    by the opponent, never public) weigh 1 in the player's hand and m/|U| when
+    by the opponent, never public) weigh 1 in the player's hand and m/#U when
     unseen (0 after a reshuffle); see the module docstring for why. Once the round
     is over the opponent's needle is shown and gets probability 1.
 
@@ -327,8 +327,8 @@ def own_needle_odds(view: PlayerView) -> OwnNeedleOdds:
     """Where `view`'s player's own needle is: P(in the draw pile), P(in the opponent's hand),
     and P(the top card of the pile is it).
 
-    Before a reshuffle an unseen card is in the pile with probability m/|U|, and
-    each pile position holds it with probability 1/|U|; after one, the pile holds
+    Before a reshuffle an unseen card is in the pile with probability m/#U, and
+    each pile position holds it with probability 1/#U; after one, the pile holds
     only public cards. None before the player has picked a needle.
     """
     needle = view.needle
@@ -373,13 +373,13 @@ def odds_to_json(view: PlayerView, top: int = 5) -> dict[str, Any]:
 
 
 def for_player(game: Game, player: int) -> dict[str, Any]:
-    """Player `player`'s figures as JSON, built from `game.player_view(player)` only.
+    """Player `player`'s figures as JSON, built from `game.player_view(player)` only::
 
-    {"player": p,
-     "opponent_needle": {"grid": 4 x 13 (suits C D H S, ranks A..K), "in_my_hand": float,
-                         "top": [[code, prob], ...] (likeliest 5), "possible": int,
-                         "revealed": code or None},
-     "own_needle": {"card": code or None, "in_pile", "in_opponent_hand", "next_draw": float or None}}
+        {"player": p,
+         "opponent_needle": {"grid": 4 x 13 (suits C D H S, ranks A..K), "in_my_hand": float,
+                             "top": [[code, prob], ...] (likeliest 5), "possible": int,
+                             "revealed": code or None},
+         "own_needle": {"card": code or None, "in_pile", "in_opponent_hand", "next_draw": float or None}}
 
     >>> from needle_widget import Game
     >>> info = for_player(Game(seed=1), 0)   # nobody has picked yet

@@ -209,7 +209,7 @@ def posterior(
 
     `model` is a bot (an object with `choose(view, legal_actions)`), softened: it makes
     its own choice with probability 1 - epsilon and each legal action with
-    epsilon / |legal|; or an object with `policy(view, legal_actions)` giving the
+    epsilon / len(legal); or an object with `policy(view, legal_actions)` giving the
     probability of each legal action (then epsilon is not used). The model is asked
     from the opponent's own view in each world (its `PlayerView`, hand and needle as
     in that world), only at decisions with a choice. It must not read the history

@@ -75,7 +75,8 @@ def bot_seed(deal_seed: int, seat: int) -> int:
     reproducible) and the two seats get different ones. It hides a deal dealt from a seed nobody can
     guess (a fresh 63-bit one) from a bot that uses only what it is told. A small seed is no secret
     anyway: a bot finds it by dealing small seeds and comparing its own hand (or this number), and
-    code that walks the call stack reaches the Game itself (Python has no sandbox: see README).
+    code that walks the call stack reaches the Game itself (Python has no sandbox: docs/GUIDE.md, "The engine in
+    ten lines").
 
     >>> bot_seed(5, 0) == bot_seed(5, 0), bot_seed(5, 0) != bot_seed(5, 1)
     (True, True)

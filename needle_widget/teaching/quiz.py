@@ -11,6 +11,7 @@ The pure-Python core of quiz mode (the widget asks and shows; this module decide
 3. `check_answer(question, answer, candidates=...)`: the answer, normalized, or
    AnswerError quoting it.
 4. `reveal(replay, question, answer, seed=0)`: the truth, what the model says, the score.
+
 The records of the answers, their files, a student's run through a quiz and the
 teacher's view of the class are in `needle_widget.teaching.answers`.
 

@@ -1,7 +1,7 @@
 """A class where classes run (issue 30, part 4): a real JupyterHub on this machine, an OS account per user.
 
 Three accounts are made for the test (a teacher and two students, each with a group of its own; the teacher's
-account is a member of each student's group, as README's "What is protected" tells an admin to do) and removed
+account is a member of each student's group, as docs/CLASS.md's "What is protected" tells an admin to do) and removed
 after it, with their homes. The hub (configurable-http-proxy, a shared password, LocalProcessSpawner) runs each
 user's JupyterLab under their own account; the class's shared folder is the teacher's. In her own browser
 context the teacher logs in, opens a room on the shared folder, invites Ann and Bob (each ticket a file only
