@@ -16,6 +16,7 @@ from needle_widget.apps.lite import (
     BROWSER_LESSONS,
     EMSCRIPTEN,
     NOT_IN_BROWSER,
+    SITE_MARK,
     _check_target,
     _wheel_requires,
     browser_requirements,
@@ -116,7 +117,10 @@ def test_it_never_writes_over_a_folder_that_is_not_a_site(tmp_path: Path, capsys
     with pytest.raises(NeedleError, match="not empty"):
         _check_target(tmp_path)
     (tmp_path / "notes.txt").unlink()
-    (tmp_path / "jupyter-lite.json").write_text("{}")
+    (tmp_path / "jupyter-lite.json").write_text("{}")  # a JupyterLite folder of someone's own: never replaced
+    with pytest.raises(NeedleError, match="not empty"):
+        _check_target(tmp_path)
+    (tmp_path / SITE_MARK).write_text("{}")
     (tmp_path / "old").mkdir()
     assert _check_target(tmp_path) == tmp_path.resolve()  # a site this built: replaced
     file = tmp_path / "file"

@@ -44,8 +44,8 @@ from typing import Any, TextIO
 from ..engine.errors import NeedleError
 from .lessons import lessons_source
 
-__all__ = ["BROWSER_LESSONS", "BUILDER", "PYODIDE", "NOT_IN_BROWSER", "Site", "site_notebook", "site_answers",
-           "browser_requirements", "build_site", "add_parser", "run"]
+__all__ = ["BROWSER_LESSONS", "BUILDER", "PYODIDE", "NOT_IN_BROWSER", "SITE_MARK", "Site", "site_notebook",
+           "site_answers", "browser_requirements", "build_site", "add_parser", "run"]
 
 BROWSER_LESSONS = ("01_play", "02_replay_and_hidden_information", "03_needle_odds", "04_strategy_lab",
                    "05_be_the_detective", "06_is_it_fair", "07_skill_or_luck", "09_learn_from_your_mistakes")
@@ -65,7 +65,8 @@ EMSCRIPTEN = {"sys_platform": "emscripten", "platform_system": "Emscripten", "os
               "platform_machine": "wasm32", "python_version": "3.14", "python_full_version": "3.14.2",
               "implementation_name": "cpython", "platform_python_implementation": "CPython", "extra": ""}
 """The marker environment of the browser's Python (Pyodide 314.0.6)."""
-_SITE_MARK = "jupyter-lite.json"
+SITE_MARK = ".needle-widget-lite"
+"""The file `build_site` leaves in a site it wrote: only a folder holding it is ever replaced."""
 
 
 @dataclass(frozen=True)
@@ -286,7 +287,7 @@ def _check_target(folder: pathlib.Path) -> pathlib.Path:
     if target.exists():
         if not target.is_dir():
             raise NeedleError(f"{str(folder)!r} is a file, not a folder")
-        if any(target.iterdir()) and not (target / _SITE_MARK).is_file():
+        if any(target.iterdir()) and not (target / SITE_MARK).is_file():
             raise NeedleError(f"{str(folder)!r} is not empty and holds no site this command built: give an empty "
                               "or new folder")
     return target
@@ -329,7 +330,7 @@ def build_site(folder: pathlib.Path, *, wheel: pathlib.Path | None = None, cache
             "LiteBuildConfig": {"contents": ["files"], "output_dir": "_output"},
             "PipliteAddon": {"piplite_urls": ["wheels"]},
             "PyodideAddon": {"pyodide_url": str(tarball)}}, indent=1))
-        (lite / _SITE_MARK).write_text(json.dumps({
+        (lite / "jupyter-lite.json").write_text(json.dumps({
             "jupyter-lite-schema-version": 0,
             "jupyter-config-data": {"appName": "Needle in a Card Stack", "exposeAppInBrowser": True}}, indent=1))
         log("building the site (jupyter lite build)")
@@ -337,6 +338,7 @@ def build_site(folder: pathlib.Path, *, wheel: pathlib.Path | None = None, cache
         if target.exists():
             shutil.rmtree(target)
         shutil.copytree(lite / "_output", target)
+        (target / SITE_MARK).write_text(json.dumps({"needle_widget": own.name, "lessons": list(lessons)}) + "\n")
         size = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
         return Site(target, lessons, size, tuple(served))
     finally:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from needle_widget.apps.lite import BROWSER_LESSONS, build_site
+from needle_widget.apps.lite import BROWSER_LESSONS, SITE_MARK, build_site
 
 from .conftest import ARTIFACTS, _free_port
 from .test_widget_in_jupyterlab import PLAY_CELLS, REPLAY_CELLS, kernel_eval
@@ -46,6 +46,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     cache = os.environ.get("NEEDLE_LITE_CACHE")
     built = build_site(tmp_path_factory.mktemp("lite") / "site", cache=Path(cache) if cache else None, log=print)
     seconds = time.monotonic() - started
+    again = build_site(built.folder, cache=Path(cache) if cache else None)  # over the site it built: replaced
+    assert again.lessons == built.lessons and (again.folder / SITE_MARK).is_file()
     port = _free_port()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(_Quiet, directory=built.folder))
     threading.Thread(target=server.serve_forever, daemon=True).start()
