@@ -5,7 +5,9 @@ docstrings; the live games in it are replays exported as one-file HTML pages (no
 
 from __future__ import annotations
 
+import atexit
 import pathlib
+import shutil
 import tempfile
 
 from needle_widget import __version__, examples
@@ -29,7 +31,7 @@ html_static_path: list[str] = []
 
 # The live games: replays exported as the command line exports them, seen from one perspective.
 _pages = pathlib.Path(tempfile.mkdtemp(prefix="needle-docs-"))
+atexit.register(shutil.rmtree, _pages, ignore_errors=True)
 (_pages / "replays").mkdir()
 examples.load("found_early").to_html(_pages / "replays" / "found_early_p1.html", perspective=0)
-examples.load("detective").to_html(_pages / "replays" / "detective_teacher.html", perspective="teacher")
 html_extra_path = [str(_pages)]

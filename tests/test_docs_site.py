@@ -98,4 +98,9 @@ def test_the_readme_is_short_and_its_links_exist() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= README_LINES
     for target in re.findall(r"\]\((?!https?:|#)([^)\s]+)\)", text):
-        assert (ROOT / target.split("#")[0]).exists(), target
+        path, _, anchor = target.partition("#")
+        assert (ROOT / path).exists(), target
+        if anchor:  # a heading of that page, as GitHub and the site name it
+            headings = re.findall(r"^#+ (.+)$", (ROOT / path).read_text(encoding="utf-8"), re.M)
+            slugs = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-") for h in headings}
+            assert anchor in slugs, target

@@ -7,20 +7,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
 
-from needle_widget.apps import cli
+from needle_widget.apps import cli, lite
 from needle_widget.apps.lite import (
     BROWSER_LESSONS,
-    EMSCRIPTEN,
+    KERNEL_STUBS,
     NOT_IN_BROWSER,
     SITE_MARK,
     _check_target,
+    _check_wheel,
+    _download,
+    _replace_site,
     _wheel_requires,
     browser_requirements,
     site_answers,
+    site_files,
     site_notebook,
 )
 from needle_widget.engine.errors import NeedleError
@@ -95,7 +100,15 @@ def test_a_browser_install_asks_for_no_compiled_package() -> None:
             "psygnal": ["wrapt; extra == 'proxy'"], "fsrs": [], "comm": []}
     found = browser_requirements(requires, provided={"widgetsnbextension"}, installed=tree.get)
     assert found == ["anywidget", "comm", "fsrs", "ipywidgets", "psygnal"]
-    assert EMSCRIPTEN["sys_platform"] == "emscripten"
+
+
+def test_the_package_s_own_requirements_ask_for_nothing_compiled_in_a_browser() -> None:
+    import tomllib
+
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    found = browser_requirements(requires, provided=KERNEL_STUBS)
+    assert "cryptography" not in found and "redis" not in found and "cffi" not in found
+    assert {"anywidget", "ipywidgets", "traitlets", "tqdm", "fsrs"} <= set(found)
 
 
 def test_the_wheels_requirements_are_read_from_its_metadata(tmp_path: Path) -> None:
@@ -121,8 +134,19 @@ def test_it_never_writes_over_a_folder_that_is_not_a_site(tmp_path: Path, capsys
     with pytest.raises(NeedleError, match="not empty"):
         _check_target(tmp_path)
     (tmp_path / SITE_MARK).write_text("{}")
+    with pytest.raises(NeedleError, match="is not one this command wrote"):
+        _check_target(tmp_path)
+    (tmp_path / SITE_MARK).write_text(json.dumps({"files": ["jupyter-lite.json", "old"]}))
     (tmp_path / "old").mkdir()
     assert _check_target(tmp_path) == tmp_path.resolve()  # a site this built: replaced
+    (tmp_path / "CNAME").write_text("class.example.org")  # added by its owner since: never removed
+    with pytest.raises(NeedleError, match="'CNAME', which this command did not write"):
+        _check_target(tmp_path)
+    assert cli.main(["lite", str(tmp_path)]) == 2 and (tmp_path / "CNAME").read_text() == "class.example.org"
+    capsys.readouterr()
+    (tmp_path / "CNAME").unlink()
+    with pytest.raises(NeedleError, match="must be apart"):
+        lite.build_site(tmp_path, cache=tmp_path / "cache")
     file = tmp_path / "file"
     file.write_text("")
     assert cli.main(["lite", str(file)]) == 2
@@ -130,3 +154,68 @@ def test_it_never_writes_over_a_folder_that_is_not_a_site(tmp_path: Path, capsys
     assert cli.main(["lite", str(tmp_path / "new"), "--wheel", str(tmp_path / "none.whl")]) == 2
     assert "no wheel at" in capsys.readouterr().err
     assert not (tmp_path / "new").exists()
+
+
+def test_a_site_is_replaced_by_what_it_wrote_and_the_mark_comes_last(tmp_path: Path) -> None:
+    target, built = tmp_path / "site", tmp_path / "built"
+    for name in ("a.html", "lab"):
+        (built / name).parent.mkdir(parents=True, exist_ok=True)
+    (built / "a.html").write_text("one")
+    (built / "lab").mkdir()
+    _replace_site(built, target, {"lessons": []})
+    assert json.loads((target / SITE_MARK).read_text())["files"] == ["a.html", "lab"]
+    (built / "b.html").write_text("two")
+    _replace_site(built, target, {"lessons": []})
+    assert sorted(p.name for p in target.iterdir()) == [SITE_MARK, "b.html"]  # what the first wrote is gone
+
+
+def test_only_a_pure_needle_widget_wheel_is_served(tmp_path: Path) -> None:
+    for name, why in (("none.whl", "no wheel at"), ("needle_widget-1.0-cp311-cp311-linux_x86_64.whl", "not a pure"),
+                      ("other-1.0-py3-none-any.whl", "not a pure"),
+                      ("needle_widget-1.0-py3-none-any.whl", "not a pure")):  # not a zip
+        if why != "no wheel at":
+            (tmp_path / name).write_text("not a zip")
+        with pytest.raises(NeedleError, match=why) as raised:
+            _check_wheel(tmp_path / name)
+        assert name in str(raised.value)
+
+
+def test_the_lessons_keep_their_layout_so_their_links_resolve(tmp_path: Path) -> None:
+    lessons = site_files(tmp_path)
+    assert lessons == tuple(f"notebooks/{name}.ipynb" for name in BROWSER_LESSONS)
+    links = 0
+    for lesson in lessons:
+        cells = json.loads((tmp_path / lesson).read_text(encoding="utf-8"))["cells"]
+        for cell in (c for c in cells if c["cell_type"] == "markdown"):
+            for target in re.findall(r"\]\((?!https?:|#|mailto:)([^)\s]+)\)", "".join(cell["source"])):
+                assert (tmp_path / lesson).parent.joinpath(target.split("#")[0]).resolve().is_file(), (lesson, target)
+                links += 1
+    assert links >= 1  # lesson 01's rule book, docs/RULES.md
+    assert (tmp_path / "notebooks" / "data" / "needle_calibration.csv").is_file()
+    assert not list(tmp_path.rglob("*.jsonl")) and not list(tmp_path.rglob(".*"))
+
+
+def test_wheels_are_kept_by_version_and_a_download_cut_short_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
+    calls: list[list[str]] = []
+
+    def pip(command: list[str], log, cwd=None) -> None:  # noqa: ANN001
+        calls.append(command)
+        folder = Path(command[command.index("-d") + 1])
+        for pin in command[command.index("-d") + 2:]:
+            name, version = pin.split("==")
+            if name == "broken":
+                (folder / "broken-1.0-py3-none-any.whl").write_text("half")
+                raise NeedleError("pip download ... failed")
+            (folder / f"{name.replace('-', '_')}-{version}-py3-none-any.whl").write_text(pin)
+
+    monkeypatch.setattr(lite, "_run", pip)
+    first = _download(["anywidget==0.11.0", "typing-extensions==4.15.0"], tmp_path, print)
+    assert sorted(p.name for p in first.values()) == ["anywidget-0.11.0-py3-none-any.whl",
+                                                       "typing_extensions-4.15.0-py3-none-any.whl"]
+    again = _download(["anywidget==0.11.0", "Typing_Extensions==4.15.0"], tmp_path, print)
+    assert len(calls) == 1 and list(again.values()) == list(first.values())  # nothing downloaded again
+    other = _download(["anywidget==0.11.1"], tmp_path, print)  # another version: its own wheel, and only it
+    assert [p.name for p in other.values()] == ["anywidget-0.11.1-py3-none-any.whl"] and len(calls) == 2
+    with pytest.raises(NeedleError, match="failed"):
+        _download(["broken==1.0"], tmp_path, print)
+    assert not (tmp_path / "broken-1.0-py3-none-any.whl").exists() and not list(tmp_path.glob(".part-*"))

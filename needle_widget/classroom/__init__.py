@@ -19,7 +19,7 @@ room's address and their ticket:
 Addresses: `folder:PATH`, a shared folder (one machine, or a JupyterHub's shared volume: no server),
 and `redis://HOST:PORT/DB?room=NAME`, Redis for a class across machines. Every message is sealed with
 a key only its two ends hold (`seal`); a student's kernel receives only its own seat's frames
-(`screen.frames`), never the replay or a seed. docs/CLASS.md, says what each channel
+(`screen.frames`), never the replay or a seed. docs/CLASS.md says what each channel
 protects.
 """
 

@@ -95,7 +95,7 @@ def same_note(a: Note | None, b: Note | None) -> bool:
     The table was written by one Python and may be checked by another: Python 3.12 and later add floats with
     compensated summation (`sum`), so a probability may differ from 3.11's in its last bits.
 
-    >>> same_note(Note(1, 0.1, 0.2, 0.3, 0.4, True), Note(1, 0.1 + 1e-17, 0.2, 0.3, 0.4, True))
+    >>> same_note(Note(1, 0.3, 0.2, 0.3, 0.4, True), Note(1, 0.1 + 0.2, 0.2, 0.3, 0.4, True))  # 0.1 + 0.2 != 0.3
     True
     """
     if a is None or b is None:

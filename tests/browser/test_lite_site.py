@@ -4,7 +4,7 @@ clicking, and a replay steps with the keys, all with Python running in the brows
 
 It builds the site (about 45 s the first time: the builder's environment, Pyodide and the wheels go to the cache)
 and runs each lesson in a fresh page (10-40 s each), so it is not part of README's command: CI's stage `.ci/lite`
-runs it, with NEEDLE_LITE=1 (tests/conftest.py leaves it out otherwise). Run it alone with
+runs it, with NEEDLE_LITE=1 (tests/browser/conftest.py leaves it out otherwise). Run it alone with
 `NEEDLE_LITE=1 python -m pytest -o addopts="" -p no:cacheprovider tests/browser/test_lite_site.py`.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import importlib.metadata
 import json
 import os
 import re
@@ -46,8 +47,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     cache = os.environ.get("NEEDLE_LITE_CACHE")
     built = build_site(tmp_path_factory.mktemp("lite") / "site", cache=Path(cache) if cache else None, log=print)
     seconds = time.monotonic() - started
-    again = build_site(built.folder, cache=Path(cache) if cache else None)  # over the site it built: replaced
+    lines: list[str] = []
+    again = build_site(built.folder, cache=Path(cache) if cache else None, log=lines.append)  # over its own site
     assert again.lessons == built.lessons and (again.folder / SITE_MARK).is_file()
+    assert not [line for line in lines if line.startswith(("downloading", "making"))], lines  # the cache serves it
+    names = [re.split(r"-\d", wheel)[0].lower().replace("_", "-") for wheel in built.wheels]
+    assert len(names) == len(set(names)), built.wheels  # one version of each
+    served = {name: wheel.split("-")[1] for name, wheel in zip(names, built.wheels, strict=True)}
+    for name in ("anywidget", "jupyterlab-widgets"):  # the versions whose front ends the site carries
+        assert served[name] == importlib.metadata.version(name), (name, served)
     port = _free_port()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(_Quiet, directory=built.folder))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -59,6 +67,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
         (ARTIFACTS / "lite-site.json").write_text(json.dumps({
             "size_bytes": built.size, "build_seconds": round(seconds, 1), "wheels": built.wheels,
             "lessons": TIMES}, indent=1))
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """tests/browser/conftest.py's, with no host name resolving but 127.0.0.1: a request from a web worker, which
+    the page's route may not see, fails too.
+    """
+    return {**browser_type_launch_args,
+            "args": [*browser_type_launch_args["args"], "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]}
 
 
 @pytest.fixture
@@ -85,7 +102,7 @@ def lite(site: dict, page: Page) -> Iterator[tuple[dict, Page]]:
 def _open(page: Page, base: str, name: str) -> float:
     """Open lesson `name` in the site's JupyterLab; wait for its Pyodide kernel; the seconds that took."""
     started = time.monotonic()
-    page.goto(f"{base}/lab/index.html?path={name}")
+    page.goto(f"{base}/lab/index.html?path=notebooks/{name}")
     page.wait_for_function("() => window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel"
                            "?.status === 'idle'", polling=500)
     return time.monotonic() - started
@@ -162,6 +179,8 @@ def test_the_lesson_runs_whole_in_the_browser(lite: tuple[dict, Page], lesson: s
     TIMES[lesson] = {"kernel_seconds": round(kernel, 1), "run_all_seconds": round(run_all, 1)}
     print(f"{lesson}: kernel {kernel:.0f} s, Run All {run_all:.0f} s")
     assert page.evaluate(ERRORS) == []
+    shown = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output").all_inner_texts()
+    assert not [t for t in shown if "Error displaying widget" in t or "Failed to load model" in t], shown
     charts = page.evaluate(CHARTS)
     TIMES[lesson]["charts"] = charts
     assert (charts > 0) == (lesson in CHART_LESSONS), charts
