@@ -27,11 +27,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.metadata
+import importlib.util
 import io
 import json
 import os
 import pathlib
-import re
 import shlex
 import shutil
 import subprocess
@@ -131,7 +131,10 @@ def site_answers(source: pathlib.Path, target: pathlib.Path) -> list[str]:
 
 
 def _norm(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    """A distribution's name as the package index compares them (PEP 503)."""
+    from packaging.utils import canonicalize_name
+
+    return canonicalize_name(name)
 
 
 def browser_requirements(requires: Iterable[str], provided: Iterable[str] = (),
@@ -144,11 +147,7 @@ def browser_requirements(requires: Iterable[str], provided: Iterable[str] = (),
     >>> browser_requirements(["tqdm>=4", "redis>=5; sys_platform != 'emscripten'"], installed=lambda name: [])
     ['tqdm']
     """
-    try:
-        from packaging.requirements import Requirement
-    except ImportError:  # pragma: no cover - JupyterLab and pip's build tools bring it
-        raise NeedleError("needle-widget lite reads requirements with the packaging library: pip install packaging") \
-            from None
+    from packaging.requirements import Requirement
 
     read = installed or (lambda name: importlib.metadata.requires(name))
     skip = {_norm(name) for name in provided}
@@ -192,10 +191,10 @@ def _wheel_key(path: pathlib.Path) -> str | None:
 
 
 def _pin_key(pin: str) -> str:
-    from packaging.utils import canonicalize_name, canonicalize_version
+    from packaging.utils import canonicalize_version
 
     name, version = pin.split("==")
-    return f"{canonicalize_name(name)}=={canonicalize_version(version)}"
+    return f"{_norm(name)}=={canonicalize_version(version)}"
 
 
 def _download(pins: list[str], folder: pathlib.Path, log: Callable[[str], None],
@@ -434,6 +433,9 @@ def build_site(folder: pathlib.Path, *, wheel: pathlib.Path | None = None, cache
 
     Needs pip, npm (for Pyodide's core) and the package registries; what it downloads stays in `cache`.
     """
+    if importlib.util.find_spec("packaging") is None:  # JupyterLab brings it (the class extra); a bare install may not
+        raise NeedleError("needle-widget lite reads the wheels' requirements with the packaging library: pip install "
+                          "packaging")
     target = _check_target(folder)
     own = _check_wheel(wheel) if wheel is not None else None
     cache = (cache or pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
@@ -490,10 +492,10 @@ def site_files(files: pathlib.Path) -> tuple[str, ...]:
 
     root = lessons_source()
     lessons = []
+    (files / "notebooks").mkdir(parents=True, exist_ok=True)
     for name in BROWSER_LESSONS:
         path = f"notebooks/{name}.ipynb"
         notebook = json.loads((root / path).read_text(encoding="utf-8"))
-        (files / "notebooks").mkdir(parents=True, exist_ok=True)
         (files / path).write_text(json.dumps(site_notebook(notebook), indent=1, ensure_ascii=False) + "\n",
                                   encoding="utf-8")
         lessons.append(path)
