@@ -245,7 +245,7 @@ def test_greedy_counts_only_the_sets_still_possible() -> None:
     # With every 3 and every J public, 2♥ and K♦ join no possible set: the lower card goes.
     view = _discard_view("4c 5h 9d 10s kd 2h 8s", "7c")
     gone = sum(1 << Card.parse(r + s).index for r in ("3", "J") for s in "CDHS")
-    view = view._replace(public_mask=view.public_mask | gone)
+    view = view._replace(public_mask=view.public_mask | gone, table_mask=view.table_mask | gone)  # all discarded
     bot = bots.GreedyBot()
     assert bot.choose(view, [actions.Discard(c) for c in view.hand]) == actions.Discard(Card.parse("2h"))
     assert bot.explain() == "Discarded 2♥: it joins no possible set."

@@ -76,3 +76,25 @@ def test_a_trusted_bot_that_raises_is_reported_as_on_the_checked_path() -> None:
     with pytest.raises(RuntimeError, match="failed"):
         play_out(Game(seed=3), (Broken(), bots.GreedyBot()), fail=fail)
     assert seen == [("Broken", 0, "raised", (), None, "ZeroDivisionError")]
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(ace="wrap", hand_size=12), Rules(first_draw="none")])
+def test_the_forced_action_is_the_only_legal_one(rules: Rules) -> None:
+    """`Game.forced_action` (the trusted path's question, from the hand where it can) answers as `only_action`
+    at every step of random games, and GreedyBot's discard on the trusted path is its discard on the checked one.
+    """
+    greedy, steps = bots.GreedyBot(), 0
+    for seed in range(60):
+        bot = bots.RandomBot(seed=seed)
+        game = Game(rules=rules, seed=seed)
+        while game.phase != "over":
+            fresh = game.copy()
+            fresh._legal = None  # noqa: SLF001 - asked before the legal actions are listed, as after an action
+            assert fresh.forced_action() == game.only_action()
+            legal = game.legal_actions()
+            view = game.player_view(game.to_move)
+            if game.phase == "discard":
+                assert greedy.choose_trusted(view) == greedy.choose(view, legal)
+            game.apply(bot.choose(view, legal))
+            steps += 1
+    assert steps > 800

@@ -23,16 +23,21 @@ def _decision() -> tuple[dict, A.Action]:
 def test_a_doubt_s_budget_is_capped_at_max_worlds(monkeypatch):
     asked: list[int | None] = []
 
-    def fake(view, chosen, settings, key, n=None):
-        asked.append(n)
-        return "valuation"
+    class Drawn(Exception):
+        pass
 
-    monkeypatch.setattr(R, "value_decision", fake)
+    def fake(view, settings, key, n=None):
+        asked.append(n)
+        raise Drawn
+
+    monkeypatch.setattr(R, "sampled", fake)
     monkeypatch.setattr(R, "_in_doubt", lambda v, thresholds=None: True)
     settings = R.Reviewer.settings_for(40_000, 1, None, None)
     view, action = _decision()
-    R.decide(view, action, settings, "0 0")
-    assert asked == [None, MAX_WORLDS]
+    base = R.Valuation((action,), ((0.0, 1.0),), 0, (0.0, 1.0))
+    with pytest.raises(Drawn):
+        R.decide(view, action, settings, "0 0", base)
+    assert asked == [MAX_WORLDS]
 
 
 @pytest.mark.parametrize("bad_view", [[1, 2], {}, {"perspective": "teacher"}, "view"])

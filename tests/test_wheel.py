@@ -22,7 +22,7 @@ from needle_widget.jupyter import widget
 pytestmark = pytest.mark.slow  # builds a wheel and a venv
 
 BENCHMARKS = ("apps/bench.py", "apps/classbench.py", "apps/matchbench.py", "apps/recordbench.py",
-              "apps/classbrowsers.py")
+              "apps/classbrowsers.py", "apps/needle_ref.c")
 """The benchmarks and their browser harness: in the clone (`needle-widget bench`), not in the wheel."""
 MARKERS = {"widget.js": "Needle in a Card Stack", "widget.css": ".nw-root", "standalone.js": "needle-data",
            "board.js": "Class board", "board.css": ".nb-root"}

@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.actions import ChooseNeedle, Steal, cards_of
@@ -398,6 +399,77 @@ def review_figures(seconds: float) -> list[Figure]:
     return out + record_figures(worlds)
 
 
+def review_speed(seconds: float) -> list[Figure]:
+    """The review's speed as issue 48 states it, in one process: both seats of the bundled `long_with_reshuffle`,
+    then both seats of `endless_game(400)` and of `endless_game(800)` and the ratio of the two (a review whose
+    cost per decision does not grow with the game's length gives about 2). At the default budget when `seconds`
+    >= 1, else at 4 worlds and games of 40 and 80 actions (a quick run: the same figures, smaller).
+    """
+    from ..review import DEFAULT_WORLDS, reviews
+    from ..teaching import examples
+
+    worlds = DEFAULT_WORLDS if seconds >= 1 else 4
+    replay = examples.load("long_with_reshuffle")
+    start = time.perf_counter()
+    reviews(replay, worlds=worlds)
+    out = [Figure(f"review: both seats of long_with_reshuffle ({len(replay)} actions, {worlds} worlds), 1 process",
+                  time.perf_counter() - start, "s")]
+    short, long_ = (400, 800) if seconds >= 1 else (40, 80)
+    took = {}
+    for n in (short, long_):
+        game = endless_game(n).replay()
+        start = time.perf_counter()
+        reviews(game, worlds=worlds)
+        took[n] = time.perf_counter() - start
+        out.append(Figure(f"review: both seats of endless_game({n}) ({worlds} worlds), 1 process", took[n], "s"))
+    out.append(Figure(f"  the {long_}-action review over the {short}-action one", took[long_] / took[short], "x"))
+    return out
+
+
+YARDSTICK = Path(__file__).with_name("needle_ref.c")
+"""The machine's limit for this game: the rules and GreedyBot in plain C, drawing with CPython's generator, so
+its games are the engine's, move for move (a copy of the yardstick the project was given; not in the wheel)."""
+
+
+def yardstick(seconds: float) -> dict[str, float]:
+    """GreedyBot games a second and rollouts a second (wall clock) of `YARDSTICK`, built with `gcc -O2` in a
+    temporary folder; empty where there is no gcc (or the build or run fails).
+    """
+    import shutil
+    import subprocess
+    import tempfile
+
+    gcc = shutil.which("gcc")
+    if gcc is None or not YARDSTICK.is_file():
+        return {}
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        binary = str(Path(folder) / "needle_ref")
+        try:
+            subprocess.run([gcc, "-O2", "-o", binary, str(YARDSTICK)], check=True, capture_output=True, timeout=120)
+            runs = {"games": ([binary, "greedy", f"{max(seconds, 0.2):g}"], "gps_wall"),
+                    "rollouts": ([binary, "rollout", f"{max(seconds, 0.2):g}", "8"], "rps_wall")}
+            for name, (command, field) in runs.items():
+                line = subprocess.run(command, check=True, capture_output=True, text=True, timeout=120).stdout
+                fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
+                out[name] = float(fields[field])
+        except (OSError, subprocess.SubprocessError, KeyError, ValueError):
+            return {}
+    return out
+
+
+def against_yardstick(figures: list[Figure], limit: dict[str, float], build: str) -> list[Figure]:
+    """How many times `build`'s GreedyBot games and rollouts (from `figures`) are from the C yardstick's."""
+    out = []
+    for name, what in (("games", "GreedyBot vs GreedyBot games"), ("rollouts", "GreedyBot rollouts from a mid-game "
+                                                                                 "world, trusted path")):
+        mine = next((f.value for f in figures if f.name == what), None)
+        if name in limit and mine:
+            out.append(Figure(f"  {what}, {build}: times from the C yardstick ({limit[name]:,.0f}/s)",
+                              limit[name] / mine, "x"))
+    return out
+
+
 def record_figures(worlds: int) -> list[Figure]:
     """What a class's finished game costs its room: the record's figures (the ledger), then the student's review,
     which takes the decisions the ledger valued as they are (`known`), beside the same review valuing them
@@ -437,8 +509,11 @@ def per_call(label: str, fn: Callable[[], object], seconds: float) -> Figure:
 
 
 def core_figures(seconds: float) -> list[Figure]:
-    """What the compiled core speeds up: random self-play, GreedyBot games, the rollouts of both paths."""
-    return [*random_selfplay(seconds), greedy_selfplay(seconds), *rollouts(seconds)]
+    """What the compiled core speeds up: random self-play, GreedyBot games, the rollouts of both paths, and the
+    review's speed (`review_speed`: at the default budget only in a real run, its figures take seconds each).
+    """
+    return [*random_selfplay(seconds), greedy_selfplay(seconds), *rollouts(seconds),
+            *(review_speed(seconds) if seconds >= 1 else [])]
 
 
 def builds_compared(seconds: float) -> list[Figure]:
@@ -453,19 +528,23 @@ def builds_compared(seconds: float) -> list[Figure]:
     best: dict[tuple[str, str], Figure] = {}
     for _ in range(2):
         for build, figures in (("compiled", core_figures), ("pure", pure.core_figures)):
-            for f in figures(seconds / 2):
-                key = (build, f.name)
-                if key not in best or f.value > best[key].value:
+            for f in figures(seconds / 2 if seconds < 2 else max(1.0, seconds / 2)):
+                key, old = (build, f.name), best.get((build, f.name))
+                if old is None or (f.value < old.value if f.unit in _TIMES else f.value > old.value):
                     best[key] = f
     out = []
     for (build, name), f in best.items():
-        if build == "compiled" and ("pure", name) in best and f.unit != "x":
+        if build == "compiled" and ("pure", name) in best:
             p = best[("pure", name)]
-            out += [Figure(f"{name}, compiled", f.value, f.unit), Figure(f"{name}, pure", p.value, p.unit),
-                    Figure("  compiled over pure", f.value / p.value, "x")]
+            out += [Figure(f"{name}, compiled", f.value, f.unit), Figure(f"{name}, pure", p.value, p.unit)]
+            if f.unit != "x":
+                out.append(Figure("  compiled over pure", p.value / f.value if f.unit in _TIMES else f.value / p.value,
+                                  "x"))
     return out
 
 
+_TIMES = ("s", "ms", "µs")
+"""Units of figures where less is better."""
 _PACKAGE = __name__.split(".")[0]
 
 
@@ -517,8 +596,19 @@ def run(seconds: float = 2.0, out: Callable[[str], None] = print) -> list[Figure
         report(figure)
     for figure in review_figures(seconds):
         report(figure)
+    for figure in review_speed(seconds):
+        report(figure)
+    limit = yardstick(seconds)
+    for figure in against_yardstick(figures, limit, "this build"):
+        report(figure)
     if compiled:
         out("the compiled build against the pure one, in this process:")
-        for figure in builds_compared(seconds):
+        compared = builds_compared(seconds)
+        for figure in compared:
             report(figure)
+        for build in ("compiled", "pure"):
+            named = [Figure(f.name.removesuffix(f", {build}"), f.value, f.unit) for f in compared
+                     if f.name.endswith(f", {build}")]
+            for figure in against_yardstick(named, limit, build):
+                report(figure)
     return figures

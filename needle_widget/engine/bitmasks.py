@@ -115,3 +115,14 @@ def sets_in(mask: int, extra_starts: tuple[int, ...] = ()) -> list[A.LaySet]:
         if all(present >> (4 * ((rank + k - 1) % 13)) & 1 for k in range(3)):
             out += _sets_for(rank, mask)
     return out
+
+
+def has_set(mask: int, extra_starts: tuple[int, ...] = ()) -> bool:
+    """Whether `mask` holds a set (T3): `sets_in(mask, extra_starts)` is not empty, without listing them."""
+    present = (mask | mask >> 1 | mask >> 2 | mask >> 3) & RANK_LOW_BITS
+    if present & (present >> 4) & (present >> 8):
+        return True
+    for rank in extra_starts:
+        if all(present >> (4 * ((rank + k - 1) % 13)) & 1 for k in range(3)):
+            return True
+    return False

@@ -19,7 +19,7 @@ from mypy_extensions import mypyc_attr
 
 from . import actions as A
 from .actions import Action
-from .bitmasks import cards_of, mask_of
+from .bitmasks import cards_of, has_set, mask_of
 from .cards import DECK, Card, CardLike
 from .errors import ArgumentError, CardError, IllegalAction, InvalidAction, PerspectiveError, RulesError
 from .observation import PlayerView, SetCards, legal_for
@@ -62,14 +62,17 @@ Outcome = tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]
 _NOTHING: Outcome = ((), ())
 _Entry = tuple[int, int, Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]
 """A log entry: an `Event`'s fields as a plain tuple (turn, player, action, cards, reshuffles)."""
+Hidden = tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]
+"""A replaced log entry (`Game.with_hidden`): the action, the cards it drew, each reshuffle's new pile."""
 _Public = tuple[tuple[int, ...], tuple[tuple[SetCards, ...], tuple[SetCards, ...]]]
 """The public record a view shows: the discards (card indices, bottom first), then each player's sets."""
 _T = TypeVar("_T")
 
 
 _STATE = (
-    "rules", "seed", "_rng", "deck", "first_player", "_observers", "_players", "_forced", "_hands", "_pile",
-    "_discards", "_needles", "_sets", "_public", "_scores", "_shed", "_stolen", "_seen_held", "_reshuffles",
+    "rules", "seed", "_rng", "_start", "_deck", "_later", "first_player", "_observers", "_players", "_forced",
+    "_hands", "_pile",
+    "_discards", "_table", "_needles", "_sets", "_public", "_scores", "_shed", "_stolen", "_seen_held", "_reshuffles",
     "_last_steal", "_laid", "_log", "_moves", "_legal", "_extra_starts", "_steal_gap", "_first_steal", "_free_steal",
     "_next_steals", "phase", "to_move", "turn", "result",
 )
@@ -109,21 +112,23 @@ class Game:
         if type(seed) is not int or seed < 0:
             raise ArgumentError(f"seed must be a non-negative integer, not {seed!r}"[:200])
         self.seed: int = seed
-        self._rng = random.Random(seed)
+        self._rng: random.Random | None = None
+        """The generator, made from `_start` when first asked for (`_generator`): a copy costs no generator state."""
+        self._start = _Start(seed, None)
         if deck is None:
             order = list(DECK)
-            _shuffle(self._rng, order)
+            _shuffle(self._generator(), order)
         else:
             order = _check_deck(deck)
-        self.deck: tuple[Card, ...] = tuple(order)
-        """The deck as dealt (S2): Player 1's hand, Player 2's, then the draw pile top first."""
+        self._deck: tuple[Card, ...] = tuple(order)
+        self._later: _Later | None = None
         fp = self.rules.first_player
         if first_player is not None and fp != "random" and first_player != fp:
             raise RulesError(f"first_player {first_player!r} contradicts Rules.first_player {fp!r}"[:200])
         if first_player is not None and (type(first_player) is not int or first_player not in (0, 1)):
             raise PerspectiveError(f"first_player must be 0 or 1, not {first_player!r}"[:200])
         self.first_player: int = (
-            first_player if first_player is not None else self._rng.randrange(2) if fp == "random" else int(fp)
+            first_player if first_player is not None else self._generator().randrange(2) if fp == "random" else int(fp)
         )
         self._observers: Observers | None = None  # made by the first observe(): most games have none
         self._players: tuple[str, str] = ("human", "human")
@@ -132,6 +137,8 @@ class Game:
         self._hands = [mask_of(order[:h]), mask_of(order[h : h + h2])]
         self._pile = [c.index for c in reversed(order[h + h2 :])]
         self._discards: list[int] = []
+        self._table = 0
+        """The cards in the sets and on the discard pile (a mask), kept as cards are laid, discarded, reshuffled."""
         self._needles = [-1, -1]
         self._sets: list[list[tuple[Card, Card, Card]]] = [[], []]
         self._public: _Public | None = None
@@ -199,6 +206,7 @@ class Game:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled and deep-copied without its observers (a widget is not part of the game)."""
+        self._settle()
         state = dict(getattr(self, "__dict__", ()))  # a subclass's own fields too
         state.update((name, getattr(self, name)) for name in _STATE)
         state["_observers"] = None
@@ -255,6 +263,7 @@ class Game:
     @property
     def history(self) -> list[Event]:
         """Every applied action with the cards it drew and the reshuffles it caused."""
+        self._settle()
         return [_new_tuple(Event, entry) for entry in self._log[: self._moves]]
 
     def event(self, k: int) -> Event:
@@ -262,6 +271,7 @@ class Game:
         n = self._moves
         if type(k) is not int or not -n <= k < n:
             raise IndexError(f"event {k!r} out of range for a game of {n} actions")
+        self._settle()
         return _new_tuple(Event, self._log[k % n])
 
     def __len__(self) -> int:
@@ -317,9 +327,13 @@ class Game:
             return f"{player_name(p)} stole on turn {last}; next steal on turn {nxt}" if words else True
         return None
 
+    def _may_draw(self) -> bool:
+        """D1: whether the player to move may draw from the pile (a card there, or discards to reshuffle)."""
+        return bool(self._pile) or len(self._discards) >= 2
+
     def _draw_block(self) -> str | None:
         """D1: why the player to move may not draw from the pile, or None."""
-        if self._pile or len(self._discards) >= 2:
+        if self._may_draw():
             return None
         return f"the draw pile is empty and the discard pile has {len(self._discards)} card(s) to reshuffle"
 
@@ -376,11 +390,31 @@ class Game:
             legal = self._legal = self._compute_legal()
         return legal[0] if len(legal) == 1 else None
 
+    def forced_action(self) -> Action | None:
+        """`only_action()`, without listing the legal actions where the hand tells at once: a last card to discard,
+        no set to lay. What the trusted rollout path asks at every step (`playout.play_out`).
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal[0] if len(legal) == 1 else None
+        phase = self.phase
+        if phase == "discard":
+            hand = self._hands[self.to_move]
+            if hand:
+                return None if hand & (hand - 1) else A.DISCARD[hand.bit_length() - 1]
+        if phase == "sets":
+            return None if has_set(self._hands[self.to_move], self._extra_starts) else A.END_SETS
+        return self.only_action()
+
     def _compute_legal(self) -> tuple[Action, ...]:
         phase = self.phase
         if phase == "draw":  # the one predicate decides the draws (a subclass's why_not too)
-            return legal_for(phase, self._hands[self.to_move], self._extra_starts,
-                             self.why_not(A.DRAW_PILE) is None, self.why_not(A.STEAL) is None)
+            if type(self) is Game:  # its answers for a draw, without the words of a refusal
+                may_draw = self._may_draw()
+                may_steal = self._steal_block(self.to_move, words=False) is None
+            else:
+                may_draw, may_steal = self.why_not(A.DRAW_PILE) is None, self.why_not(A.STEAL) is None
+            return legal_for(phase, self._hands[self.to_move], self._extra_starts, may_draw, may_steal)
         return legal_for(phase, self._hands[self.to_move], self._extra_starts, False, False)
 
     # ---- applying actions ------------------------------------------------------
@@ -500,6 +534,7 @@ class Game:
         self._shed[p] |= 1 << index
         self._seen_held[1 - p] &= ~(1 << index)
         self._discards.append(index)
+        self._table |= 1 << index
         self._public = None
         if index == self._needles[1 - p]:
             self._finish(Reason.DISCARDED, 1 - p)
@@ -513,6 +548,7 @@ class Game:
         self._hands[p] ^= mask
         self._shed[p] |= mask
         self._seen_held[1 - p] &= ~mask
+        self._table |= mask
         self._sets[p].append(cards)
         self._public = None
         self._scores[p] += set_points(cards)
@@ -552,7 +588,7 @@ class Game:
 
     def _steal(self, p: int, action: A.Steal) -> Outcome:
         opponent_cards = cards_of(self._hands[1 - p])
-        card = opponent_cards[_below(self._rng, len(opponent_cards))].index
+        card = opponent_cards[_below(self._generator(), len(opponent_cards))].index
         if self._forced is not None:
             card = self._forced[0]
         self._hands[1 - p] ^= 1 << card
@@ -583,8 +619,12 @@ class Game:
         """D1: keep the top discard, shuffle the rest into a new draw pile (top = last)."""
         rest = self._discards[:-1]
         del self._discards[:-1]
+        table = self._table
+        for i in rest:
+            table &= ~(1 << i)
+        self._table = table
         self._public = None
-        _shuffle(self._rng, rest)
+        _shuffle(self._generator(), rest)
         if self._forced is not None:
             rest = list(reversed(self._forced[1]))
         self._pile = rest
@@ -702,20 +742,51 @@ class Game:
     def copy(self) -> Game:
         """An independent copy, generator state included.
 
-        Cheap: O(state), not O(history). The log is shared, copy-on-write: an action
-        applied to either game never shows in the other.
+        Cheap: O(state), not O(history), and no generator is copied. The log is shared, copy-on-write: an action
+        applied to either game never shows in the other. The generator's state is kept once for both (a game
+        whose generator has drawn gives it up, `_Start`), and each makes its generator again from it when it
+        first draws: a copy that never steals or reshuffles never pays for one.
         """
-        rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state is set at once
-        rng.setstate(self._rng.getstate())
-        return self._clone(rng)
+        rng = self._rng
+        if rng is not None:
+            self._start = _Start(self.seed, rng.getstate())
+            self._rng = None
+        return self._clone()
 
-    def _clone(self, rng: random.Random) -> Game:
-        """A copy of the state with the generator `rng` (the log shared, copy-on-write)."""
+    def _generator(self) -> random.Random:
+        """The generator, made from `_start` on first use."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = self._start.make()
+        return rng
+
+    def _settle(self) -> None:
+        """Work out what a world left for later (`with_hidden(later=...)`): its deal and its log's hidden entries."""
+        later = self._later
+        if later is None:
+            return
+        deck, entries = later.resolve()
+        log = self._log[: self._moves]
+        for k, entry in entries.items():
+            log[k] = entry
+        self._log, self._deck, self._later = log, deck, None
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck as dealt (S2): Player 1's hand, Player 2's, then the draw pile top first."""
+        if self._later is not None:
+            self._settle()
+        return self._deck
+
+    def _clone(self) -> Game:
+        """A copy of the state, its generator to be made from the same start (the log shared, copy-on-write)."""
         new = Game.__new__(Game)  # every field set here, in _STATE's order: no deal and no checks again
         new.rules = self.rules
         new.seed = self.seed
-        new._rng = rng
-        new.deck = self.deck
+        new._rng = None
+        new._start = self._start
+        new._deck = self._deck
+        new._later = self._later
         new.first_player = self.first_player
         new._observers = None
         new._players = self._players
@@ -723,6 +794,7 @@ class Game:
         new._hands = self._hands[:]
         new._pile = self._pile[:]
         new._discards = self._discards[:]
+        new._table = self._table
         new._needles = self._needles[:]
         new._sets = [self._sets[0][:], self._sets[1][:]]
         new._public = self._public
@@ -748,23 +820,31 @@ class Game:
         return new
 
     def with_hidden(
-        self, *, deck: Sequence[Card], seed: int, hands: tuple[int | None, int | None], pile: Sequence[int],
-        needles: tuple[int, int], events: Mapping[int, tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]],
+        self, *, deck: Sequence[Card] | None = None, seed: int, hands: tuple[int | None, int | None],
+        pile: Sequence[int], needles: tuple[int, int], events: Mapping[int, Hidden] | None = None,
+        later: Callable[[], tuple[Sequence[Card], Mapping[int, Hidden]]] | None = None,
     ) -> Game:
         """A copy of this game with what some player cannot see replaced: the deal (`deck`), both
         hands (masks; None for the cards left over), the draw pile (card indices, top first), the
         needles (card indices, -1 before a pick) and log entries k -> (action, cards drawn,
         reshuffles), with a new generator from `seed`.
 
+        `later` instead of `deck` and `events`: a function that gives both, called only when the world's
+        deal or history is first read (`deck`, `history`, `event`, `view`, a replay, a pickle), once for
+        the world and its copies; a world that is only played on (a review's) never calls it, and costs
+        O(state), not O(history).
+
         The public record stays: the discards, sets, scores, turns and every entry not
         replaced. The caller (`worlds`) vouches that the result is a game the rules allow;
         this checks only its shape and raises ArgumentError otherwise: the 52 cards each in
         one place, hands and pile of the same sizes, each replaced entry of the same kind
-        with as many cards. 1,000 worlds made this way take about 90 ms, against 250 ms by replaying.
+        with as many cards (for `later`, when it is called).
         """
-        new = self._clone(random.Random(seed))
-        new.deck = tuple(deck) if all(type(c) is Card for c in deck) and mask_of(deck) == _FULL else tuple(
-            _check_deck(deck))
+        if (later is None) == (deck is None or events is None):
+            raise ArgumentError("with_hidden: give deck and events, or later, not both")
+        self._settle()
+        new = self._clone()
+        new._start = _Start(seed, None)
         new.seed = seed
         public = 0
         for i in self._discards:
@@ -792,13 +872,12 @@ class Game:
         new._pile = list(reversed(pile))
         new._needles = list(needles)
         new._legal = None
-        log = new._log = self._log[: self._moves]
-        for k, (action, cards, shuffles) in events.items():
-            turn, p, old, old_cards, old_shuffles = log[k]
-            if (type(action) is not type(old) or len(cards) != len(old_cards)
-                    or [len(x) for x in shuffles] != [len(x) for x in old_shuffles]):
-                raise ArgumentError(f"with_hidden: entry {k} ({action}) does not fit the recorded {old}")
-            log[k] = (turn, p, action, tuple(cards), tuple(map(tuple, shuffles)))
+        if later is not None:
+            new._later = _Later(later, self._log, self._moves)
+            return new
+        assert deck is not None and events is not None  # checked above
+        new._later = _Later(lambda: (deck, events), self._log, self._moves)
+        new._settle()
         return new
 
     def snapshot(self) -> tuple[object, ...]:
@@ -807,8 +886,8 @@ class Game:
             self.rules, self.seed, self.deck, self.first_player, tuple(self._hands), tuple(self._pile),
             tuple(self._discards), tuple(self._needles), tuple(map(tuple, self._sets)), tuple(self._scores),
             tuple(self._shed), tuple(self._stolen), tuple(self._seen_held), self._reshuffles,
-            tuple(self._last_steal), self._laid, tuple(self._log[: self._moves]), self.phase, self.to_move, self.turn,
-            self.result, self._rng.getstate(), self.players,
+            tuple(self._last_steal), self._laid, tuple(self.history), self.phase, self.to_move, self.turn,
+            self.result, self._generator().getstate(), self.players,
         )
 
     def player_view(self, player: int, *, record: bool = False) -> PlayerView:
@@ -836,7 +915,7 @@ class Game:
             phase == "draw" and self.to_move == p and self._steal_block(p, words=False) is None,
             (self._next_steals[0], self._next_steals[1]),
             self._shed[0] | self._shed[1], self._stolen[0] | self._stolen[1] | self._shed[q], self._seen_held[p],
-            self._reshuffles, self.result, self.view(p) if record else None,
+            self._reshuffles, self.result, self._table, self.view(p) if record else None,
         ))
 
     def replay(self) -> Replay:
@@ -863,6 +942,60 @@ class Game:
         else:
             state = f"{self.phase}, {player_name(self.to_move)} to move"
         return f"<Game seed={self.seed} {where}, {state}>"
+
+
+class _Start:
+    """Where a generator starts: from a seed (state None), or from a state `random.Random.getstate()` gave. Games
+    share one (`Game.copy`); each makes its own generator from it when it first draws (`make`).
+    """
+
+    def __init__(self, seed: int, state: tuple[Any, ...] | None) -> None:
+        self.seed = seed
+        self.state = state
+
+    def make(self) -> random.Random:
+        """A new generator at this start."""
+        state = self.state
+        if state is None:
+            return random.Random(self.seed)
+        rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state is set at once
+        rng.setstate(state)
+        return rng
+
+
+class _Later:
+    """A world's deal and the hidden entries of its log (`Game.with_hidden(later=...)`), worked out once, on
+    first reading, for the world and its copies, and checked against the log they replace.
+    """
+
+    def __init__(self, make: Callable[[], tuple[Sequence[Card], Mapping[int, Hidden]]], log: list[_Entry],
+                 moves: int) -> None:
+        self.make: Callable[[], tuple[Sequence[Card], Mapping[int, Hidden]]] | None = make
+        self.log = log
+        self.moves = moves
+        self.done: tuple[tuple[Card, ...], dict[int, _Entry]] | None = None
+
+    def resolve(self) -> tuple[tuple[Card, ...], dict[int, _Entry]]:
+        """The deck and the replaced log entries, by index."""
+        done = self.done
+        if done is None:
+            make = self.make
+            assert make is not None  # dropped only once done
+            deck, events = make()
+            cards = tuple(deck) if all(type(c) is Card for c in deck) and mask_of(deck) == _FULL else tuple(
+                _check_deck(deck))
+            entries: dict[int, _Entry] = {}
+            for k, (action, drawn, shuffles) in events.items():
+                if not 0 <= k < self.moves:
+                    raise ArgumentError(f"with_hidden: entry {k} is not one of the game's {self.moves} actions")
+                turn, p, old, old_cards, old_shuffles = self.log[k]
+                if (type(action) is not type(old) or len(drawn) != len(old_cards)
+                        or [len(x) for x in shuffles] != [len(x) for x in old_shuffles]):
+                    raise ArgumentError(f"with_hidden: entry {k} ({action}) does not fit the recorded {old}")
+                entries[k] = (turn, p, action, tuple(drawn), tuple(map(tuple, shuffles)))
+            done = self.done = (cards, entries)
+            self.make = None
+        return done
 
 
 _APPLY: dict[type[Action], Callable[[Game, int, Any], Outcome]] = {  # Any: each takes the kind it is keyed by

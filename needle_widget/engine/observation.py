@@ -64,6 +64,9 @@ class PlayerView(NamedTuple):
     """Cards this player knows are in the opponent's hand now (`Game.known_opponent_mask`)."""
     reshuffles: int
     result: Result | None
+    table_mask: int
+    """The cards on the table now: in the sets, and on the discard pile (the cards no draw can give, with the
+    ones known in the opponent's hand); kept by the game as it goes."""
     record: dict[str, Any] | None = None
     """The whole view as `game.view(player)` gives it (the public history included), only when
     asked for (`game.player_view(p, record=True)`; bots with `reads_history = True` get it), else None."""

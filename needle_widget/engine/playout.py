@@ -6,7 +6,7 @@ and is asked only when it has a choice, as a person would be; every action goes 
 which checks it (`why_not`).
 
 The trusted path: when both bots are *trusted* (a bot with `choose_trusted(view)`, reading no
-history, as GreedyBot), the loop asks them where they have a choice (`Game.only_action` plays the
+history, as GreedyBot), the loop asks them where they have a choice (`Game.forced_action` plays the
 others), without handing them the list of legal actions, and applies their actions with
 `Game.apply_trusted`, without checking them again. A trusted
 bot promises that `choose_trusted(view)` is exactly the action `choose(view, legal_actions)` would give
@@ -59,7 +59,7 @@ def play_out(game: Game, bots: Sequence[Any], *, trusted: bool = True, fail: Fai
     first, second = bots[0], bots[1]
     if trusted and is_trusted(first) and is_trusted(second):
         choosers = (first.choose_trusted, second.choose_trusted)
-        view, apply, only = game.player_view, game.apply_trusted, game.only_action
+        view, apply, only = game.player_view, game.apply_trusted, game.forced_action
         while game.phase != "over":
             action = only()
             if action is not None:  # no choice: as on the checked path, the bot is not asked

@@ -56,14 +56,15 @@ pool can be rare in the hand, and acceptance can fall below 1 in 5,000
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, NamedTuple, cast
 
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.cards import DECK, Card
 from ..engine.errors import ArgumentError, IllegalAction, NeedleError, PerspectiveError, ReplayError
-from ..engine.game import Game
+from ..engine.game import Game, Hidden
 from ..engine.rules import Rules
 
 __all__ = ["MAX_TRIES", "PlayerPlan", "Pool", "SeenAction", "SpectatorPlan", "Step", "plan_for"]
@@ -146,19 +147,44 @@ class PlayerPlan:
         return self.build(placed, needle, rng.getrandbits(63))
 
     def worlds(self, n: int, rng: random.Random) -> list[Game]:
-        """The n worlds: the first built by replaying the history, the others from it (`variant`)."""
+        """The n worlds: the first built by replaying the history, the others from it (`variant`).
+
+        Only the current pool (the last reshuffle's, or the deal's) decides a world's present: every older
+        pool's pile was drawn to the end, so its free cards are all in q's hand, wherever they sat. So each
+        world places only that pool and q's needle now, from `rng`, and leaves the older pools to a generator
+        of its own (seeded from `rng`), placed when its deal or history is first read: the same uniform
+        draw (the pools are placed independently), at a cost that does not grow with the game's length.
+        """
         template = self.world(rng)
-        return [template] + [self.variant(template, *self.draw(rng), rng.getrandbits(63)) for _ in range(n - 1)]
+        out = [template]
+        current = len(self.pools) - 1
+        for _ in range(n - 1):
+            last = self._place(current, self.pools[current], rng)
+            needle = self._needle(last, rng)
+            seed = rng.getrandbits(63)
+            later: Callable[[], tuple[list[Card], dict[int, Hidden]]]
+            if current:
+                later = partial(self._recorded_from, last, needle, rng.getrandbits(63))
+            else:
+                later = partial(self.recorded, [last], needle)
+            out.append(self.variant_of(template, last, needle, seed, later))
+        return out
 
     def draw(self, rng: random.Random) -> tuple[list[list[int]], int | None]:
         """A uniform placement of every pool, and q's needle (None before its pick)."""
         placed = [self._place(k, pool, rng) for k, pool in enumerate(self.pools)]
+        return placed, self._needle(placed[-1], rng)
+
+    def _needle(self, last: list[int], rng: random.Random) -> int | None:
+        """The opponent q's needle (None before its pick), given the current pool's placement `last`: uniform among p's
+        hand cards q never held and, while the deal's pile is the pile, the cards at its undrawn positions.
+        """
         needle = self.shown_needle
         if needle is None and self.needle_picked:
             undrawn = self.pools[0].undrawn if len(self.pools) == 1 else []
             r = rng.randrange(len(self.needle_hand) + len(undrawn))
-            needle = self.needle_hand[r] if r < len(self.needle_hand) else placed[0][undrawn[r - len(self.needle_hand)]]
-        return placed, needle
+            needle = self.needle_hand[r] if r < len(self.needle_hand) else last[undrawn[r - len(self.needle_hand)]]
+        return needle
 
     def build(self, placed: list[list[int]], needle: int | None, seed: int) -> Game:
         """The world with each pool's cards at `placed[k]` (position -> card index) and q's needle
@@ -177,13 +203,35 @@ class PlayerPlan:
 
     def variant(self, template: Game, placed: list[list[int]], needle: int | None, seed: int) -> Game:
         """The same world as `build(placed, needle, seed)` (its generator aside), made from `template`,
-        any world of this plan, by replacing what p cannot see (`Game.with_hidden`): no replay.
+        any world of this plan, by replacing what p cannot see (`Game.with_hidden`): no replay. Its deal and
+        history are written out when first read (`recorded`).
         """
+        return self.variant_of(template, placed[-1], needle, seed, partial(self.recorded, placed, needle))
+
+    def variant_of(self, template: Game, last: list[int], needle: int | None, seed: int,
+               later: Callable[[], tuple[list[Card], dict[int, Hidden]]]) -> Game:
+        """`template` with q's hand, the pile and q's needle of a world whose current pool is placed as `last`."""
         q = 1 - self.player
-        deck = self.deal(placed[0])
-        last = placed[-1]
         pile = [last[pos] for pos in self.pools[-1].undrawn]
-        events: dict[int, tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]] = {}
+        needles = [-1, -1]
+        mine = template.needle(self.player)
+        needles[self.player] = mine.index if mine is not None else -1
+        needles[q] = -1 if needle is None else needle
+        hand_masks: list[int | None] = [None, None]
+        hand_masks[self.player] = template.hand_mask(self.player)
+        return template.with_hidden(seed=seed, hands=(hand_masks[0], hand_masks[1]), pile=pile,
+                                    needles=(needles[0], needles[1]), later=later)
+
+    def _recorded_from(self, last: list[int], needle: int | None, seed: int) -> tuple[list[Card], dict[int, Hidden]]:
+        """`recorded` for a world whose older pools are placed now, by a generator seeded with `seed`."""
+        rng = random.Random(seed)
+        placed = [self._place(k, pool, rng) for k, pool in enumerate(self.pools[:-1])]
+        return self.recorded([*placed, last], needle)
+
+    def recorded(self, placed: list[list[int]], needle: int | None) -> tuple[list[Card], dict[int, Hidden]]:
+        """The deal and the log entries p cannot see, of the world placed as `placed` with q's needle `needle`."""
+        deck = self.deal(placed[0])
+        events: dict[int, Hidden] = {}
         for k in self.hidden_steps():
             step = self.steps[k]
             action = step.action
@@ -193,14 +241,7 @@ class PlayerPlan:
             cards = tuple(DECK[placed[pool][pos]] for pool, pos in self.drawn.get(k, ()))
             shuffles = (tuple(DECK[i] for i in placed[step.pool]),) if step.pool is not None else ()
             events[k] = (action, cards, shuffles)
-        needles = [-1, -1]
-        mine = template.needle(self.player)
-        needles[self.player] = mine.index if mine is not None else -1
-        needles[q] = -1 if needle is None else needle
-        hand_masks: list[int | None] = [None, None]
-        hand_masks[self.player] = template.hand_mask(self.player)
-        return template.with_hidden(deck=deck, seed=seed, hands=(hand_masks[0], hand_masks[1]), pile=pile,
-                                    needles=(needles[0], needles[1]), events=events)
+        return deck, events
 
     def hidden_steps(self) -> list[int]:
         """The steps whose record holds something p cannot see: q's pile draws, reshuffles, q's needle pick."""

@@ -33,13 +33,14 @@ import reprlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from ..engine import actions as A
 from ..engine.actions import Action
-from ..engine.cards import DECK
+from ..engine.cards import DECK, Card
 from ..engine.errors import ArgumentError, NeedleError, ReplayError
-from ..engine.game import Game
+from ..engine.game import Game, Hidden
 from ..engine.observation import PlayerView, reads_history
 from ..engine.seats import Perspective, as_seat
 from ..records.replay import Replay
@@ -519,21 +520,41 @@ class _Filter:
         return tuple(out)
 
     def worlds(self, template: Game, rng: random.Random) -> list[Game]:
-        """The n worlds: the particles resampled by weight, each completed uniformly (`PlayerPlan.variant`)."""
+        """The n worlds: the particles resampled by weight, each completed uniformly (`PlayerPlan.complete`).
+        Only the current pool is completed now (an older pool's pile was drawn to the end, so its q-slots,
+        all filled by the particle, leave nothing to draw); the older ones when the world's history is read.
+        """
         picks = _systematic(self.w, self.n, rng) if self.ess < self.n - 1e-9 else list(range(self.n))
         out = []
         plan = self.plan
+        current = len(plan.pools) - 1
         for i in picks:
-            assigned: list[dict[int, int]] = [{} for _ in plan.pools]
+            assigned: dict[int, int] = {}
             node = self.path[i]
-            while node is not None:
-                k, pos, card, node = node
-                assigned[k][pos] = card
+            while node is not None and node[0] == current:  # the path is newest first: the current pool's slots
+                _, pos, card, node = node
+                assigned[pos] = card
             needle = self.needle[i] if self.needle[i] >= 0 else None
-            placed = [plan.complete(k, assigned[k], needle, rng) for k in range(len(plan.pools))]
-            out.append(plan.variant(template, placed, needle if plan.shown_needle is None else plan.shown_needle,
-                                    rng.getrandbits(63)))
+            last = plan.complete(current, assigned, needle, rng)
+            shown = needle if plan.shown_needle is None else plan.shown_needle
+            out.append(plan.variant_of(template, last, shown, rng.getrandbits(63),
+                                       partial(self.recorded, self.path[i], needle, last)))
         return out
+
+    def recorded(self, path: _Path | None, needle: int | None, last: list[int]) -> tuple[list[Card], dict[int, Hidden]]:
+        """The deal and hidden log entries of a particle's world (`PlayerPlan.recorded`), its older pools completed
+        from its path (they draw nothing: every position is filled).
+        """
+        plan = self.plan
+        assigned: list[dict[int, int]] = [{} for _ in plan.pools]
+        node = path
+        while node is not None:
+            k, pos, card, node = node
+            assigned[k][pos] = card
+        quiet = random.Random(0)  # asked for nothing: an older pool has no free position left
+        placed = [plan.complete(k, assigned[k], needle, quiet) for k in range(len(plan.pools) - 1)]
+        shown = needle if plan.shown_needle is None else plan.shown_needle
+        return plan.recorded([*placed, last], shown)
 
 
 def _systematic(weights: list[float], n: int, rng: random.Random) -> list[int]:

@@ -197,32 +197,10 @@ _RANK_VALUE: dict[str, tuple[tuple[float, ...], ...]] = {}
 first use."""
 
 
-def _sets_mask(view: PlayerView) -> int:
-    m = 0
-    for side in view.sets:
-        for cards in side:
-            for c in cards:
-                m |= 1 << c.index
-    return m
-
-
-def _unavailable(view: PlayerView) -> int:
-    """Cards no draw can give now: in sets, on the discard pile, or known in the
-    opponent's hand (before any reshuffle, every public card is in a set or discarded).
-    """
-    if not view.reshuffles:
-        return view.public_mask | view.known_opponent_mask
-    m = _sets_mask(view) | view.known_opponent_mask
-    for i in view.discards:
-        m |= 1 << i
-    return m
-
-
 def _card_values(view: PlayerView) -> tuple[list[Card], list[float]]:
     """The hand's cards and how much each is worth keeping (0: it joins no possible set)."""
     hand = view.hand_mask
-    unavailable = view.public_mask | view.known_opponent_mask if not view.reshuffles else _unavailable(view)
-    live = FULL & ~(hand | unavailable)
+    live = FULL & ~(hand | view.table_mask | view.known_opponent_mask)
     values = _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), view.rules.ace)
     cards = cards_of(hand)
     pop4, neighbours, suit, duplicate = _POP4, _NEIGHBOURS, _SUIT, _DUPLICATE
@@ -234,6 +212,29 @@ def _card_values(view: PlayerView) -> tuple[list[Card], list[float]]:
             v *= duplicate
         out.append(v + suit * (hand & neighbours[i]).bit_count())
     return cards, out
+
+
+def _least_connected(view: PlayerView) -> int:
+    """The index of the hand's card `_card_values` values least (the first of the least, in index order), from
+    the same floats, without making the lists: GreedyBot's discard.
+    """
+    hand = view.hand_mask
+    live = FULL & ~(hand | view.table_mask | view.known_opponent_mask)
+    values = _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), view.rules.ace)
+    pop4, neighbours, suit, duplicate = _POP4, _NEIGHBOURS, _SUIT, _DUPLICATE
+    best, best_i = math.inf, -1
+    rest = hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        i = low.bit_length() - 1
+        v = values[(i >> 2) + 1]
+        if pop4[hand >> (i & ~3) & 15] > 1:
+            v *= duplicate
+        v = v + suit * (hand & neighbours[i]).bit_count()
+        if v < best:
+            best, best_i = v, i
+    return best_i
 
 
 _SET_INFO: dict[int, tuple[A.LaySet, int, int]] = {}
@@ -510,8 +511,7 @@ class GreedyBot(_BaseBot):
         """
         phase = view.phase
         if phase == "discard":
-            cards, values = _card_values(view)
-            return A.DISCARD[cards[values.index(min(values))].index]
+            return A.DISCARD[_least_connected(view)]
         if phase == "draw":  # a steal where T2 allows it, else the pile (a live draw always has one of the two)
             return A.STEAL if view.may_steal else A.DRAW_PILE
         if phase == "sets":

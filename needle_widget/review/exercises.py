@@ -15,7 +15,7 @@ accepted.
 
 **One budget of worlds.** Every figure an exercise shows is on one set of worlds: its `values` (the solution and its
 table) and every attempt are valued on `values_worlds` worlds of `seed`, the review's budget for the move played
-(its `worlds`, or (1 + `more`) times as many where that move's mark was in doubt). An attempt is not valued again
+(its `worlds`, or more where that move's mark was in doubt: `review.STEP`). An attempt is not valued again
 on more worlds when its own mark is in doubt, as a review would: a move read as "61% of 96 worlds" in an attempt's
 feedback and "67% of 384 worlds" in the table is one figure said twice. An exercise moved to the worlds of another
 seed (`on_seed`: a class's practice, whose kernel is never sent the review's seed) has its values valued again
@@ -55,7 +55,7 @@ from ..records.replay import Replay
 from .marks import DEFAULT_POINTS, LABELS, custom_thresholds, points
 from .review import MORE, CandidateValue, Decision, Review, Reviewer, _entry, doing, judge
 from .story import Moment, seat_story
-from .values import Settings, value_decision
+from .values import Settings, sampled, value_decision
 
 __all__ = ["FORMAT", "Attempt", "AttemptResult", "Exercise", "Outcome", "exercise_at", "exercise_from", "exercises"]
 
@@ -144,8 +144,8 @@ class Exercise:
     thresholds: tuple[float, float, float] | None = None
     """The marks' thresholds the review used (win chance); None: the default 3, 6 and 12 points."""
     valued: int = 0
-    """How many worlds `values` are over: `worlds`, or (1 + `more`) times it where the played move's mark was
-    in doubt (0: `worlds`)."""
+    """How many worlds `values` are over: `worlds`, or more where the played move's mark was in doubt, up to
+    (1 + `more`) times it (the review's further worlds, a step at a time: `review.STEP`; 0: `worlds`)."""
     settings: Settings | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -240,7 +240,8 @@ class Exercise:
         chosen = Reviewer.settings_for(self.worlds, self.seed, model, policy, self.more, thresholds=bars)
         key = f"{self.seat} {self.step}"  # the review's (`Reviewer.jobs`, `judge`): the same worlds
         base = value_decision(self.view, action, chosen, key)
-        extra = value_decision(self.view, action, chosen, f"{key} more", min(self.more * self.worlds, MAX_WORLDS))
+        further = sampled(self.view, chosen, f"{key} more", min(self.more * self.worlds, MAX_WORLDS))
+        extra = value_decision(self.view, action, chosen, key, worlds=further[:self.values_worlds - self.worlds])
         moment = Moment(self.step, self.view, action, len(self.view["legal_actions"]))
         return _entry(moment, (base, extra), chosen.thresholds)
 

@@ -31,7 +31,7 @@ from ..records.replay import Replay
 from . import marks
 from .results import CandidateValue, Decision, Entry, LuckTerm, Review, doing
 from .story import Moment, SeatStory, seat_story
-from .values import Settings, Valuation, mean, score, std_error, value_decision, value_now
+from .values import Settings, Valuation, mean, sampled, score, std_error, value_decision, value_now
 
 __all__ = ["DEFAULT_WORLDS", "MORE", "CandidateValue", "Decision", "Entry", "LuckTerm", "Review", "Reviewer", "decide",
            "doing", "judge", "review", "reviews"]
@@ -40,9 +40,13 @@ DEFAULT_WORLDS = 96
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
 
 MORE = 3
-"""A decision whose mark is in doubt (one standard error either way would change it) is valued on
+"""A decision whose mark is in doubt (one standard error either way would change it) is valued on up to
 MORE times as many worlds again, for its loss and mark only: the ledger keeps the first worlds' values,
 a fixed budget, so its luck terms stay unbiased."""
+
+STEP = 2
+"""The extra worlds of a decision in doubt come 1/STEP of its worlds at a time (48 at the default 96), and stop
+as soon as its mark is settled on all its worlds so far (`_in_doubt` says no), or at MORE times its worlds."""
 
 
 class Reviewer:
@@ -256,16 +260,15 @@ def judge(view: dict[str, Any], action: Action, step: int, *, worlds: int | None
 
 def decide(view: dict[str, Any], chosen: Action, settings: Settings, key: str,
            base: Valuation | None = None) -> tuple[Valuation, Valuation | None]:
-    """A decision valued on `settings.worlds` worlds (`base` if it was already), and again on `settings.more`
-    times as many (at most MAX_WORLDS) when its mark is in doubt (None if not). A `settings.policy` that
-    raises gives a BotError naming it and the decision, the bot's exception chained.
+    """A decision valued on `settings.worlds` worlds (`base` if it was already), and on up to `settings.more`
+    times as many again (at most MAX_WORLDS) when its mark is in doubt (`_settled`; None if not). A
+    `settings.policy` that raises gives a BotError naming it and the decision, the bot's exception chained.
     """
     try:
         if base is None:
             base = value_decision(view, chosen, settings, key)
         if settings.more and not settings.ledger and _in_doubt(base, settings.thresholds):
-            more = min(settings.more * settings.worlds, MAX_WORLDS)
-            return base, value_decision(view, chosen, settings, f"{key} more", more)
+            return base, _settled(view, chosen, settings, key, base)
     except NeedleError:
         raise
     except Exception as failure:
@@ -277,6 +280,34 @@ def decide(view: dict[str, Any], chosen: Action, settings: Settings, key: str,
         raise BotError(text, public=text, player=view.get("perspective", 0), bot=name, problem="raised",
                        cause=failure) from failure
     return base, None
+
+
+def _settled(view: dict[str, Any], chosen: Action, settings: Settings, key: str, base: Valuation) -> Valuation:
+    """The extra worlds of a decision in doubt, valued a step at a time (`STEP`) until its mark is settled on
+    the base and extra worlds together (`_in_doubt` says no), or all MORE times the base are valued. The extra
+    worlds are drawn at once, so each step values the next of the same worlds: a longer run only adds to a
+    shorter one, and a run to the end is the whole of them.
+    """
+    worlds = sampled(view, settings, f"{key} more", min(settings.more * settings.worlds, MAX_WORLDS))
+    step = max(1, settings.worlds // STEP)
+    rows: list[tuple[float, ...]] = [() for _ in base.candidates]
+    reference: tuple[float, ...] = ()
+    extra = base
+    for start in range(0, len(worlds), step):
+        part = value_decision(view, chosen, settings, key, worlds=worlds[start:start + step],
+                              candidates=base.candidates)
+        rows = [a + b for a, b in zip(rows, part.rows, strict=True)]
+        reference += part.reference
+        extra = Valuation(base.candidates, tuple(rows), base.chosen, reference)
+        if not _in_doubt(_joined(base, extra), settings.thresholds):
+            break
+    return extra
+
+
+def _joined(base: Valuation, extra: Valuation) -> Valuation:
+    """One valuation of a decision on the worlds of both."""
+    return Valuation(base.candidates, tuple(a + b for a, b in zip(base.rows, extra.rows, strict=True)), base.chosen,
+                     base.reference + extra.reference)
 
 
 def _in_doubt(v: Valuation, thresholds: tuple[float, float, float] | None = None) -> bool:

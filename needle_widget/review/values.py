@@ -28,7 +28,8 @@ from ..engine.result import Result
 from ..inference import worlds as W
 from ..players.bots import GreedyBot, bot_seed, by_preference
 
-__all__ = ["NEEDLE_CANDIDATES", "SCREEN", "Settings", "Valuation", "mean", "score", "std_error", "value_decision",
+__all__ = ["NEEDLE_CANDIDATES", "SCREEN", "Settings", "Valuation", "mean", "sampled", "score", "std_error",
+           "value_decision",
            "value_now"]
 
 SCREEN = {"needle": 5, "discard": 5}
@@ -94,7 +95,10 @@ def std_error(xs: Sequence[float]) -> float:
     return math.sqrt(math.fsum((x - m) ** 2 for x in xs) / (n - 1) / n)
 
 
-def _worlds(view: dict[str, Any], settings: Settings, key: str, n: int | None = None) -> list[Game]:
+def sampled(view: dict[str, Any], settings: Settings, key: str, n: int | None = None) -> list[Game]:
+    """The worlds a decision is valued on: `settings.worlds` of them (or `n`), from a seed of the review's seed
+    and `key` alone. Fewer of the same seed are the first of them (`worlds.sample` draws them in turn).
+    """
     seed = random.Random(f"needle review {settings.seed} {key}").getrandbits(63)
     return W.sample(view, n or settings.worlds, seed=seed, model=settings.model)
 
@@ -127,13 +131,19 @@ def _candidates(world: Game, seat: int, chosen: Action) -> list[Action]:
 
 
 def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key: str,
-                   n: int | None = None) -> Valuation:
+                   n: int | None = None, *, worlds: Sequence[Game] | None = None,
+                   candidates: Sequence[Action] | None = None) -> Valuation:
     """Every candidate at a decision of `view`'s seat, valued on the same worlds (see the module docstring):
-    `settings.worlds` of them, or `n`.
+    `settings.worlds` of them, or `n`, or the `worlds` given (`sampled`); `candidates`: the actions to value
+    (by default those of the first world, `_candidates`; the rollout policy's choice is added if missing).
     """
     seat = view["perspective"]
-    worlds = _worlds(view, settings, key, n)
-    candidates = [chosen] if settings.ledger else _candidates(worlds[0], seat, chosen)
+    if worlds is None:
+        worlds = sampled(view, settings, key, n)
+    if candidates is not None:
+        candidates = list(candidates)
+    else:
+        candidates = [chosen] if settings.ledger else _candidates(worlds[0], seat, chosen)
     policy = settings.policy or _GREEDY[0]
     rows: list[list[float]] = [[] for _ in candidates]
     trusted = is_trusted(policy)
@@ -157,7 +167,7 @@ def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key
 def value_now(view: dict[str, Any], settings: Settings, key: str) -> tuple[float, ...]:
     """The seat's score in each world when both seats play on as the rollout policy would, from `view`."""
     seat = view["perspective"]
-    return tuple(score(play_out(w.copy(), _policies(settings, w)), seat) for w in _worlds(view, settings, key))
+    return tuple(score(play_out(w.copy(), _policies(settings, w)), seat) for w in sampled(view, settings, key))
 
 
 def _applied(world: Game, action: Action) -> Game:
