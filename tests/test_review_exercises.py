@@ -93,6 +93,8 @@ def test_the_json_form_round_trips_and_a_bad_file_is_refused(blundered):
                              ("loss", float("inf"), "loss must be a number from 0 to 1"),
                              ("worlds", 0, "worlds must be a count up to 100,000"),
                              ("more", 50, "more must be a count up to 10"),
+                             ("valued", data["worlds"] * (data["more"] + 1) + 1, "valued must be 0 or a count of"),
+                             ("valued", data["worlds"] - 1, "valued must be 0 or a count of worlds from"),
                              ("values", [{"action": data["best"]}], "candidate must have an action, a value and an se"),
                              ("values", [{**data["values"][0], "se": -1}], "se must be a number from 0 to 1"),
                              ("view", {**data["view"], "legal_actions": [data["best"]] * 500}, "choice of 2 to 200")):

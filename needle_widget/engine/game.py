@@ -840,7 +840,7 @@ class Game:
         one place, hands and pile of the same sizes, each replaced entry of the same kind
         with as many cards (for `later`, when it is called).
         """
-        if (later is None) == (deck is None or events is None):
+        if (deck is None or events is None) if later is None else (deck is not None or events is not None):
             raise ArgumentError("with_hidden: give deck and events, or later, not both")
         self._settle()
         new = self._clone()
@@ -944,6 +944,7 @@ class Game:
         return f"<Game seed={self.seed} {where}, {state}>"
 
 
+@mypyc_attr(serializable=True)  # a game's field: pickled and deep-copied with it
 class _Start:
     """Where a generator starts: from a seed (state None), or from a state `random.Random.getstate()` gave. Games
     share one (`Game.copy`); each makes its own generator from it when it first draws (`make`).
@@ -963,6 +964,7 @@ class _Start:
         return rng
 
 
+@mypyc_attr(serializable=True)  # a game's field (a pickle settles it first: None there)
 class _Later:
     """A world's deal and the hidden entries of its log (`Game.with_hidden(later=...)`), worked out once, on
     first reading, for the world and its copies, and checked against the log they replace.

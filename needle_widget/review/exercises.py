@@ -302,12 +302,15 @@ class Exercise:
         bars = custom_thresholds(data.get("thresholds", DEFAULT_POINTS))
         return cls(seat, step, view, tuple(history), played, data["label"], _number(data.get("loss"), "loss", 1.0),
                    _number(data.get("se"), "se", 1.0), best, cands, data["worlds"], data["seed"], data["model"],
-                   data["more"], bars, _valued(data.get("valued", 0)))
+                   data["more"], bars, _valued(data.get("valued", 0), data["worlds"], data["more"]))
 
 
-def _valued(value: Any) -> int:
-    if type(value) is not int or value < 0:
-        raise ArgumentError(f"An exercise's valued must be a count of worlds, not {quote(value)}")
+def _valued(value: Any, worlds: int, more: int) -> int:
+    """`valued` checked: 0, or a budget the review can have used: its worlds and up to `more` times as many again."""
+    most = worlds + min(more * worlds, MAX_WORLDS)
+    if type(value) is not int or not (value == 0 or worlds <= value <= most):
+        raise ArgumentError(f"An exercise's valued must be 0 or a count of worlds from {worlds:,} to {most:,}, "
+                            f"not {quote(value)}")
     return value
 
 

@@ -97,7 +97,8 @@ def std_error(xs: Sequence[float]) -> float:
 
 def sampled(view: dict[str, Any], settings: Settings, key: str, n: int | None = None) -> list[Game]:
     """The worlds a decision is valued on: `settings.worlds` of them (or `n`), from a seed of the review's seed
-    and `key` alone. Fewer of the same seed are the first of them (`worlds.sample` draws them in turn).
+    and `key` alone. Without an opponent model, fewer of the same seed are the first of them (`worlds.sample`
+    draws them in turn); with one, not (the particle filter runs on all of them): draw all, then take a part.
     """
     seed = random.Random(f"needle review {settings.seed} {key}").getrandbits(63)
     return W.sample(view, n or settings.worlds, seed=seed, model=settings.model)

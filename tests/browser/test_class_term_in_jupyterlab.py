@@ -64,8 +64,9 @@ MATCH_TITLES = {"Ann": "Match · deal 1 of 1 · you are Player 1, against Bob",
 TABLE_1 = "Player 1 found their needle A♣. Player 1 wins, 3-2."
 TABLE_2 = "Player 1 found their needle A♣. Player 1 wins, 5-2."
 """How the two tables' games end, each student playing the first move listed (Cy is Player 2, against the bot)."""
-HOMEWORK = {"Ann": 1, "Bob": 2, "Cy": 1}
-"""The exercises each student is given: the decisions the review marks in their own match game."""
+HOMEWORK = {"Ann": 1, "Bob": 1, "Cy": 1}
+"""The exercises each student is given: the decisions the review marks in their own match game (Bob had 2 before
+issue 48: one of his marks in doubt settles on fewer further worlds, and differently)."""
 QUESTION = "Question 1 (Who will win?)"
 CLOSED = "The teacher has closed the class: your screen keeps what it showed"
 CELLS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell"
@@ -362,10 +363,10 @@ def test_a_whole_term(jupyter: dict, page: Page, tmp_path: Path) -> None:
     pages["Bob"].bring_to_front()
     key(bob, "follow-homework").click()
     expect(key(bob, "follow-status")).to_have_text(
-        "Practising your homework (2): nobody else sees this. Back to the class when you are done")
+        "Practising your homework (1): nobody else sees this. Back to the class when you are done")
     expect(key(bob, "follow-homework")).to_have_count(0)  # while it is practised
     practice = key(bob, "practice")
-    expect(practice).to_contain_text("Exercise 1 of 2")
+    expect(practice).to_contain_text("Exercise 1 of 1")
     expect(practice).to_contain_text("Bob")
     expect(key(bob, "practice-prompt")).to_have_text(re.compile(r"Step \d+: you played .+\. Find a better move\.$"))
     expect(bob.locator(".nw-mode")).to_have_text("Practice")
@@ -373,13 +374,13 @@ def test_a_whole_term(jupyter: dict, page: Page, tmp_path: Path) -> None:
     expect(key(bob, "practice-feedback")).to_have_text(re.compile(r"^Better: "))
     homework_shots = shoot(pages["Bob"], bob, "homework")
     key(bob, "practice-next").click()
-    expect(practice).to_contain_text("Exercise 2 of 2")
-    expect(homework_rows.filter(has_text="Bob").locator("td")).to_have_text(["1", "2"])  # done, given
+    expect(key(bob, "practice-summary-title")).to_have_count(1)
+    expect(homework_rows.filter(has_text="Bob").locator("td")).to_have_text(["1", "1"])  # done, given
     back = key(bob, "follow-live")
     expect(back).to_have_text("Back to the class")
     back.click()
     expect(key(bob, "follow-status")).to_have_text(MATCH_TITLES["Bob"])  # his match game again
-    expect(key(bob, "follow-homework")).to_have_text("Homework: 1 of 2 done")
+    expect(key(bob, "follow-homework")).to_have_text("Homework: 1 of 1 done")
     expect(practice).to_have_count(0)
     for name in ("Ann", "Cy"):
         expect(homework_rows.filter(has_text=name).locator("td")).to_have_text(["0", str(HOMEWORK[name])])
@@ -408,7 +409,7 @@ def test_a_whole_term(jupyter: dict, page: Page, tmp_path: Path) -> None:
     assert {name: row["Match 1 · games"] for name, row in named.items()} == {name: "1" for name in STUDENTS}
     assert "Match 1 · luck-adjusted" in header, header
     homework_column = next(c for c in header if c.startswith("Homework 1") and c.endswith("· % done"))
-    assert {name: row[homework_column] for name, row in named.items()} == {"Ann": "0", "Bob": "50", "Cy": "0"}
+    assert {name: row[homework_column] for name, row in named.items()} == {"Ann": "0", "Bob": "100", "Cy": "0"}
     _, games = read_csv(folder / "games.csv")
     columns = games[0]  # one row a game: each seat's student and result
     results_by_name = {row[columns.index(f"Player {n}")]: row[columns.index(f"Player {n} result")]
