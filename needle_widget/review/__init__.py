@@ -14,6 +14,7 @@ from .marks import LABELS, THRESHOLDS, accuracy, label
 from .review import (
     DEFAULT_WORLDS,
     MORE,
+    STEP,
     CandidateValue,
     Decision,
     Entry,
@@ -25,6 +26,6 @@ from .review import (
     reviews,
 )
 
-__all__ = ["DEFAULT_WORLDS", "LABELS", "MORE", "THRESHOLDS", "Attempt", "AttemptResult", "CandidateValue", "Decision",
-           "Entry", "Exercise", "LuckTerm", "Review", "Reviewer", "accuracy", "exercise_at", "exercises", "judge",
-           "label", "review", "reviews"]
+__all__ = ["DEFAULT_WORLDS", "LABELS", "MORE", "STEP", "THRESHOLDS", "Attempt", "AttemptResult", "CandidateValue",
+           "Decision", "Entry", "Exercise", "LuckTerm", "Review", "Reviewer", "accuracy", "exercise_at", "exercises",
+           "judge", "label", "review", "reviews"]

@@ -33,8 +33,8 @@ from .results import CandidateValue, Decision, Entry, LuckTerm, Review, doing
 from .story import Moment, SeatStory, seat_story
 from .values import Settings, Valuation, mean, sampled, score, std_error, value_decision, value_now
 
-__all__ = ["DEFAULT_WORLDS", "MORE", "CandidateValue", "Decision", "Entry", "LuckTerm", "Review", "Reviewer", "decide",
-           "doing", "judge", "review", "reviews"]
+__all__ = ["DEFAULT_WORLDS", "MORE", "STEP", "CandidateValue", "Decision", "Entry", "LuckTerm", "Review", "Reviewer",
+           "decide", "doing", "judge", "review", "reviews"]
 
 DEFAULT_WORLDS = 96
 """Worlds per decision at the default budget (docs/REVIEW.md: noise, marks' stability and speed)."""
@@ -218,7 +218,8 @@ def review(replay: Replay, seat: int, *, worlds: int | None = None, seed: int | 
     modelling the opponent's choices), every candidate played to the end by `policy` on both seats
     (GreedyBot by default). The same replay, seat and settings give the same review on every
     machine; `seed=None` draws a fresh seed (kept in `Review.seed`). A decision whose mark is in doubt is
-    valued on `more` times as many worlds again, for its loss and mark (`MORE`; 0: never).
+    valued on up to `more` times as many worlds again, a step at a time until its mark is settled, for its loss
+    and mark (`MORE`, `STEP`; 0: never).
 
     `ledger=True` values only what the ledger needs (the chosen action and the reference player's: a
     few times faster): skill, luck and `luck_adjusted` are the same as in the full review, but each
