@@ -25,14 +25,17 @@ MATCH_TARGETS_MS = {"folder": 150.0, "redis": 100.0}
 """Issue 30's targets: a move to the opponent's screen, with 30 students (15 tables) playing at once."""
 
 
-def player_process(url: str, code: str, index: int, stop: Any, results: Any) -> None:
+def player_process(url: str, code: str, index: int, stop: Any, results: Any, progress: Any = None) -> None:
     """One student's process: join with ticket `code`, play a seeded random legal move whenever the screen
     allows; when `stop` is set, put a record on `results`: the time each of its moves was posted (by the step
-    it makes) and the time each step was first shown.
+    it makes) and the time each step was first shown. `progress`, if given, gets (index, step) for each step
+    its screen first shows, as it shows it (so the parent knows when every move has reached its opponent).
     """
     from ..classroom import join
 
     record: dict[str, Any] = {"index": index, "posted": {}, "shown": {}, "error": None}
+    if progress is not None:
+        progress.cancel_join_thread()  # what the parent no longer reads must not hold this process at its exit
     try:
         student = join(url, code, start=False)
         changed = threading.Event()
@@ -43,6 +46,8 @@ def player_process(url: str, code: str, index: int, stop: Any, results: Any) -> 
             state = student.state()
             if state["follow"]["kind"] == "match" and state["table"] is not None and state["step"] not in shown:
                 shown[state["step"]] = now
+                if progress is not None:
+                    progress.put((index, state["step"]))
             changed.set()
 
         student.subscribe(on_change)
@@ -72,9 +77,9 @@ def match_latencies(url: str, students: int = 30, moves: int = 20) -> list[float
         raise ClassError(f"bench match needs an even number of students, at least 2, not {students}")
     room = classroom.open(url)
     context = _context()
-    stop, results = context.Event(), context.Queue()
+    stop, results, progress = context.Event(), context.Queue(), context.Queue()
     tickets = [room.invite(f"S{n}") for n in range(students)]
-    processes = [context.Process(target=player_process, args=(room.url, t.code, t.index, stop, results),
+    processes = [context.Process(target=player_process, args=(room.url, t.code, t.index, stop, results, progress),
                                  daemon=True) for t in tickets]
     for p in processes:
         p.start()
@@ -90,7 +95,7 @@ def match_latencies(url: str, students: int = 30, moves: int = 20) -> list[float
             if time.monotonic() > deadline:
                 raise ClassError(f"the tables did not play {moves} moves within {TIMEOUT:g} s")
             time.sleep(0.05)
-        time.sleep(0.5)
+        _shown_everywhere(match.tables, moves, progress, time.monotonic() + TIMEOUT)
         stop.set()
         records = [results.get(timeout=TIMEOUT) for _ in processes]
     finally:
@@ -114,6 +119,27 @@ def match_latencies(url: str, students: int = 30, moves: int = 20) -> list[float
                 if seen is not None and step <= moves:
                     latencies.append((seen - posted) / 1e6)
     return latencies
+
+
+def _shown_everywhere(tables: Any, moves: int, progress: Any, deadline: float) -> None:
+    """Wait (until `deadline`) for both screens of every table to have shown the step each table reached (at most
+    `moves`): a loaded machine can take longer than any fixed pause, and a move not yet shown is a move lost.
+    """
+    import queue
+
+    wanted = {}
+    for table in tables:
+        reached = min(moves, len(table.game) if table.game is not None else 0)
+        for player in table.players:
+            if player is not None:
+                wanted[player] = reached
+    latest: dict[int, int] = {}
+    while any(latest.get(player, -1) < step for player, step in wanted.items()) and time.monotonic() < deadline:
+        try:
+            index, step = progress.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        latest[index] = max(latest.get(index, -1), step)
 
 
 def match_figures(students: int = 30, moves: int = 20, channels: tuple[str, ...] = ("folder", "redis"),
