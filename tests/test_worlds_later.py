@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable
 
 import pytest
+from conftest import COMPILED
 from test_secrecy_reshuffle import careful_game
 from test_worlds import LEVEL, chi2_sf
 
@@ -37,6 +38,9 @@ def reshuffled(seed: int = 2, pools: int = 3) -> Game:
 
 
 def test_a_world_only_played_on_never_writes_its_past(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played on, a world keeps its past unwritten (`_later`); read, it writes it once for itself and its copies.
+    The count of writes is the pure build's (a compiled class's method cannot be replaced from Python).
+    """
     calls: list[int] = []
     write = slots.PlayerPlan.recorded
 
@@ -44,19 +48,21 @@ def test_a_world_only_played_on_never_writes_its_past(monkeypatch: pytest.Monkey
         calls.append(1)
         return write(self, placed, needle)
 
-    monkeypatch.setattr(slots.PlayerPlan, "recorded", counted)
+    if not COMPILED:
+        monkeypatch.setattr(slots.PlayerPlan, "recorded", counted)
     state = reshuffled()
     view = state.view(0)
     made = worlds.sample(view, 12, seed=4)
-    assert calls == []
     for world in made[1:]:
         play_out(world.copy(), (GreedyBot(), GreedyBot()))
         play_out(world.copy(), (GreedyBot(), GreedyBot()))
-    assert calls == [], "playing on wrote a world's past"
+    assert all(w._later is not None for w in made[1:]), "playing on wrote a world's past"  # noqa: SLF001
+    assert calls == []
     world = made[1]
     twin = world.copy()
-    assert world.view(0) == view and len(calls) == 1
-    assert twin.view(0) == view and twin.deck == world.deck and len(calls) == 1, "a copy wrote the past again"
+    assert world.view(0) == view and world._later is None  # noqa: SLF001 - written now
+    assert twin.view(0) == view and twin.deck == world.deck
+    assert calls == ([] if COMPILED else [1]), "a copy wrote the past again"
     later = made[2].copy()
     later.apply(later.legal_actions()[0])
     assert later.history[: len(state)] == made[2].history and len(later) == len(state) + 1
