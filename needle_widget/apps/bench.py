@@ -364,8 +364,8 @@ def greedy_selfplay(seconds: float) -> Figure:
 
 
 def review_figures(seconds: float) -> list[Figure]:
-    """How long reviews take: the first entry, both seats of the longest bundled replay (in one process
-    and in two), and both seats of a 400-action game (two processes). At the default budget when
+    """How long reviews take: the first entry, both seats of the longest bundled replay in two processes (in one:
+    `review_speed`), and both seats of a 400-action game (two processes). At the default budget when
     `seconds` >= 1, else at 8 worlds (a quick run).
     """
     from concurrent.futures import ProcessPoolExecutor
@@ -380,10 +380,6 @@ def review_figures(seconds: float) -> list[Figure]:
     start = time.perf_counter()
     Reviewer(longest, 0, worlds=worlds).step()
     out = [Figure(f"review: first entry ({tag})", (time.perf_counter() - start) * 1e3, "ms")]
-    start = time.perf_counter()
-    reviews(longest, worlds=worlds)
-    out.append(Figure(f"review: both seats, {len(longest)}-action bundled replay, {tag}, 1 process",
-                      time.perf_counter() - start, "s"))
     long = Replay.from_game(long_game()).cut(400) if seconds >= 1 else None
     with ProcessPoolExecutor(2) as pool:
         pool.submit(int).result()  # the workers are up before the clock starts, as in a session that reviews twice

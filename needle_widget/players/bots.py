@@ -197,11 +197,19 @@ _RANK_VALUE: dict[str, tuple[tuple[float, ...], ...]] = {}
 first use."""
 
 
+def _ranks_now(view: PlayerView) -> tuple[float, ...]:
+    """`_rank_values` of the view's hand, with the ranks no draw can give now (on the table or known in the
+    opponent's hand) dead: what both `_card_values` and `_least_connected` weigh the cards by.
+    """
+    hand = view.hand_mask
+    live = FULL & ~(hand | view.table_mask | view.known_opponent_mask)
+    return _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), view.rules.ace)
+
+
 def _card_values(view: PlayerView) -> tuple[list[Card], list[float]]:
     """The hand's cards and how much each is worth keeping (0: it joins no possible set)."""
     hand = view.hand_mask
-    live = FULL & ~(hand | view.table_mask | view.known_opponent_mask)
-    values = _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), view.rules.ace)
+    values = _ranks_now(view)
     cards = cards_of(hand)
     pop4, neighbours, suit, duplicate = _POP4, _NEIGHBOURS, _SUIT, _DUPLICATE
     out = []
@@ -219,8 +227,7 @@ def _least_connected(view: PlayerView) -> int:
     the same floats, without making the lists: GreedyBot's discard.
     """
     hand = view.hand_mask
-    live = FULL & ~(hand | view.table_mask | view.known_opponent_mask)
-    values = _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), view.rules.ace)
+    values = _ranks_now(view)
     pop4, neighbours, suit, duplicate = _POP4, _NEIGHBOURS, _SUIT, _DUPLICATE
     best, best_i = math.inf, -1
     rest = hand
