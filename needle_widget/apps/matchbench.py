@@ -114,8 +114,11 @@ def match_latencies(url: str, students: int = 30, moves: int = 20) -> list[float
         a, b = table.players
         assert b is not None
         for mover, other in ((a, b), (b, a)):
+            shown = by_index[other]["shown"]
             for step, posted in by_index[mover]["posted"].items():
-                seen = by_index[other]["shown"].get(step)
+                # the first time the opponent's screen showed this step or a later one (a screen that moves on by
+                # two steps at once, the mover's draw and end of sets, shows both)
+                seen = min((t for s, t in shown.items() if s >= step), default=None)
                 if seen is not None and step <= moves:
                     latencies.append((seen - posted) / 1e6)
     return latencies
