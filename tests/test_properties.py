@@ -331,19 +331,25 @@ def test_generated_games_end_conserve_cards_and_score_their_sets(rules: Rules, s
 
 
 def test_the_engine_shuffles_and_draws_as_random_does() -> None:
-    """game._shuffle and game._below are random.shuffle and randrange in one loop: the same
-    permutation or number, and the same generator state after (so every seed deals as before).
+    """draws.shuffle and draws.below are random.shuffle and randrange in one loop: the same permutation or
+    number, and the same generator state after (so every seed deals as before); a rollout's `Stream` draws the
+    same numbers from the start's words, and its start `after` the words it read is the generator's state.
     """
-    import random as stdlib_random
-
-    from needle_widget.engine.game import _below, _shuffle
+    from needle_widget import Game
+    from needle_widget.engine.draws import Stream, below, shuffle
 
     for s in range(2000):
         n = s % 53
-        a, b = stdlib_random.Random(s), stdlib_random.Random(s)
-        x, y = list(range(n)), list(range(n))
+        game = Game(seed=s)
+        if s % 2:  # its generator has dealt: a copy keeps its state in their start
+            game.copy()
+        start = game._start  # noqa: SLF001 - made by the game (a compiled build's serializable class is made there)
+        a, b, stream = start.make(), start.make(), Stream(start)
+        x, y, z = list(range(n)), list(range(n)), list(range(n))
         a.shuffle(x)
-        _shuffle(b, y)
-        assert x == y and a.getstate() == b.getstate(), s
+        shuffle(b, y)
+        stream.shuffle(z)
+        assert x == y == z and a.getstate() == b.getstate(), s
         if n:
-            assert a.randrange(n) == _below(b, n) and a.getstate() == b.getstate(), s
+            assert a.randrange(n) == below(b, n) == stream.below(n) and a.getstate() == b.getstate(), s
+        assert start.after(stream.at).make().getstate() == a.getstate(), s

@@ -169,10 +169,12 @@ def against_openspiel(seconds: float) -> list[Figure]:
 
 
 def rollouts(seconds: float) -> list[Figure]:
-    """GreedyBot against GreedyBot played to the end from worlds of a mid-game view (Player 1's, turn 8):
-    the checked path (legal actions listed, every action checked) and the trusted one (`engine.playout`).
+    """GreedyBot against GreedyBot played to the end from worlds of a mid-game view (Player 1's, turn 8): on a copy
+    by the checked path (legal actions listed, every action checked) and by the trusted one (`engine.playout`,
+    which for two GreedyBots plays the copy on its numbers, `Game.play_through`), and for the result alone as a
+    review asks (`playout.rollout`: no copy, no history, `Game.play_on`).
     """
-    from ..engine.playout import play_out
+    from ..engine.playout import play_out, rollout
     from ..inference.worlds import sample
     from ..players.bots import GreedyBot
 
@@ -180,19 +182,26 @@ def rollouts(seconds: float) -> list[Figure]:
     warm = sample(view, _warm(seconds, 300), seed=1)
     for world in warm:
         play_out(world, pair)
-    rates: dict[bool, float] = {}
-    for trusted in (False, True, False, True):  # each twice, alternating
-        worlds, done = sample(view, 200, seed=2 + len(rates)), 0
-        start = time.perf_counter()
-        while done == 0 or time.perf_counter() < start + seconds / 4:
-            for world in worlds:
-                play_out(world.copy(), pair, trusted=trusted)
-            done += len(worlds)
-        rate = done / (time.perf_counter() - start)
-        rates[trusted] = max(rates.get(trusted, 0.0), rate)
-    return [Figure("GreedyBot rollouts from a mid-game world, checked path", rates[False], "rollouts/s"),
-            Figure("GreedyBot rollouts from a mid-game world, trusted path", rates[True], "rollouts/s"),
-            Figure("  the trusted path's speed-up", rates[True] / rates[False], "x")]
+    paths: dict[str, Callable[[Game], object]] = {
+        "checked": lambda world: play_out(world.copy(), pair, trusted=False),
+        "trusted": lambda world: play_out(world.copy(), pair),
+        "numbers": lambda world: rollout(world, pair),
+    }
+    rates: dict[str, float] = {}
+    for turn in range(2):  # each path twice, in turn
+        for name, play in paths.items():
+            worlds, done = sample(view, 200, seed=2 + turn), 0
+            start = time.perf_counter()
+            while done == 0 or time.perf_counter() < start + seconds / 6:
+                for world in worlds:
+                    play(world)
+                done += len(worlds)
+            rates[name] = max(rates.get(name, 0.0), done / (time.perf_counter() - start))
+    return [Figure("GreedyBot rollouts from a mid-game world, checked path", rates["checked"], "rollouts/s"),
+            Figure("GreedyBot rollouts from a mid-game world, trusted path", rates["trusted"], "rollouts/s"),
+            Figure("  the trusted path's speed-up", rates["trusted"] / rates["checked"], "x"),
+            Figure("GreedyBot rollouts from a mid-game world, result only", rates["numbers"], "rollouts/s"),
+            Figure("  the result-only rollout's speed-up", rates["numbers"] / rates["checked"], "x")]
 
 
 def replay_stepping(seconds: float) -> list[Figure]:
@@ -458,7 +467,7 @@ def against_yardstick(figures: list[Figure], limit: dict[str, float], build: str
     """How many times `build`'s GreedyBot games and rollouts (from `figures`) are from the C yardstick's."""
     out = []
     for name, what in (("games", "GreedyBot vs GreedyBot games"), ("rollouts", "GreedyBot rollouts from a mid-game "
-                                                                                 "world, trusted path")):
+                                                                                 "world, result only")):
         mine = next((f.value for f in figures if f.name == what), None)
         if name in limit and mine:
             out.append(Figure(f"  {what}, {build}: times from the C yardstick ({limit[name]:,.0f}/s)",

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 COMPILED_CORE = (
-    "engine.bitmasks", "engine.game", "engine.observation", "engine.playout",
+    "engine.bitmasks", "engine.draws", "engine.game", "engine.observation", "engine.playout", "engine.rollout",
     "inference.knowledge", "inference.slots",
     "players.bots",
 )

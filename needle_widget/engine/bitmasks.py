@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import product
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from . import actions as A
 from .cards import DECK, Card
 
-FULL = (1 << 52) - 1
-RANK_LOW_BITS = sum(1 << (4 * k) for k in range(13))
+FULL: Final = (1 << 52) - 1
+RANK_LOW_BITS: Final = sum(1 << (4 * k) for k in range(13))
 _BYTES = range(7)
 
 _T = TypeVar("_T")
@@ -29,9 +29,9 @@ def _byte_table(items: tuple[_T, ...]) -> _Table[_T]:
     )
 
 
-_CARDS = _byte_table(DECK)
-_DISCARDS = _byte_table(A.DISCARD)
-_NEEDLES = _byte_table(A.CHOOSE_NEEDLE)
+_CARDS: Final = _byte_table(DECK)
+_DISCARDS: Final = _byte_table(A.DISCARD)
+_NEEDLES: Final = _byte_table(A.CHOOSE_NEEDLE)
 
 
 def _expand(mask: int, table: _Table[_T]) -> list[_T]:
@@ -74,8 +74,8 @@ def rank_nibble(mask: int, rank: int) -> int:
     return (mask >> (4 * (rank - 1))) & 15
 
 
-_SET_CACHE: dict[int, tuple[A.LaySet, ...]] = {}
-_LAY_SETS: dict[tuple[int, ...], A.LaySet] = {}
+_SET_CACHE: Final[dict[int, tuple[A.LaySet, ...]]] = {}
+_LAY_SETS: Final[dict[tuple[int, ...], A.LaySet]] = {}
 
 
 def _lay_set(indices: tuple[int, ...]) -> A.LaySet:

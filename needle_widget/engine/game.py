@@ -13,18 +13,21 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 from mypy_extensions import mypyc_attr
 
 from . import actions as A
+from . import rollout
 from .actions import Action
 from .bitmasks import cards_of, has_set, mask_of
 from .cards import DECK, Card, CardLike
+from .draws import Start, Stream, below, shuffle
 from .errors import ArgumentError, CardError, IllegalAction, InvalidAction, PerspectiveError, RulesError
 from .observation import PlayerView, SetCards, legal_for
 from .observers import Observers
 from .result import Reason, Result
+from .rollout import Chooser, Entry, Record
 from .rules import Rules, set_points
 from .seats import Perspective, player_name
 
@@ -60,13 +63,11 @@ _new_tuple = tuple.__new__
 Outcome = tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...]]
 """What an action caused: the cards it moved into the actor's hand, and each reshuffle's new pile."""
 _NOTHING: Outcome = ((), ())
-_Entry = tuple[int, int, Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]
-"""A log entry: an `Event`'s fields as a plain tuple (turn, player, action, cards, reshuffles)."""
+_Entry = Entry
 Hidden = tuple[Action, tuple[Card, ...], tuple[tuple[Card, ...], ...]]
 """A replaced log entry (`Game.with_hidden`): the action, the cards it drew, each reshuffle's new pile."""
 _Public = tuple[tuple[int, ...], tuple[tuple[SetCards, ...], tuple[SetCards, ...]]]
 """The public record a view shows: the discards (card indices, bottom first), then each player's sets."""
-_T = TypeVar("_T")
 
 
 _STATE = (
@@ -114,10 +115,10 @@ class Game:
         self.seed: int = seed
         self._rng: random.Random | None = None
         """The generator, made from `_start` when first asked for (`_generator`): a copy costs no generator state."""
-        self._start = _Start(seed, None)
+        self._start = Start(seed, None)
         if deck is None:
             order = list(DECK)
-            _shuffle(self._generator(), order)
+            shuffle(self._generator(), order)
         else:
             order = _check_deck(deck)
         self._deck: tuple[Card, ...] = tuple(order)
@@ -588,7 +589,7 @@ class Game:
 
     def _steal(self, p: int, action: A.Steal) -> Outcome:
         opponent_cards = cards_of(self._hands[1 - p])
-        card = opponent_cards[_below(self._generator(), len(opponent_cards))].index
+        card = opponent_cards[below(self._generator(), len(opponent_cards))].index
         if self._forced is not None:
             card = self._forced[0]
         self._hands[1 - p] ^= 1 << card
@@ -624,7 +625,7 @@ class Game:
             table &= ~(1 << i)
         self._table = table
         self._public = None
-        _shuffle(self._generator(), rest)
+        shuffle(self._generator(), rest)
         if self._forced is not None:
             rest = list(reversed(self._forced[1]))
         self._pile = rest
@@ -744,14 +745,96 @@ class Game:
 
         Cheap: O(state), not O(history), and no generator is copied. The log is shared, copy-on-write: an action
         applied to either game never shows in the other. The generator's state is kept once for both (a game
-        whose generator has drawn gives it up, `_Start`), and each makes its generator again from it when it
+        whose generator has drawn gives it up, `Start`), and each makes its generator again from it when it
         first draws: a copy that never steals or reshuffles never pays for one.
         """
         rng = self._rng
         if rng is not None:
-            self._start = _Start(self.seed, rng.getstate())
+            self._start = Start(self.seed, rng.getstate())
             self._rng = None
         return self._clone()
+
+    def play_on(self, choose: tuple[Chooser, Chooser], first: Action | None = None) -> Result:
+        """The result of playing on from here: `first` if given (checked as `apply` checks it), then each player's
+        action by `choose[p]` (a trusted bot's `choose_masks`) where they have a choice, to the end of the round,
+        on this game's numbers (`engine.rollout`). The game itself is unchanged: a rollout needs no copy.
+        The result is the one `playout.play_out` gives with the same bots on a copy, move for move.
+
+        >>> from needle_widget.players.bots import GreedyBot
+        >>> from needle_widget.engine.playout import play_out
+        >>> g = Game(seed=3)
+        >>> greedy = GreedyBot().choose_masks
+        >>> g.play_on((greedy, greedy)) == play_out(g.copy(), (GreedyBot(), GreedyBot())), len(g)
+        (True, 0)
+        """
+        if first is not None:
+            reason = self.why_not(first)
+            if reason is not None:
+                raise IllegalAction(f"{'Steal' if type(first) is _STEAL else first} not allowed: {reason}")
+        if self.result is not None:
+            return self.result
+        rng = self._rng
+        if rng is not None:  # its state kept once, for this game and each rollout from it (as `copy` does)
+            self._start = Start(self.seed, rng.getstate())
+            self._rng = None
+        return rollout.play_on(
+            self.rules, choose, first, Stream(self._start), self.first_player, self.phase, self.to_move, self.turn,
+            self._hands[:], self._pile[:], self._discards[:], self._table, self._needles[:], self._scores[:],
+            self._seen_held[:], self._next_steals[:], self._laid, self._extra_starts, self._steal_gap,
+            self._free_steal,
+        )
+
+    def play_through(self, choose: tuple[Chooser, Chooser]) -> Result:
+        """Play this game on to its end in place, each player's action by `choose[p]` (a trusted bot's
+        `choose_masks`) where they have a choice; its Result. The game ends exactly as after `apply_trusted`
+        action by action (its history, its generator), in one loop over its numbers (`engine.rollout`): what
+        `playout.play_out` does for two trusted bots that choose from masks.
+
+        An observed game (`observe`) is played an action at a time, its observers told after each. Where a
+        chooser raises, the error passes on and the game stands where it did then, as on the checked path.
+        """
+        if self._observers is not None or self._forced is not None or type(self) is not Game:
+            while self.phase != "over":
+                action = self.forced_action()
+                if action is None:
+                    p, phase = self.to_move, self.phase
+                    action = choose[p](self.rules, phase, self._hands[p], self._table, self._seen_held[p],
+                                       phase == "draw" and self._steal_block(p, words=False) is None)
+                self.apply_trusted(action)
+            assert self.result is not None  # a round over has its result
+            return self.result
+        if self.result is not None:
+            return self.result
+        draws = Stream(self._start, self._rng)  # its own generator if it has drawn, else its start's words
+        hands, discards, needles, scores = self._hands[:], self._discards[:], self._needles[:], self._scores[:]
+        known, next_steals = self._seen_held[:], self._next_steals[:]
+        log = self._log if len(self._log) == self._moves else self._log[: self._moves]  # copy on write
+        record = Record(log, self._shed[:], self._stolen[:], self._last_steal[:],
+                        [self._sets[0][:], self._sets[1][:]], self._reshuffles)
+        try:
+            result: Result | None = rollout.play_on(
+                self.rules, choose, None, draws, self.first_player, self.phase, self.to_move, self.turn, hands,
+                self._pile[:], discards, self._table, needles, scores, known, next_steals, self._laid,
+                self._extra_starts, self._steal_gap, self._free_steal, record,
+            )
+        except BaseException:  # a chooser raised: the game stands where it did then, as on the checked path
+            result = None
+            raise
+        finally:
+            self._hands, self._discards, self._needles, self._scores = hands, discards, needles, scores
+            self._seen_held, self._next_steals = known, next_steals
+            self._log, self._moves = record.log, len(record.log)
+            self._shed, self._stolen, self._last_steal = record.shed, record.stolen, record.last_steal
+            self._sets = record.sets
+            self._reshuffles, self._pile, self._table = record.reshuffles, record.pile, record.table
+            self.turn, self.to_move, self._laid, self.phase = record.turn, record.to_move, record.laid, record.phase
+            if self._rng is None:
+                self._start = self._start.after(draws.at)
+            self._public = None
+            self._legal = () if result is not None else None
+            self.result = result
+        assert result is not None  # played to its end
+        return result
 
     def _generator(self) -> random.Random:
         """The generator, made from `_start` on first use."""
@@ -844,14 +927,9 @@ class Game:
             raise ArgumentError("with_hidden: give deck and events, or later, not both")
         self._settle()
         new = self._clone()
-        new._start = _Start(seed, None)
+        new._start = Start(seed, None)
         new.seed = seed
-        public = 0
-        for i in self._discards:
-            public |= 1 << i
-        for side in self._sets:
-            for x, y, z in side:
-                public |= 1 << x.index | 1 << y.index | 1 << z.index
+        public = self._table  # the sets and the discard pile
         pile_mask = 0
         for i in pile:
             pile_mask |= 1 << i
@@ -944,26 +1022,6 @@ class Game:
         return f"<Game seed={self.seed} {where}, {state}>"
 
 
-@mypyc_attr(serializable=True)  # a game's field: pickled and deep-copied with it
-class _Start:
-    """Where a generator starts: from a seed (state None), or from a state `random.Random.getstate()` gave. Games
-    share one (`Game.copy`); each makes its own generator from it when it first draws (`make`).
-    """
-
-    def __init__(self, seed: int, state: tuple[Any, ...] | None) -> None:
-        self.seed = seed
-        self.state = state
-
-    def make(self) -> random.Random:
-        """A new generator at this start."""
-        state = self.state
-        if state is None:
-            return random.Random(self.seed)
-        rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state is set at once
-        rng.setstate(state)
-        return rng
-
-
 @mypyc_attr(serializable=True)  # a game's field (a pickle settles it first: None there)
 class _Later:
     """A world's deal and the hidden entries of its log (`Game.with_hidden(later=...)`), worked out once, on
@@ -1005,42 +1063,6 @@ _APPLY: dict[type[Action], Callable[[Game, int, Any], Outcome]] = {  # Any: each
     _STEAL: Game._steal, _CHOOSE: Game._choose_needle,
 }
 
-
-
-_BITS = tuple(n.bit_length() for n in range(53))
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """`rng.randrange(n)` for n > 0: the same number and the same generator state after, without
-    randrange's checks (a generator of another kind answers itself).
-    """
-    # CPython's own Random methods, which typeshed leaves out (private): a subclass's _randbelow answers itself.
-    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or n > 52:  # type: ignore[attr-defined]
-        return rng.randrange(n)
-    k = _BITS[n]
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def _shuffle(rng: random.Random, x: list[_T]) -> None:
-    """`rng.shuffle(x)`: the same permutation and the same generator state after, in one Python loop
-    (random.shuffle makes a Python call per card: the deal was a tenth of a random game's time).
-    A generator of another kind shuffles itself.
-    """
-    # CPython's own Random methods, which typeshed leaves out (private): as in `_below`.
-    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits or len(x) > 52:  # type: ignore[attr-defined]
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 def _check_player(player: object) -> int:

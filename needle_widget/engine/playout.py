@@ -32,8 +32,10 @@ from .actions import Action
 from .game import Game
 from .observation import reads_history
 from .result import Result
+from .rollout import Chooser
+from .rules import Rules
 
-__all__ = ["Failure", "is_trusted", "play_out"]
+__all__ = ["Failure", "is_trusted", "play_out", "rollout", "rollouts"]
 
 Failure = Callable[[Any, int, str, Sequence[Action], Any, BaseException], Exception]
 """What `play_out` raises when a bot fails: fail(bot, player, problem ("raised", "not an action" or
@@ -49,6 +51,62 @@ def is_trusted(bot: Any) -> bool:
     return callable(trusted) and not reads_history(bot)
 
 
+def rollouts(bots: Sequence[Any]) -> Callable[[Game, Action | None], Result]:
+    """`rollout(game, bots, first)` as a function of (game, first), the path for these bots chosen once: what a
+    review asks thousands of times with the same bots.
+    """
+    first_bot, second_bot = bots[0], bots[1]
+    if _on_masks(first_bot) and _on_masks(second_bot):
+        choose = (first_bot.choose_masks, second_bot.choose_masks)
+
+        def on_masks(game: Game, first: Action | None = None) -> Result:
+            if type(game) is Game:
+                return game.play_on(choose, first)
+            return rollout(game, bots, first)
+
+        return on_masks
+
+    def on_a_copy(game: Game, first: Action | None = None) -> Result:
+        return rollout(game, bots, first)
+
+    return on_a_copy
+
+
+def rollout(game: Game, bots: Sequence[Any], first: Action | None = None) -> Result:
+    """The result of playing on from `game`: `first` if given (checked as `Game.apply` checks it), then `bots[p]`
+    choosing for player p, to the end of the round; `game` itself is unchanged.
+
+    Where both bots are trusted and choose from masks (`choose_masks`, as GreedyBot) and `game` is a plain
+    Game, this is `Game.play_on`: no copy, no views, no history (`engine.rollout`). Else it is `play_out` on a
+    copy. Either way the same result, move for move.
+    """
+    first_bot, second_bot = bots[0], bots[1]
+    if type(game) is Game and _on_masks(first_bot) and _on_masks(second_bot):
+        return game.play_on((first_bot.choose_masks, second_bot.choose_masks), first)
+    copy = game.copy()
+    if first is not None:
+        copy.apply(first)
+    return play_out(copy, bots)
+
+
+def _reporting(bot: Any, player: int, fail: Failure) -> Chooser:
+    """`bot.choose_masks`, raising `fail(...)` where it raises."""
+    choose = bot.choose_masks
+
+    def chooser(rules: Rules, phase: str, hand: int, table: int, known: int, may_steal: bool) -> Action:
+        try:
+            return choose(rules, phase, hand, table, known, may_steal)  # type: ignore[no-any-return]
+        except Exception as error:
+            raise fail(bot, player, "raised", (), None, error) from error
+
+    return chooser
+
+
+def _on_masks(bot: Any) -> bool:
+    """Whether `bot` is trusted and its own class chooses from masks (`choose_masks`), as it does from views."""
+    return is_trusted(bot) and callable(type(bot).__dict__.get("choose_masks"))
+
+
 def play_out(game: Game, bots: Sequence[Any], *, trusted: bool = True, fail: Failure | None = None) -> Result:
     """Play `game` in place to its end, `bots[p]` choosing for player p; its Result.
 
@@ -57,6 +115,10 @@ def play_out(game: Game, bots: Sequence[Any], *, trusted: bool = True, fail: Fai
     action raises `fail(...)` if given (see `Failure`), else the error itself.
     """
     first, second = bots[0], bots[1]
+    if trusted and _on_masks(first) and _on_masks(second):
+        if fail is None:
+            return game.play_through((first.choose_masks, second.choose_masks))
+        return game.play_through((_reporting(first, 0, fail), _reporting(second, 1, fail)))
     if trusted and is_trusted(first) and is_trusted(second):
         choosers = (first.choose_trusted, second.choose_trusted)
         view, apply, only = game.player_view, game.apply_trusted, game.forced_action

@@ -63,6 +63,7 @@ from typing import Any, NamedTuple, cast
 from ..engine import actions as A
 from ..engine.actions import Action
 from ..engine.cards import DECK, Card
+from ..engine.draws import below, shuffle
 from ..engine.errors import ArgumentError, IllegalAction, NeedleError, PerspectiveError, ReplayError
 from ..engine.game import Game, Hidden
 from ..engine.rules import Rules
@@ -182,7 +183,7 @@ class PlayerPlan:
         needle = self.shown_needle
         if needle is None and self.needle_picked:
             undrawn = self.pools[0].undrawn if len(self.pools) == 1 else []
-            r = rng.randrange(len(self.needle_hand) + len(undrawn))
+            r = below(rng, len(self.needle_hand) + len(undrawn))
             needle = self.needle_hand[r] if r < len(self.needle_hand) else last[undrawn[r - len(self.needle_hand)]]
         return needle
 
@@ -290,10 +291,10 @@ class PlayerPlan:
             out[pos] = card
         here = self.shown_needle if k == self.needle_pool else needle if needle in pool.free else None
         if here is not None:
-            out[pool.undrawn[rng.randrange(len(pool.undrawn))]] = here
+            out[pool.undrawn[below(rng, len(pool.undrawn))]] = here
         taken = set(assigned.values())
         rest = sorted(c for c in pool.free if c not in taken and c != here)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         it = iter(rest)
         return [next(it) if card is None else card for card in out]
 
@@ -308,14 +309,14 @@ class PlayerPlan:
             while j < len(slots) and slots[j][0] < when:
                 open_.append(slots[j][1])
                 j += 1
-            i = rng.randrange(len(open_))  # the plan checked that there is a choice
+            i = below(rng, len(open_))  # the plan checked that there is a choice
             out[open_[i]] = card
             open_[i] = open_[-1]
             open_.pop()
         if k == self.needle_pool:
-            out[pool.undrawn[rng.randrange(len(pool.undrawn))]] = self.shown_needle
+            out[pool.undrawn[below(rng, len(pool.undrawn))]] = self.shown_needle
         rest = sorted(pool.free)
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         it = iter(rest)
         return [next(it) if card is None else card for card in out]
 
@@ -713,7 +714,7 @@ class SpectatorPlan:
             elif kind == "steal":
                 _, x, y, k = op
                 source = hands[y]
-                i = rng.randrange(len(source))
+                i = below(rng, len(source))
                 tok = source[i]
                 source[i] = source[-1]
                 source.pop()
@@ -725,7 +726,7 @@ class SpectatorPlan:
                 eligible = [t for t in hands[owner] if tok_pool[t] == pool]
                 if rng.random() * (bound or len(hands[owner])) >= len(eligible):
                     return None
-                tok = eligible[rng.randrange(len(eligible))]
+                tok = eligible[below(rng, len(eligible))]
                 card_of[tok] = c
                 hands[owner].remove(tok)
                 if kind == "found":
@@ -750,7 +751,7 @@ class SpectatorPlan:
                 valid = [c for c in range(52) if c not in ever[x] and c not in self.public]
                 if rng.random() * self.needle_bound[x] >= len(valid):
                     return None
-                needles[x] = valid[rng.randrange(len(valid))]
+                needles[x] = valid[below(rng, len(valid))]
         return arrays, taken, needles
 
     def _fill(self, card_of: dict[int, int], rng: random.Random) -> list[list[int]]:
@@ -764,7 +765,7 @@ class SpectatorPlan:
         for cards, array in zip(self.pool_cards, arrays, strict=True):
             placed = {c for c in array if c is not None}
             rest = [c for c in cards if c not in placed]
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             it = iter(rest)
             out.append([next(it) if c is None else c for c in array])
         return out

@@ -36,7 +36,7 @@ import math
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -92,24 +92,24 @@ def bot_seed(deal_seed: int, seat: int) -> int:
 # much a card is worth keeping comes from a table per pattern of ranks held and
 # ranks used up, so a decision is a few lookups, not a search.
 
-_POP4 = tuple(bin(x).count("1") for x in range(16))
+_POP4: Final = tuple(bin(x).count("1") for x in range(16))
 _WINDOWS: dict[str, tuple[tuple[int, ...], ...]] = {
     ace: tuple(tuple((s + k - 1) % 13 + 1 for k in range(3)) for s in Rules(ace=ace).set_starts())
     for ace in ACE_RULES
 }
-_WINDOW_WEIGHT = (1.0, 4.0, 12.0)
+_WINDOW_WEIGHT: Final = (1.0, 4.0, 12.0)
 """What a window r..r+2 adds to a rank, by how many of its other two ranks are held."""
-_FACE_WEIGHT = 2.0
+_FACE_WEIGHT: Final = 2.0
 """J-Q-K always scores 2 (P2), so its window counts double."""
-_DUPLICATE = 0.3
+_DUPLICATE: Final = 0.3
 """A second card of a rank is worth this share of the first (it needs a second set)."""
-_SUIT = 1.5
+_SUIT: Final = 1.5
 """Bonus per same-suit card within two ranks (a 2-point set in the making)."""
-_NEIGHBOURS = tuple(
+_NEIGHBOURS: Final = tuple(
     sum(1 << j for j in (i - 8, i - 4, i + 4, i + 8) if 0 <= j < 52) for i in range(52)
 )
 """Per card index: the same-suit cards one or two ranks away."""
-_EXTRA = {ace: Rules(ace=ace).set_starts()[11:] for ace in ACE_RULES}
+_EXTRA: Final = {ace: Rules(ace=ace).set_starts()[11:] for ace in ACE_RULES}
 """Per ace rule: the set starts beyond J (12: Q-K-A, 13: K-A-2), as `bitmasks.sets_in` takes them."""
 
 
@@ -124,9 +124,9 @@ _WINDOW_PARTS = {
     for ace, windows in _WINDOWS.items()
 }
 """Per ace rule: (weight, rank, other rank, other rank) for each rank of each window."""
-_RANK_BITS = tuple(15 << (4 * r) for r in range(13))
-_RANK_TABLES: dict[str, dict[int, tuple[float, ...]]] = {ace: {} for ace in ACE_RULES}
-_TABLE_LIMIT = 1 << 17
+_RANK_BITS: Final = tuple(15 << (4 * r) for r in range(13))
+_RANK_TABLES: Final[dict[str, dict[int, tuple[float, ...]]]] = {ace: {} for ace in ACE_RULES}
+_TABLE_LIMIT: Final = 1 << 17
 
 
 def _spread_ranks(mask: int) -> int:
@@ -188,28 +188,28 @@ def _rank_rows(ace: str) -> tuple[tuple[float, ...], ...]:
     return rows
 
 
-_RANKS = range(1, 14)
-_LOW7, _LOW6 = sum(1 << (4 * k) for k in range(7)), sum(1 << (4 * k) for k in range(6))
-_COMPRESS = {sum((m >> k & 1) << (4 * k) for k in range(7)): m for m in range(128)}
+_RANKS: Final = range(1, 14)
+_LOW7: Final = sum(1 << (4 * k) for k in range(7))
+_LOW6: Final = sum(1 << (4 * k) for k in range(6))
+_COMPRESS: Final = {sum((m >> k & 1) << (4 * k) for k in range(7)): m for m in range(128)}
 """Spread rank bits (one per nibble) of seven ranks, to seven bits in a row."""
-_RANK_VALUE: dict[str, tuple[tuple[float, ...], ...]] = {}
+_RANK_VALUE: Final[dict[str, tuple[tuple[float, ...], ...]]] = {}
 """Per ace rule: ((), for the unused rank 0, then `_rank_table` of ranks 1..13): 13 x 1,024 floats, made on
 first use."""
 
 
-def _ranks_now(view: PlayerView) -> tuple[float, ...]:
-    """`_rank_values` of the view's hand, with the ranks no draw can give now (on the table or known in the
-    opponent's hand) dead: what both `_card_values` and `_least_connected` weigh the cards by.
+def _ranks_now(hand: int, table: int, known: int, ace: str) -> tuple[float, ...]:
+    """`_rank_values` of the hand, with the ranks no draw can give now (on the table or known in the opponent's
+    hand) dead: what both `_card_values` and `_least_connected` weigh the cards by.
     """
-    hand = view.hand_mask
-    live = FULL & ~(hand | view.table_mask | view.known_opponent_mask)
-    return _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), view.rules.ace)
+    live = FULL & ~(hand | table | known)
+    return _rank_values(_spread_ranks(hand), RANK_LOW_BITS ^ _spread_ranks(live), ace)
 
 
 def _card_values(view: PlayerView) -> tuple[list[Card], list[float]]:
     """The hand's cards and how much each is worth keeping (0: it joins no possible set)."""
     hand = view.hand_mask
-    values = _ranks_now(view)
+    values = _ranks_now(hand, view.table_mask, view.known_opponent_mask, view.rules.ace)
     cards = cards_of(hand)
     pop4, neighbours, suit, duplicate = _POP4, _NEIGHBOURS, _SUIT, _DUPLICATE
     out = []
@@ -222,14 +222,20 @@ def _card_values(view: PlayerView) -> tuple[list[Card], list[float]]:
     return cards, out
 
 
-def _least_connected(view: PlayerView) -> int:
+def _least_connected(hand: int, table: int, known: int, ace: str) -> int:
     """The index of the hand's card `_card_values` values least (the first of the least, in index order), from
     the same floats, without making the lists: GreedyBot's discard.
     """
-    hand = view.hand_mask
-    values = _ranks_now(view)
+    held = _spread_ranks(hand)
+    dead = RANK_LOW_BITS ^ _spread_ranks(FULL & ~(hand | table | known))
+    key = hand | dead << 52
+    chosen = _DISCARDS[ace]
+    best_i = chosen.get(key, -1)
+    if best_i >= 0:
+        return best_i
+    values = _rank_values(held, dead, ace)
     pop4, neighbours, suit, duplicate = _POP4, _NEIGHBOURS, _SUIT, _DUPLICATE
-    best, best_i = math.inf, -1
+    best = math.inf
     rest = hand
     while rest:
         low = rest & -rest
@@ -241,10 +247,21 @@ def _least_connected(view: PlayerView) -> int:
         v = v + suit * (hand & neighbours[i]).bit_count()
         if v < best:
             best, best_i = v, i
+    if len(chosen) >= _CHOICES_LIMIT:  # pragma: no cover - a memory bound
+        chosen.clear()
+    chosen[key] = best_i
     return best_i
 
 
-_SET_INFO: dict[int, tuple[A.LaySet, int, int]] = {}
+_SET_INFO: Final[dict[int, tuple[A.LaySet, int, int]]] = {}
+_DISCARDS: Final[dict[str, dict[int, int]]] = {ace: {} for ace in ACE_RULES}
+"""Per ace rule: a hand and its dead ranks (hand | dead << 52) -> `_least_connected`'s card, which depends on
+nothing else."""
+_LAYS: Final[dict[str, dict[int, Action]]] = {ace: {} for ace in ACE_RULES}
+"""Per ace rule: hand mask -> GreedyBot's choice in its sets phase, which depends on nothing else."""
+_CHOICES_LIMIT: Final = 1 << 16
+"""The most choices `_DISCARDS` and `_LAYS` keep per ace rule (about 5 MB), then they start again: a review's
+decision reads a few thousand."""
 
 
 def _set_info(s: A.LaySet) -> tuple[A.LaySet, int, int]:
@@ -265,7 +282,7 @@ def _set_points(s: A.LaySet) -> int:
     return _set_info(s)[1]
 
 
-_BEST_TOTALS: dict[tuple[int, ...], dict[int, int]] = {}
+_BEST_TOTALS: Final[dict[tuple[int, ...], dict[int, int]]] = {}
 """Per ace rule's extra set starts: hand mask -> `_best_total`. A hand of k sets is reached by k! orders of
 laying them, each once; the table makes it one."""
 
@@ -304,19 +321,27 @@ def _best_in(mask: int, extra: tuple[int, ...], table: dict[int, int]) -> int:
 
 def _leftover_value(hand: int, ace: str) -> float:
     values = _rank_values(_spread_ranks(hand), 0, ace)
-    return sum(values[c.rank] for c in cards_of(hand))
+    return sum([values[(i >> 2) + 1] for i in _indices(hand)])
 
 
-def _plan_sets(view: PlayerView, sets: Sequence[A.LaySet]) -> list[tuple[int, float, A.LaySet]]:
+def _indices(mask: int) -> list[int]:
+    """The card indices of `mask`, in order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _plan_sets(hand: int, ace: str, sets: Sequence[A.LaySet]) -> list[tuple[int, float, A.LaySet]]:
     """The sets worth laying first, best first, each with the points it leads to (it plus
     the best sets left after it) and how well the cards it leaves connect.
 
     Only the sets leading to the most points, and among them only the best-scoring
     ones, are kept; ties keep the order of `sets`.
     """
-    ace = view.rules.ace
     extra = _EXTRA[ace]
-    hand = view.hand_mask
     top, best = (-1, -1), []
     for s in sets:
         _, points, mask = _set_info(s)
@@ -516,17 +541,32 @@ class GreedyBot(_BaseBot):
         every position where `view.player` is to move (where only one action is legal, that one): what
         the trusted rollout path asks (`engine.playout`). Its reasons (`explain`) are not kept.
         """
-        phase = view.phase
+        return self.choose_masks(view.rules, view.phase, view.hand_mask, view.table_mask, view.known_opponent_mask,
+                                 view.may_steal)
+
+    def choose_masks(self, rules: Rules, phase: str, hand: int, table: int, known: int, may_steal: bool) -> Action:
+        """`choose_trusted(view)` from the only fields of the view it reads: the rules, the phase, the hand, the
+        cards on the table, the cards known in the opponent's hand, and whether it may steal. What rollouts ask
+        (`engine.rollout`), with no view made.
+        """
+        ace = rules.ace
         if phase == "discard":
-            return A.DISCARD[_least_connected(view)]
+            return A.DISCARD[_least_connected(hand, table, known, ace)]
         if phase == "draw":  # a steal where T2 allows it, else the pile (a live draw always has one of the two)
-            return A.STEAL if view.may_steal else A.DRAW_PILE
+            return A.STEAL if may_steal else A.DRAW_PILE
         if phase == "sets":
-            sets = sets_in(view.hand_mask, _EXTRA[view.rules.ace])
-            if not sets:
-                return A.END_SETS
-            return sets[0] if len(sets) == 1 else _plan_sets(view, sets)[0][2]
-        return self._needle(view)
+            laid = _LAYS[ace]
+            action = laid.get(hand)
+            if action is None:
+                sets = sets_in(hand, _EXTRA[ace])
+                action = A.END_SETS if not sets else sets[0] if len(sets) == 1 else _plan_sets(hand, ace, sets)[0][2]
+                if len(laid) >= _CHOICES_LIMIT:  # pragma: no cover - a memory bound
+                    laid.clear()
+                laid[hand] = action
+            return action
+        if phase == "needle":
+            return A.CHOOSE_NEEDLE[_needle_index(hand, ace)[0]]
+        raise IllegalAction(f"{type(self).__name__} has no move in phase {phase!r}")
 
     def _discard(self, view: PlayerView) -> Action:
         cards, values = _card_values(view)
@@ -555,24 +595,13 @@ class GreedyBot(_BaseBot):
             s = sets[0]
             self._why = ("Laid {} for {} point{}.", _Cards(s.cards), _set_points(s), _plural(s))
         else:
-            s = _plan_sets(view, sets)[0][2]
+            s = _plan_sets(view.hand_mask, view.rules.ace, sets)[0][2]
             self._why = ("Laid {} for {} point{}, the best of {} possible sets.", _Cards(s.cards), _set_points(s),
                          _plural(s), len(sets))
         return s
 
     def _needle(self, view: PlayerView) -> Action:
-        hand = view.hand_mask
-        values = _rank_values(_spread_ranks(hand), 0, view.rules.ace)
-        best_rank, best_value = -1, 0.0
-        for r in range(13):
-            if hand & _RANK_BITS[r] != _RANK_BITS[r] and (best_rank < 0 or values[r + 1] < best_value):
-                best_rank, best_value = r, values[r + 1]
-        best_i, best_n = -1, 99
-        for i in range(4 * best_rank, 4 * best_rank + 4):
-            if not hand >> i & 1:
-                n = (hand & _NEIGHBOURS[i]).bit_count()
-                if n < best_n:
-                    best_i, best_n = i, n
+        best_i, best_value, best_n = _needle_index(view.hand_mask, view.rules.ace)
         card = DECK[best_i]
         if best_value == 0 and best_n == 0:
             self._why = ("Chose {} as my needle: it joins no set with my hand, so I lose nothing by never "
@@ -580,6 +609,24 @@ class GreedyBot(_BaseBot):
         else:
             self._why = ("Chose {} as my needle: it is the card my hand needs least.", card)
         return A.CHOOSE_NEEDLE[best_i]
+
+
+def _needle_index(hand: int, ace: str) -> tuple[int, float, int]:
+    """GreedyBot's needle: (the index of the card outside `hand` its hand needs least, that card's rank value, its
+    same-suit neighbours in hand).
+    """
+    values = _rank_values(_spread_ranks(hand), 0, ace)
+    best_rank, best_value = -1, 0.0
+    for r in range(13):
+        if hand & _RANK_BITS[r] != _RANK_BITS[r] and (best_rank < 0 or values[r + 1] < best_value):
+            best_rank, best_value = r, values[r + 1]
+    best_i, best_n = -1, 99
+    for i in range(4 * best_rank, 4 * best_rank + 4):
+        if not hand >> i & 1:
+            n = (hand & _NEIGHBOURS[i]).bit_count()
+            if n < best_n:
+                best_i, best_n = i, n
+    return best_i, best_value, best_n
 
 
 def needles_ranked(view: PlayerView, legal_actions: Sequence[A.ChooseNeedle]) -> list[A.ChooseNeedle]:
@@ -613,7 +660,7 @@ def _by_liking(view: PlayerView, legal_actions: Sequence[Action]) -> Sequence[Ac
         return [A.DISCARD[cards[k].index] for k in order]
     if phase == "sets":
         sets = _sets_offered(legal_actions)
-        planned = [s for _, _, s in _plan_sets(view, sets)] if len(sets) > 1 else list(sets)
+        planned = [s for _, _, s in _plan_sets(view.hand_mask, view.rules.ace, sets)] if len(sets) > 1 else list(sets)
         return [*planned, A.END_SETS, *(s for s in sets if s not in planned)]
     if phase == "needle":
         return needles_ranked(view, cast("Sequence[A.ChooseNeedle]", legal_actions))  # only picks are legal
@@ -728,7 +775,7 @@ class OddsBot(GreedyBot):
             return super()._lay(view, legal_actions)
         probs = knowledge.opponent_needle_odds(view).probs
         lead = self._lead(view)
-        plan = _plan_sets(view, sets)
+        plan = _plan_sets(view.hand_mask, view.rules.ace, sets)
         best, best_u, best_p, odds = plan[0][2], -math.inf, 0.0, []
         for _, leftover, s in plan:
             a, b, c = s.cards

@@ -33,7 +33,7 @@ from ..engine.actions import Action
 from ..engine.errors import ArgumentError, finite
 from ..engine.figures import percent
 from ..engine.observation import PlayerView
-from ..engine.playout import play_out
+from ..engine.playout import rollout
 from ..engine.result import Result
 from ..inference import worlds as W
 from .bots import GreedyBot, bot_seed, by_preference
@@ -164,9 +164,7 @@ class SearchBot:
             if self.time_limit is not None and n and time.perf_counter() - start > self.time_limit:
                 return results, True
             for k, action in enumerate(candidates):
-                game = world.copy()
-                game.apply(action)
-                results[k].append(_score(play_out(game, policies), me))
+                results[k].append(_score(rollout(world, policies, action), me))
         return results, False
 
     def _candidates(self, view: PlayerView, legal_actions: Sequence[Action]) -> list[Action]:

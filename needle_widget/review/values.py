@@ -23,7 +23,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.game import Game
-from ..engine.playout import is_trusted, play_out
+from ..engine.playout import is_trusted, rollout, rollouts
 from ..engine.result import Result
 from ..inference import worlds as W
 from ..players.bots import GreedyBot, bot_seed, by_preference
@@ -149,18 +149,20 @@ def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key
     rows: list[list[float]] = [[] for _ in candidates]
     trusted = is_trusted(policy)
     extra: list[float] = []
+    roll = rollouts(_GREEDY) if settings.policy is None else None  # stateless: one pair for every rollout
     for world in worlds:
-        for k, action in enumerate(candidates):
-            rows[k].append(score(play_out(_applied(world, action), _policies(settings, world)), seat))
+        for k, action in enumerate(candidates):  # else fresh policies for each, as `_policies` tells them
+            result = roll(world, action) if roll is not None else rollout(world, _policies(settings, world), action)
+            rows[k].append(score(result, seat))
         if not trusted:
-            extra.append(score(play_out(world.copy(), _policies(settings, world)), seat))
+            extra.append(score(rollout(world, _policies(settings, world)), seat))
     if settings.ledger and not trusted:
         return Valuation(tuple(candidates), tuple(map(tuple, rows)), 0, tuple(extra))
     if trusted:
         ref = policy.choose_trusted(worlds[0].player_view(seat))
         if ref not in candidates:
             candidates.append(ref)
-            rows.append([score(play_out(_applied(w, ref), _policies(settings, w)), seat) for w in worlds])
+            rows.append([score(rollout(w, _policies(settings, w), ref), seat) for w in worlds])
         extra = rows[candidates.index(ref)]
     return Valuation(tuple(candidates), tuple(map(tuple, rows)), candidates.index(chosen), tuple(extra))
 
@@ -168,10 +170,4 @@ def value_decision(view: dict[str, Any], chosen: Action, settings: Settings, key
 def value_now(view: dict[str, Any], settings: Settings, key: str) -> tuple[float, ...]:
     """The seat's score in each world when both seats play on as the rollout policy would, from `view`."""
     seat = view["perspective"]
-    return tuple(score(play_out(w.copy(), _policies(settings, w)), seat) for w in sampled(view, settings, key))
-
-
-def _applied(world: Game, action: Action) -> Game:
-    game = world.copy()
-    game.apply(action)
-    return game
+    return tuple(score(rollout(w, _policies(settings, w)), seat) for w in sampled(view, settings, key))

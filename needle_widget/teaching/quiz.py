@@ -78,7 +78,7 @@ from ..engine.cards import Card
 from ..engine.errors import NeedleError, finite
 from ..engine.errors import quote as _quote
 from ..engine.game import Game
-from ..engine.playout import play_out
+from ..engine.playout import rollout
 from ..engine.seats import player_name
 from ..inference.knowledge import opponent_needle_odds, own_needle_odds
 from ..inference.outcomes import outcomes, wilson
@@ -551,14 +551,9 @@ def _score_move(f: dict[str, Any], words: str) -> dict[str, Any]:
 
 
 def _roll_share(worlds: list[Game], action: A.Action, seat: int) -> list[int]:
-    """Apply `action` in a copy of each world, play on with GreedyBots: 1 where `seat` wins, else 0."""
+    """Apply `action` in each world and play on with GreedyBots (the world unchanged): 1 where `seat` wins, else 0."""
     bots = (GreedyBot(), GreedyBot())
-    wins = []
-    for world in worlds:
-        game = world.copy()
-        game.apply(action)
-        wins.append(int(play_out(game, bots).winner == seat))
-    return wins
+    return [int(rollout(world, bots, action).winner == seat) for world in worlds]
 
 
 def _draw_values(view: dict, q: QuizQuestion, seed: int, model: Any, n: int) -> dict[str, Any]:
