@@ -5,15 +5,19 @@ playing a copy on gives, move for move, under every rule variant, from every pha
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
+from conftest import COMPILED
 from test_playout import RULES, _midgames
 from test_rule_variants import VARIANT_RULES
 
 from needle_widget import Game, Rules, bots
 from needle_widget.engine import actions as A
+from needle_widget.engine import rollout as rollout_module
 from needle_widget.engine.errors import IllegalAction
 from needle_widget.engine.playout import play_out, rollout
+from needle_widget.inference.worlds import sample
 
 GREEDY = bots.GreedyBot()
 PAIR = (GREEDY, GREEDY)
@@ -184,3 +188,69 @@ def test_a_chooser_that_raises_is_reported_and_leaves_the_game_where_it_stood() 
         with pytest.raises(RuntimeError, match="no discard"):
             play_out(game, (Broken(), Broken()))
         assert play_out(game, PAIR) == play_out(twin, PAIR, trusted=False) and game.snapshot() == twin.snapshot()
+
+
+def _counting(asked: list[tuple[str, int]]) -> rollout_module.Chooser:
+    """GreedyBot's `choose_masks`, noting each (phase, hand) it is asked in."""
+
+    def choose(rules, phase, hand, table, known, may_steal):  # noqa: ANN001, ANN202, PLR0913
+        asked.append((phase, hand))
+        return GREEDY.choose_masks(rules, phase, hand, table, known, may_steal)
+
+    return choose
+
+
+def test_choosers_are_asked_where_they_have_a_choice_on_both_paths() -> None:
+    """The numbers' loop asks a chooser exactly where the observed game's loop (`forced_action`) does: a pick of
+    one card outside a 51-card hand is no choice, nor a last card to discard, nor a sets phase without a set.
+    """
+    for rules in (Rules(), Rules(hand_size=1, second_extra=50), Rules(first_draw="none", hand_size=3)):
+        for seed in range(20):
+            on_numbers: list[tuple[str, int]] = []
+            observed_asked: list[tuple[str, int]] = []
+            plain, observed = Game(rules=rules, seed=seed), Game(rules=rules, seed=seed)
+            observed.observe(lambda game: None)
+            plain.play_through((_counting(on_numbers),) * 2)
+            observed.play_through((_counting(observed_asked),) * 2)
+            assert on_numbers == observed_asked and plain.snapshot() == observed.snapshot()
+
+
+def test_rollouts_from_threads_read_the_same_draws() -> None:
+    """Rollouts share their world's first words (`draws.Start.words`), made once: threads rolling out the same
+    fresh worlds at once get the results one thread gets.
+    """
+    import threading
+
+    view = _midgames(Rules(), 2)[-1].view(0)
+    expected = [rollout(world, PAIR) for world in sample(view, 60, seed=9)]
+    for _ in range(3):
+        worlds = sample(view, 60, seed=9)  # fresh starts: no words made yet
+        got: list[list[object]] = [[] for _ in range(4)]
+
+        def roll(k: int, worlds: list[Game] = worlds, got: list[list[object]] = got) -> None:
+            got[k] = [rollout(world, PAIR) for world in worlds]
+
+        threads = [threading.Thread(target=roll, args=(k,)) for k in range(4)]
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)  # the threads take turns every few bytecodes: any race shows
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            sys.setswitchinterval(switch)
+        assert all(results == expected for results in got)
+
+
+@pytest.mark.skipif(COMPILED, reason="a compiled module's Final constant cannot be replaced from Python")
+def test_where_the_generator_does_not_draw_from_its_words_the_draws_are_the_generator_s(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from needle_widget.engine import draws
+
+    monkeypatch.setattr(draws, "_WORDS_DRAW", False)
+    for game in _positions(Rules(), range(40)) + [Game(seed=seed, deck=Game(seed=seed).deck) for seed in range(10)]:
+        fast, checked = game.copy(), game.copy()
+        assert game.play_on(MASKS) == play_out(game.copy(), PAIR, trusted=False)
+        assert fast.play_through(MASKS) == play_out(checked, PAIR, trusted=False)
+        assert fast.snapshot() == checked.snapshot()

@@ -13,7 +13,7 @@ from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-__all__ = ["Start", "Stream", "below", "shuffle"]
+__all__ = ["WORDS", "Start", "Stream", "below", "shuffle"]
 
 _T = TypeVar("_T")
 
@@ -24,43 +24,36 @@ class Start:  # a serializable class made from Python has no fields in the compi
     share one (`Game.copy`); each makes its own generator from it when it first draws (`make`).
     """
 
-    def __init__(self, seed: int, state: tuple[Any, ...] | None, skip: int = 0) -> None:
+    def __init__(self, seed: int, state: tuple[Any, ...] | None) -> None:
         self.seed = seed
         self.state = state
-        self.skip = skip
-        """How many 32-bit words the generator draws past the seed or state before it starts here."""
-        self.words: list[int] = []
-        """The generator's first 32-bit words from this start (`getrandbits(32)` in turn), made as rollouts read
-        them (`Stream`) and kept for every rollout from here."""
-        self.source: random.Random | None = None
-        """The generator that makes `words`, from this start, once a rollout first reads one."""
-
-    def more(self) -> None:
-        """Make the next words (as many as there are, at least 8: a rollout reads a few)."""
-        source = self.source
-        if source is None:
-            source = self.source = self.make()
-        bits = source.getrandbits
-        self.words += [bits(32) for _ in range(max(8, len(self.words)))]
+        self.words: list[int] | None = None
+        """The generator's first `WORDS` 32-bit words from this start (`getrandbits(32)` in turn), made when a
+        rollout first reads them (`Stream`) and kept for every rollout from here."""
 
     def make(self) -> random.Random:
         """A new generator at this start."""
         state = self.state
         if state is None:
-            rng = random.Random(self.seed)
-        else:
-            rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state is set at once
-            rng.setstate(state)
-        if self.skip:
-            bits = rng.getrandbits
-            for _ in range(self.skip):
-                bits(32)
+            return random.Random(self.seed)
+        rng = random.Random.__new__(random.Random)  # not seeded from the OS: its state is set at once
+        rng.setstate(state)
         return rng
 
-    def after(self, words: int) -> Start:
-        """The start `words` 32-bit words on from this one (where a `Stream` that read them leaves its generator)."""
-        return Start(self.seed, self.state, self.skip + words) if words else self
+    def first_words(self) -> list[int]:
+        """`words`, made on first use: the same list for every caller (made again, the same, where two threads
+        race to make it first).
+        """
+        words = self.words
+        if words is None:
+            bits = self.make().getrandbits
+            words = self.words = [bits(32) for _ in range(WORDS)]
+        return words
 
+
+WORDS: Final = 64
+"""How many of a start's words its rollouts share (`Start.words`): most rollouts read fewer than 20, and one that
+reads more goes on from a generator of its own."""
 
 _BITS: Final = tuple(n.bit_length() for n in range(53))
 
@@ -106,25 +99,34 @@ _WORDS_DRAW: Final = random.Random(7).getrandbits(5) == random.Random(7).getrand
 class Stream:
     """A rollout's draws from a `Start`: the same numbers `below` and `shuffle` give from a generator made there,
     read from the start's words (`Start.words`), made once for all the rollouts that share the start; or a
-    game's draws from its own generator (`rng`), which the game then keeps.
+    game's draws from its own generator (`rng`), which the game then keeps. Only the start's words are shared:
+    nothing else is written that another rollout reads.
     """
 
     def __init__(self, start: Start, rng: random.Random | None = None) -> None:
         self.start = start
-        self.words = start.words
+        self.rng: random.Random | None = rng if rng is not None or _WORDS_DRAW else start.make()
+        """The generator drawn from instead of the words: a game's own, live one (`rng`); one made at the start
+        where this Python's generator does not draw from its words (`_WORDS_DRAW`); or, once a rollout has read
+        all the start's words, one made there and moved on past them."""
+        self.words = start.first_words() if self.rng is None else []
         self.at = 0
         """How many words were read."""
-        self.rng: random.Random | None = rng if rng is not None or _WORDS_DRAW else start.make()
-        """The generator drawn from instead of the words: a game's own, live one (`rng`), or where this Python's
-        generator does not draw from its words (`_WORDS_DRAW`), one made at the start."""
 
     def _bits(self, k: int) -> int:
         """`getrandbits(k)` for 0 < k <= 32 from the generator at this point."""
         at = self.at
-        if at >= len(self.words):
-            self.start.more()
-        self.at = at + 1
-        return self.words[at] >> (32 - k)
+        words = self.words
+        if at < len(words):
+            self.at = at + 1
+            return words[at] >> (32 - k)
+        rng = self.rng
+        if rng is None:  # past the shared words: a generator of its own, on from them
+            rng = self.rng = self.start.make()
+            bits = rng.getrandbits
+            for _ in range(at):
+                bits(32)
+        return rng.getrandbits(k)
 
     def below(self, n: int) -> int:
         """`below(generator, n)` for 0 < n <= 52."""

@@ -805,22 +805,21 @@ class Game:
             return self.result
         if self.result is not None:
             return self.result
-        draws = Stream(self._start, self._rng)  # its own generator if it has drawn, else its start's words
+        draws = Stream(self._start, self._generator())  # its own generator, which it keeps
         hands, discards, needles, scores = self._hands[:], self._discards[:], self._needles[:], self._scores[:]
         known, next_steals = self._seen_held[:], self._next_steals[:]
         log = self._log if len(self._log) == self._moves else self._log[: self._moves]  # copy on write
-        record = Record(log, self._shed[:], self._stolen[:], self._last_steal[:],
-                        [self._sets[0][:], self._sets[1][:]], self._reshuffles)
+        pile = self._pile[:]
+        record = Record(log, self._shed[:], self._stolen[:], self._last_steal[:], [self._sets[0][:], self._sets[1][:]],
+                        self._reshuffles, pile, self._table, self.turn, self.to_move, self._laid, self.phase)
+        result: Result | None = None
         try:
-            result: Result | None = rollout.play_on(
+            result = rollout.play_on(
                 self.rules, choose, None, draws, self.first_player, self.phase, self.to_move, self.turn, hands,
-                self._pile[:], discards, self._table, needles, scores, known, next_steals, self._laid,
+                pile, discards, self._table, needles, scores, known, next_steals, self._laid,
                 self._extra_starts, self._steal_gap, self._free_steal, record,
             )
-        except BaseException:  # a chooser raised: the game stands where it did then, as on the checked path
-            result = None
-            raise
-        finally:
+        finally:  # played to the end, or where a chooser raised: the game stands there, as on the checked path
             self._hands, self._discards, self._needles, self._scores = hands, discards, needles, scores
             self._seen_held, self._next_steals = known, next_steals
             self._log, self._moves = record.log, len(record.log)
@@ -828,11 +827,12 @@ class Game:
             self._sets = record.sets
             self._reshuffles, self._pile, self._table = record.reshuffles, record.pile, record.table
             self.turn, self.to_move, self._laid, self.phase = record.turn, record.to_move, record.laid, record.phase
-            if self._rng is None:
-                self._start = self._start.after(draws.at)
             self._public = None
-            self._legal = () if result is not None else None
             self.result = result
+            if result is None:
+                self._legal = None  # to list again where the chooser raised
+            else:
+                self._legal = ()
         assert result is not None  # played to its end
         return result
 

@@ -19,7 +19,7 @@ from typing import Final
 
 from . import actions as A
 from .actions import Action
-from .bitmasks import has_set
+from .bitmasks import FULL, has_set
 from .cards import DECK, Card
 from .draws import Stream
 from .result import Reason, Result
@@ -40,7 +40,6 @@ _SETS: Final = 2
 _DISCARD: Final = 3
 _TURN_END: Final = 4
 _PHASES: Final = {"needle": _NEEDLE, "draw": _DRAW, "sets": _SETS, "discard": _DISCARD}
-_PHASE_NAMES: Final = ("needle", "draw", "sets", "discard")
 _POINTS: Final[dict[int, int]] = {}
 """A set's points (P1/P2) by its cards' mask, as `set_points` gives them: at most one entry per set of the deck."""
 _STEAL: Final = A.Steal
@@ -58,24 +57,29 @@ def _nth(mask: int, n: int) -> int:
 class Record:
     """What a game keeps beyond a rollout's needs, for `play_on` to keep too when it plays a game itself
     (`Game.play_through`): the log, each player's shed and stolen cards, last steal and sets, the reshuffles,
-    and, once played (or where a chooser raised), the state the game takes on (the pile, the table, the turn,
-    the player to move, the cards laid this turn, the phase).
+    and where the game stands: the pile, the table, the turn, the player to move, the cards laid this turn and
+    the phase, at the end, or before the choice where a chooser raised.
     """
 
     def __init__(self, log: list[Entry], shed: list[int], stolen: list[int], last_steal: list[int | None],
-                 sets: list[list[tuple[Card, Card, Card]]], reshuffles: int) -> None:
+                 sets: list[list[tuple[Card, Card, Card]]], reshuffles: int, pile: list[int], table: int, turn: int,
+                 to_move: int, laid: int, phase: str) -> None:
         self.log = log
         self.shed = shed
         self.stolen = stolen
         self.last_steal = last_steal
         self.sets = sets
         self.reshuffles = reshuffles
-        self.pile: list[int] = []
-        self.table = 0
-        self.turn = 0
-        self.to_move = 0
-        self.laid = 0
-        self.phase = "over"
+        self.at(pile, table, turn, to_move, laid, phase)
+
+    def at(self, pile: list[int], table: int, turn: int, to_move: int, laid: int, phase: str) -> None:
+        """Where the game stands (before each choice, and at the end): what it takes on if a chooser raises."""
+        self.pile = pile
+        self.table = table
+        self.turn = turn
+        self.to_move = to_move
+        self.laid = laid
+        self.phase = phase
 
 
 def play_on(
@@ -94,154 +98,163 @@ def play_on(
     reason: Reason | None = None
     owner = -1
     log = record.log if record is not None else None
-    try:
-        while True:
-            if phase == _TURN_END:  # T5 done (or a sets phase that left no card): the next player's draw
-                laid = 0
-                if turn >= max_turns:
-                    reason = Reason.TURN_LIMIT
-                    break
-                turn += 1
-                to_move ^= 1
-                phase = _DRAW
-                if _no_draw(hands[to_move ^ 1], turn >= next_steals[to_move], pile, discards):
-                    reason = Reason.EXHAUSTED
-                    break
-            p = to_move
-            hand = hands[p]
-            if phase == _DRAW:
-                if action is None:
-                    may_steal = hands[1 - p] != 0 and turn >= next_steals[p]
-                    if not may_steal:
-                        action = A.DRAW_PILE
-                    elif pile or len(discards) >= 2:
-                        action = choose[p](rules, "draw", hand, table, known[p], True)
-                    else:
-                        action = A.STEAL
-                shuffled: tuple[tuple[Card, ...], ...] = ()
-                if type(action) is _STEAL:
-                    opponent = hands[1 - p]
-                    card = _nth(opponent, draws.below(opponent.bit_count()))
-                    bit = 1 << card
-                    hands[1 - p] = opponent ^ bit
-                    hands[p] = hand | bit
-                    known[1 - p] |= bit
-                    known[p] &= ~bit
-                    next_steals[p] = 4 if turn == 2 and free_steal and p != first_player else turn + steal_gap
+    while True:
+        if phase == _TURN_END:  # T5 done (or a sets phase that left no card): the next player's draw
+            laid = 0
+            if turn >= max_turns:
+                reason = Reason.TURN_LIMIT
+                break
+            turn += 1
+            to_move ^= 1
+            phase = _DRAW
+            if _no_draw(hands[to_move ^ 1], turn >= next_steals[to_move], pile, discards):
+                reason = Reason.EXHAUSTED
+                break
+        p = to_move
+        hand = hands[p]
+        if phase == _DRAW:
+            if action is None:
+                may_steal = hands[1 - p] != 0 and turn >= next_steals[p]
+                if not may_steal:
+                    action = A.DRAW_PILE
+                elif pile or len(discards) >= 2:
                     if record is not None:
-                        record.stolen[p] |= bit
-                        record.last_steal[p] = turn
+                        record.at(pile, table, turn, p, laid, "draw")
+                    action = choose[p](rules, "draw", hand, table, known[p], True)
                 else:
+                    action = A.STEAL
+            shuffled: tuple[tuple[Card, ...], ...] = ()
+            if type(action) is _STEAL:
+                opponent = hands[1 - p]
+                card = _nth(opponent, draws.below(opponent.bit_count()))
+                bit = 1 << card
+                hands[1 - p] = opponent ^ bit
+                hands[p] = hand | bit
+                known[1 - p] |= bit
+                known[p] &= ~bit
+                next_steals[p] = 4 if turn == 2 and free_steal and p != first_player else turn + steal_gap
+                if record is not None:
+                    record.stolen[p] |= bit
+                    record.last_steal[p] = turn
+            else:
+                if not pile:
+                    pile, table = _reshuffle(draws, discards, table)
+                    if record is not None:
+                        record.reshuffles += 1
+                        shuffled = (_top_first(pile),)
+                card = pile.pop()
+                hands[p] = hand | 1 << card
+            if log is not None:
+                log.append((turn, p, action, (DECK[card],), shuffled))
+            if card == needles[p]:
+                reason, owner = Reason.FOUND, p
+                break
+            phase = _SETS
+        elif phase == _SETS:
+            if action is None:
+                if not has_set(hand, extra_starts):
+                    action = A.END_SETS
+                else:
+                    if record is not None:
+                        record.at(pile, table, turn, p, laid, "sets")
+                    action = choose[p](rules, "sets", hand, table, known[p], False)
+            if type(action) is _LAY_SET:
+                trio = action.cards
+                x, y, z = trio
+                mask = 1 << x.index | 1 << y.index | 1 << z.index
+                hands[p] = hand ^ mask
+                known[1 - p] &= ~mask
+                table |= mask
+                points = _POINTS.get(mask)
+                if points is None:
+                    points = _POINTS[mask] = set_points(trio)
+                scores[p] += points
+                laid += 1
+                if record is not None:
+                    record.shed[p] |= mask
+                    record.sets[p].append(trio)
+                if log is not None:
+                    log.append((turn, p, action, (), ()))
+                if needles[1 - p] >= 0 and mask >> needles[1 - p] & 1:
+                    reason, owner = Reason.MELDED, 1 - p
+                    break
+            else:
+                found = False
+                drawn: list[int] = []
+                shuffles: list[tuple[Card, ...]] = []
+                for _ in range(3 * laid):
                     if not pile:
+                        if len(discards) < 2:
+                            break
                         pile, table = _reshuffle(draws, discards, table)
                         if record is not None:
                             record.reshuffles += 1
-                            shuffled = (_top_first(pile),)
+                            shuffles.append(_top_first(pile))
                     card = pile.pop()
-                    hands[p] = hand | 1 << card
+                    hand |= 1 << card
+                    if log is not None:
+                        drawn.append(card)
+                    if card == needles[p]:
+                        found = True
+                        break
+                hands[p] = hand
                 if log is not None:
-                    log.append((turn, p, action, (DECK[card],), shuffled))
-                if card == needles[p]:
+                    log.append((turn, p, action, tuple([DECK[i] for i in drawn]), tuple(shuffles)))
+                if found:
                     reason, owner = Reason.FOUND, p
                     break
-                phase = _SETS
-            elif phase == _SETS:
-                if action is None:
-                    action = choose[p](rules, "sets", hand, table, known[p], False) if has_set(
-                        hand, extra_starts) else A.END_SETS
-                if type(action) is _LAY_SET:
-                    trio = action.cards
-                    x, y, z = trio
-                    mask = 1 << x.index | 1 << y.index | 1 << z.index
-                    hands[p] = hand ^ mask
-                    known[1 - p] &= ~mask
-                    table |= mask
-                    points = _POINTS.get(mask)
-                    if points is None:
-                        points = _POINTS[mask] = set_points(trio)
-                    scores[p] += points
-                    laid += 1
+                phase = _DISCARD if hand else _TURN_END
+        elif phase == _DISCARD:
+            if action is None:
+                if not hand & (hand - 1):
+                    action = A.DISCARD[hand.bit_length() - 1]
+                else:
                     if record is not None:
-                        record.shed[p] |= mask
-                        record.sets[p].append(trio)
-                    if log is not None:
-                        log.append((turn, p, action, (), ()))
-                    if needles[1 - p] >= 0 and mask >> needles[1 - p] & 1:
-                        reason, owner = Reason.MELDED, 1 - p
-                        break
+                        record.at(pile, table, turn, p, laid, "discard")
+                    action = choose[p](rules, "discard", hand, table, known[p], False)
+            assert type(action) is A.Discard  # the only action of a discard phase
+            index = action.card.index
+            bit = 1 << index
+            hands[p] = hand ^ bit
+            known[1 - p] &= ~bit
+            discards.append(index)
+            table |= bit
+            if record is not None:
+                record.shed[p] |= bit
+            if log is not None:
+                log.append((turn, p, action, (), ()))
+            if index == needles[1 - p]:
+                reason, owner = Reason.DISCARDED, 1 - p
+                break
+            phase = _TURN_END
+        else:
+            if action is None:
+                outside = FULL & ~hand
+                if not outside & (outside - 1):  # one card outside the hand: the only needle
+                    action = A.CHOOSE_NEEDLE[outside.bit_length() - 1]
                 else:
-                    found = False
-                    drawn: list[int] = []
-                    shuffles: list[tuple[Card, ...]] = []
-                    for _ in range(3 * laid):
-                        if not pile:
-                            if len(discards) < 2:
-                                break
-                            pile, table = _reshuffle(draws, discards, table)
-                            if record is not None:
-                                record.reshuffles += 1
-                                shuffles.append(_top_first(pile))
-                        card = pile.pop()
-                        hand |= 1 << card
-                        if log is not None:
-                            drawn.append(card)
-                        if card == needles[p]:
-                            found = True
-                            break
-                    hands[p] = hand
-                    if log is not None:
-                        log.append((turn, p, action, tuple([DECK[i] for i in drawn]), tuple(shuffles)))
-                    if found:
-                        reason, owner = Reason.FOUND, p
-                        break
-                    phase = _DISCARD if hand else _TURN_END
-            elif phase == _DISCARD:
-                if action is None:
-                    action = A.DISCARD[hand.bit_length() - 1] if not hand & (hand - 1) else choose[p](
-                        rules, "discard", hand, table, known[p], False)
-                assert type(action) is A.Discard  # the only action of a discard phase
-                index = action.card.index
-                bit = 1 << index
-                hands[p] = hand ^ bit
-                known[1 - p] &= ~bit
-                discards.append(index)
-                table |= bit
-                if record is not None:
-                    record.shed[p] |= bit
-                if log is not None:
-                    log.append((turn, p, action, (), ()))
-                if index == needles[1 - p]:
-                    reason, owner = Reason.DISCARDED, 1 - p
-                    break
-                phase = _TURN_END
-            else:
-                if action is None:
+                    if record is not None:
+                        record.at(pile, table, turn, p, laid, "needle")
                     action = choose[p](rules, "needle", hand, table, known[p], False)
-                assert type(action) is A.ChooseNeedle  # the only action of the needle phase
-                needles[p] = action.card.index
-                if log is not None:
-                    log.append((turn, p, action, (), ()))
-                if p == 0:
-                    to_move = 1
-                else:
-                    to_move = first_player
-                    turn = 1
-                    phase = _SETS if no_first_draw else _DRAW
-                    if phase == _DRAW and _no_draw(hands[1 - to_move], turn >= next_steals[to_move], pile, discards):
-                        reason = Reason.EXHAUSTED
-                        break
-            action = None
-    except BaseException:  # a chooser raised: where the game stands, for a game played in place
-        if record is not None:
-            record.pile, record.table, record.turn, record.to_move = pile, table, turn, to_move
-            record.laid, record.phase = laid, _PHASE_NAMES[phase]
-        raise
+            assert type(action) is A.ChooseNeedle  # the only action of the needle phase
+            needles[p] = action.card.index
+            if log is not None:
+                log.append((turn, p, action, (), ()))
+            if p == 0:
+                to_move = 1
+            else:
+                to_move = first_player
+                turn = 1
+                phase = _SETS if no_first_draw else _DRAW
+                if phase == _DRAW and _no_draw(hands[1 - to_move], turn >= next_steals[to_move], pile, discards):
+                    reason = Reason.EXHAUSTED
+                    break
+        action = None
     assert reason is not None  # the loop ends only with a reason
     if reason is Reason.FOUND:
         scores[owner] += bonus
     if record is not None:
-        record.pile, record.table, record.turn, record.to_move = pile, table, turn, to_move
-        record.laid = laid
+        record.at(pile, table, turn, to_move, laid, "over")
     one, two = scores
     return Result(None if one == two else (0 if one > two else 1), reason, (one, two), owner if owner >= 0 else None,
                   DECK[needles[owner]] if owner >= 0 else None, turn)
