@@ -14,6 +14,13 @@ in every position (and the only legal action where there is one), so the game go
 checked path, move for move; the test run checks it over 10,000 rollouts, and `needle-widget bench`
 prints both speeds.
 
+On masks: a trusted bot whose own class also chooses from the fields of its view it reads
+(`choose_masks(rules, phase, hand_mask, table_mask, known_opponent_mask, may_steal)`, as GreedyBot) is
+played on the game's numbers in one loop (`engine.rollout`): `play_out` plays the game through in place
+(`Game.play_through`, history and generator kept), and `rollout` gives the result of playing on from a
+game without copying it (`Game.play_on`), what a review asks thousands of times. tests/test_rollout.py
+holds both to the checked path, move for move.
+
 >>> from needle_widget import Game
 >>> from needle_widget.players.bots import GreedyBot
 >>> a, b = Game(seed=5), Game(seed=5)
